@@ -1,0 +1,49 @@
+# asyncfail: every command a newcomer needs. `make help` lists them.
+# The first target that needs the virtual environment creates it and installs the project.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+HOST   ?= 127.0.0.1
+PORT   ?= 2718
+
+.DEFAULT_GOAL := help
+.PHONY: help serve lab test lint typecheck pytest golden bench clean
+
+help: ## List the targets
+	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  make %-10s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $@
+
+serve: $(STAMP) ## Serve the course locally (the main job)
+	$(BIN)/asyncfail lab --format text
+
+lab: $(STAMP) ## Print the seed case under both runtimes as text
+	$(BIN)/asyncfail lab --fault crash-after-effect --mode naive --format text
+	$(BIN)/asyncfail lab --fault crash-after-effect --mode durable --format text
+
+test: lint typecheck pytest ## Run the whole test suite (lint, types, tests)
+
+lint: $(STAMP) ## ruff lint and format check
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: $(STAMP) ## mypy --strict on the library
+	$(BIN)/mypy --strict asyncfail
+
+pytest: $(STAMP) ## The pytest suite
+	$(BIN)/pytest
+
+golden: $(STAMP) ## Regenerate the golden trace files from the model
+	$(BIN)/python tests/golden/regenerate.py
+
+bench: $(STAMP) ## Print performance figures and ratios
+	$(BIN)/python bench/lab_bench.py
+
+clean: ## Remove the virtual environment and caches
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

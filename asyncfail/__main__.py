@@ -1,0 +1,7 @@
+"""``python -m asyncfail``: the same CLI as the ``asyncfail`` script."""
+
+import sys
+
+from asyncfail.cli import main
+
+sys.exit(main())

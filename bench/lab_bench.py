@@ -1,0 +1,57 @@
+"""Benchmarks for the failure lab (`make bench`): medians and ratios, never pass/fail.
+
+- one scenario simulated, and the whole fault x mode matrix, in-process;
+- `asyncfail lab` as a whole process against `python -c "from pydantic import BaseModel"`.
+The machine is shared and noisy: each figure is a median over many repeats.
+"""
+
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+
+from asyncfail import Fault, Mode, Scenario, simulate, simulate_all
+
+
+def median_seconds(fn: Callable[[], object], repeats: int, inner: int) -> float:
+    samples = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for _ in range(inner):
+            fn()
+        samples.append((time.perf_counter() - start) / inner)
+    return statistics.median(samples)
+
+
+def process_median(argv: list[str], repeats: int) -> float:
+    samples = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        subprocess.run(argv, check=True, capture_output=True)
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
+
+
+def main() -> None:
+    seed = Scenario(fault=Fault.CRASH_AFTER_EFFECT, mode=Mode.DURABLE)
+    one = median_seconds(lambda: simulate(seed), repeats=25, inner=200)
+    matrix = median_seconds(simulate_all, repeats=25, inner=20)
+    print(f"lab: one scenario simulated        median {one * 1e6:8.1f} us")
+    print(f"lab: fault x mode matrix (12 runs) median {matrix * 1e3:8.2f} ms")
+
+    # Interleave the two commands so machine noise hits both alike.
+    cli = [sys.executable, "-m", "asyncfail", "lab", "--fault", "crash-after-effect"]
+    base = [sys.executable, "-c", "from pydantic import BaseModel"]
+    cli_t, base_t = [], []
+    for _ in range(15):
+        cli_t.append(process_median(cli, 1))
+        base_t.append(process_median(base, 1))
+    c, b = statistics.median(cli_t), statistics.median(base_t)
+    print(f"lab: `asyncfail lab` process       median {c * 1e3:8.1f} ms")
+    print(f"lab: pydantic-import process       median {b * 1e3:8.1f} ms")
+    print(f"lab: CLI / pydantic-import ratio          {c / b:8.2f}x  (goal <= 1.5x)")
+
+
+if __name__ == "__main__":
+    main()
