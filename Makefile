@@ -20,8 +20,8 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $@
 
-serve: $(STAMP) ## Serve the course locally (the main job)
-	$(BIN)/asyncfail lab --format text
+serve: $(STAMP) ## Serve the course locally on http://$(HOST):$(PORT) (the main job)
+	$(BIN)/marimo run notebooks/ --host $(HOST) --port $(PORT) --headless --no-token
 
 lab: $(STAMP) ## Print the seed case under both runtimes as text
 	$(BIN)/asyncfail lab --fault crash-after-effect --mode naive --format text
@@ -29,9 +29,10 @@ lab: $(STAMP) ## Print the seed case under both runtimes as text
 
 test: lint typecheck pytest ## Run the whole test suite (lint, types, tests)
 
-lint: $(STAMP) ## ruff lint and format check
+lint: $(STAMP) ## ruff lint and format check; marimo check on the notebooks
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/marimo check --strict notebooks/
 
 typecheck: $(STAMP) ## mypy --strict on the library
 	$(BIN)/mypy --strict asyncfail

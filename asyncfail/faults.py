@@ -50,17 +50,32 @@ class Fault(StrEnum):
     """The lab's named faults; each is injected once, into the first delivery."""
 
     NONE = "none"
-    """No fault: the first delivery runs to completion."""
     CRASH_BEFORE_DISPATCH = "crash-before-dispatch"
-    """The worker crashes before it dispatches anything (in durable mode, before the intent)."""
     REQUEST_LOST = "request-lost"
-    """The call never reaches the receiver; the worker sees a timeout."""
     CRASH_AFTER_EFFECT = "crash-after-effect"
-    """The receiver applied the debit; the worker crashes before recording the result (seed)."""
     RESPONSE_LOST = "response-lost"
-    """The receiver applied the debit but the reply is lost; the worker sees a timeout."""
     CRASH_AFTER_RECORD = "crash-after-record"
-    """The result was recorded but the delivery was not acknowledged, so it is redelivered."""
+
+
+FAULT_DESCRIPTIONS: Final[dict[Fault, str]] = {
+    Fault.NONE: "No fault: the first delivery runs to completion.",
+    Fault.CRASH_BEFORE_DISPATCH: (
+        "The worker crashes before it dispatches anything "
+        "(in durable mode, before the dispatch intent is written)."
+    ),
+    Fault.REQUEST_LOST: "The call never reaches the receiver; the worker sees a timeout.",
+    Fault.CRASH_AFTER_EFFECT: (
+        "The receiver applies the debit; the worker crashes before it records the result."
+    ),
+    Fault.RESPONSE_LOST: (
+        "The receiver applies the debit but the reply is lost; the worker sees a timeout."
+    ),
+    Fault.CRASH_AFTER_RECORD: (
+        "The result is recorded, but the worker crashes before acknowledging the delivery, "
+        "so the operation is redelivered."
+    ),
+}
+"""One sentence per named fault, for lessons, reviews and help text."""
 
 
 # Where each named fault strikes. ``none`` strikes nowhere.

@@ -82,3 +82,11 @@ COMMAND = Command(
     add_arguments=_add_arguments,
     run=_run,
 )
+
+
+def command_line(scenario: Scenario) -> str:
+    """The shell command that prints ``scenario``'s result, as lessons show it for copying."""
+    words = ["asyncfail", "lab", "--fault", scenario.fault.value, "--mode", scenario.mode.value]
+    if scenario.deliveries != DEFAULT_DELIVERIES:
+        words += ["--deliveries", str(scenario.deliveries)]
+    return " ".join(words)

@@ -1,0 +1,120 @@
+"""Altair charts for the lessons, built from the library's plain-data rows.
+
+This module imports altair, so nothing on the CLI path imports it; lessons import it directly.
+Every chart comes with a text description (``asyncfail.timeline.describe_timeline``).
+
+Converting an altair chart to its Vega-Lite spec takes tens of milliseconds, too slow to redo on
+every slider move. So each chart's spec is built by altair once, against a named data source,
+and a lesson update only swaps the rows in (``*_spec`` functions); ``VegaLite`` hands that spec
+to marimo, which renders it exactly as it renders an altair chart.
+"""
+
+import json
+from functools import lru_cache
+from typing import Any, Final
+
+import altair as alt
+
+from asyncfail.results import LabResult
+from asyncfail.timeline import LANES, Marker, describe_timeline, timeline_rows
+
+_DATA: Final = "events"
+
+# Fixed scales so the same marker looks the same in every chart and both runtimes align.
+_MARKERS: Final = [m.value for m in Marker]
+_COLOURS: Final = ["#c0392b", "#111111", "#e67e22", "#8e44ad", "#2c7fb8"]
+_SHAPES: Final = ["diamond", "cross", "triangle-up", "square", "circle"]
+
+
+def timeline_chart(result: LabResult, step: int | None = None, width: int = 420) -> alt.LayerChart:
+    """Events on a sequence axis, one lane per actor, business effects and crashes distinct.
+
+    With ``step`` set, the current event is enlarged and later events are faded, so stepping
+    through the trace reads like a replay. Tooltips carry the full event.
+    """
+    rows = timeline_rows(result, step)
+    data = alt.Data(values=rows)  # type: ignore[no-untyped-call]  # altair's stubs omit it
+    return _timeline_layers(data, len(rows), width).properties(title=_timeline_title(result))
+
+
+def _timeline_title(result: LabResult) -> str:
+    return f"{result.mode.value} runtime: {result.fault.value}"
+
+
+def _timeline_layers(data: alt.Data | alt.NamedData, events: int, width: int) -> alt.LayerChart:
+    lanes = [a.value for a in LANES]
+    x = alt.X(
+        "seq:Q",
+        title="Event sequence",
+        scale=alt.Scale(domain=[0.5, max(events, 1) + 0.5]),
+        axis=alt.Axis(tickMinStep=1, format="d"),
+    )
+    y = alt.Y("actor:N", title="Actor", sort=lanes, scale=alt.Scale(domain=lanes))
+    marker = alt.Color(
+        "marker:N",
+        title="Event type",
+        scale=alt.Scale(domain=_MARKERS, range=_COLOURS),
+        legend=alt.Legend(orient="bottom", columns=3),
+    )
+    shape = alt.Shape("marker:N", scale=alt.Scale(domain=_MARKERS, range=_SHAPES), legend=None)
+    fade = alt.condition("datum.state == 'future'", alt.value(0.2), alt.value(1.0))
+    tooltip = [
+        alt.Tooltip("seq:Q", title="Step"),
+        alt.Tooltip("attempt:Q", title="Delivery attempt"),
+        alt.Tooltip("actor:N", title="Actor"),
+        alt.Tooltip("kind:N", title="Event"),
+        alt.Tooltip("layer:N", title="Layer"),
+        alt.Tooltip("description:N", title="What happens"),
+    ]
+    points = (
+        alt.Chart(data)
+        .mark_point(filled=True, stroke="#000000")
+        .encode(
+            x=x,
+            y=y,
+            color=marker,
+            shape=shape,
+            opacity=fade,
+            size=alt.condition("datum.state == 'current'", alt.value(420), alt.value(160)),
+            strokeWidth=alt.condition("datum.state == 'current'", alt.value(2), alt.value(0)),
+            tooltip=tooltip,
+        )
+    )
+    labels = (
+        alt.Chart(data)
+        .mark_text(dy=-16, fontSize=10)
+        .encode(x=x, y=y, text="kind:N", opacity=fade, tooltip=tooltip)
+    )
+    layered: alt.LayerChart = (points + labels).properties(width=width, height=210)
+    return layered
+
+
+@lru_cache(maxsize=64)
+def _timeline_template(events: int, width: int) -> str:
+    # Cached as JSON text so every caller gets a fresh, unshared dict.
+    spec = _timeline_layers(alt.NamedData(name=_DATA), events, width).to_dict()
+    return json.dumps(spec)
+
+
+def timeline_spec(result: LabResult, step: int | None = None, width: int = 420) -> dict[str, Any]:
+    """The Vega-Lite spec of ``timeline_chart(result, step, width)``, fast after the first call.
+
+    Same encodings and data; the rows sit in the top-level ``datasets`` under a name, and the
+    text description travels in the spec's ``description``.
+    """
+    spec: dict[str, Any] = json.loads(_timeline_template(len(result.events), width))
+    spec["title"] = _timeline_title(result)
+    spec["description"] = describe_timeline(result)
+    spec["datasets"] = {_DATA: timeline_rows(result, step)}
+    return spec
+
+
+class VegaLite:
+    """A ready Vega-Lite spec that marimo displays like an altair chart (same mime type)."""
+
+    def __init__(self, spec: dict[str, Any]) -> None:
+        self.spec = spec
+
+    def _mime_(self) -> tuple[str, str]:
+        version = "v6" if "/v6" in str(self.spec.get("$schema", "")) else "v5"
+        return f"application/vnd.vegalite.{version}+json", json.dumps(self.spec)

@@ -1,0 +1,62 @@
+"""Helpers to run marimo lessons headless and read their rendered outputs back."""
+
+import html
+import importlib.util
+import json
+import re
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+
+_VEGA = re.compile(
+    r"data-mime='&quot;application/vnd\.vegalite\.v\d\+json&quot;' data-data='([^']*)'"
+)
+
+
+def load_notebook(stem: str) -> ModuleType:
+    """Import ``notebooks/<stem>.py`` as a module (its ``app`` and named cells)."""
+    path = NOTEBOOKS / f"{stem}.py"
+    spec = importlib.util.spec_from_file_location(f"lesson_{stem}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def rendered_text(outputs: tuple[Any, ...]) -> str:
+    """All cell outputs as one HTML string."""
+    return "\n".join(o.text for o in outputs if hasattr(o, "text"))
+
+
+def vega_specs(page: str) -> list[dict[str, Any]]:
+    """The Vega-Lite specs embedded in rendered output, in page order."""
+    return [json.loads(json.loads(html.unescape(m))) for m in _VEGA.findall(page)]
+
+
+def unescape_nested(page: str) -> str:
+    """Undo the escaping of HTML that marimo nests inside attributes (callouts, stats)."""
+    for _ in range(6):
+        unescaped = html.unescape(page)
+        for escaped, plain in (("\\u003c", "<"), ("\\u003e", ">"), ("\\u0026", "&"),
+                               ('\\"', '"'), ("\\n", " ")):  # fmt: skip
+            unescaped = unescaped.replace(escaped, plain)
+        if unescaped == page:
+            break
+        page = unescaped
+    return page
+
+
+def visible_text(page: str) -> str:
+    """Rendered HTML reduced to its text, whitespace folded."""
+    text = re.sub(r"<[^<>]*>", " ", unescape_nested(page))
+    return " ".join(text.split())
+
+
+def stats(page: str) -> list[tuple[str, str]]:
+    """The (label, value) of every ``mo.stat`` in rendered output, in page order."""
+    found = re.findall(
+        r"<marimo-stat data-value='([^']*)' data-label='\"([^\"]*)\"'", unescape_nested(page)
+    )
+    return [(label, value) for value, label in found]

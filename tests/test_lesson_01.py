@@ -1,0 +1,136 @@
+"""Lesson 1 runs headless, with its defaults and with substituted controls, and shows the model."""
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import marimo as mo
+import pytest
+
+from asyncfail import Fault, Mode, Scenario, simulate
+from asyncfail.cli import main
+from asyncfail.quiz import LAB_QUESTION
+from asyncfail.timeline import narrate, timeline_rows
+from tests.notebook_support import (
+    NOTEBOOKS,
+    load_notebook,
+    rendered_text,
+    stats,
+    vega_specs,
+    visible_text,
+)
+
+nb = load_notebook("01_async_failure_lab")
+
+
+def run(**controls: object) -> tuple[str, dict[str, object]]:
+    outputs, defs = nb.app.run(defs=controls)
+    return rendered_text(outputs), dict(defs)
+
+
+def test_defaults_show_question_and_assumptions_but_hide_counts_until_predicted() -> None:
+    page, defs = run()
+    text = visible_text(page)
+    assert "The debit succeeds. The worker crashes before recording the result." in text
+    for assumption in simulate(Scenario()).assumptions:
+        assert assumption in text
+    assert defs["revealed"] is False
+    assert "Commit a guess" in text
+    assert vega_specs(page) == [], "no trace before the learner predicts or skips"
+    assert defs["fault"].value == "crash-after-effect"  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("fault", list(Fault))
+def test_each_fault_shows_the_librarys_counts_status_and_traces(fault: Fault) -> None:
+    page, defs = run(
+        fault=mo.ui.dropdown([f.value for f in Fault], value=fault.value),
+        skip_prediction=mo.ui.switch(value=True),
+    )
+    text = visible_text(page)
+    expected = {m: simulate(Scenario(fault=fault, mode=m)) for m in Mode}
+    assert defs["results"] == expected
+    for result in expected.values():
+        assert result.status.value in text
+        assert f"Tool calls {result.counts.tool_calls} · lookups {result.counts.lookups}" in text
+        assert f"outcome {result.outcome.value}" in text
+    specs = vega_specs(page)
+    assert [s["title"] for s in specs] == [f"{m.value} runtime: {fault.value}" for m in Mode]
+    for spec, mode in zip(specs, Mode, strict=True):
+        assert spec["datasets"]["events"] == timeline_rows(expected[mode], None)
+        assert spec["description"].startswith(f"Timeline of the {mode.value} runtime")
+
+
+def test_seed_case_counts_are_displayed_as_stats() -> None:
+    page, _ = run(skip_prediction=mo.ui.switch(value=True))
+    # Naive first, then durable: the seed's 2 attempts / 2 effects and 2 attempts / 1 effect.
+    assert stats(page) == [
+        ("Delivery attempts", "2"),
+        ("Business effects", "2"),
+        ("Delivery attempts", "2"),
+        ("Business effects", "1"),
+    ]
+
+
+def test_stepping_moves_narration_and_highlight() -> None:
+    page, defs = run(skip_prediction=mo.ui.switch(value=True), step=mo.ui.slider(1, 6, value=3))
+    naive = defs["results"][Mode.NAIVE]  # type: ignore[index]
+    assert visible_text(narrate(naive, 3)) in visible_text(page)
+    assert "Step 3 of 5, delivery attempt 1, worker: The worker process crashes" in visible_text(
+        page
+    )
+    states = [r["state"] for r in vega_specs(page)[0]["datasets"]["events"]]
+    assert states == ["past", "past", "current", "future", "future"]
+
+
+def test_committed_prediction_is_judged_against_the_model() -> None:
+    results = {m: simulate(Scenario(mode=m)) for m in Mode}
+    guess = SimpleNamespace(value={"naive": 1, "durable": 1})
+    view, _ = nb.counts_panel.run(prediction=guess, revealed=True, results=results)
+    text = visible_text(view.text)
+    assert "naive: you guessed 1; the model applied 2 business effects" in text
+    assert "durable: right, 1 business effect." in text
+
+
+def test_switching_fault_resets_the_prediction_controls() -> None:
+    # The prediction and skip controls are built from the fault, so a new fault gets fresh ones.
+    _, first = run()
+    _, second = run(fault=mo.ui.dropdown([f.value for f in Fault], value="none"))
+    assert "for crash-after-effect" in visible_text(first["skip_prediction"].text)  # type: ignore[attr-defined]
+    assert "for none" in visible_text(second["skip_prediction"].text)  # type: ignore[attr-defined]
+    assert "under **none**" in second["prediction"].text  # type: ignore[attr-defined]
+
+
+def test_cli_command_and_json_match_the_cli() -> None:
+    page, _ = run(fault=mo.ui.dropdown([f.value for f in Fault], value="response-lost"))
+    text = visible_text(page)
+    for mode in Mode:
+        argv = ["lab", "--fault", "response-lost", "--mode", mode.value]
+        assert "asyncfail " + " ".join(argv) in text
+        out = io.StringIO()
+        assert main(argv, stdout=out) == 0
+        # Syntax highlighting splits the JSON into spans: compare without whitespace.
+        assert "".join(out.getvalue().split()) in "".join(text.split())
+
+
+def test_check_question_feedback() -> None:
+    page, _ = run(understanding=mo.ui.radio(list(LAB_QUESTION.options), value=LAB_QUESTION.answer))
+    assert "Right." in visible_text(page)
+    wrong = LAB_QUESTION.options[0]
+    page, _ = run(understanding=mo.ui.radio(list(LAB_QUESTION.options), value=wrong))
+    assert "Not quite." in visible_text(page)
+
+
+def test_static_html_export_runs_every_cell(tmp_path: Path) -> None:
+    out = tmp_path / "lesson1.html"
+    notebook = NOTEBOOKS / "01_async_failure_lab.py"
+    done = subprocess.run(
+        [sys.executable, "-m", "marimo", "export", "html", str(notebook), "-o", str(out)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    page = out.read_text(encoding="utf-8")
+    assert "The Async Failure Lab" in page

@@ -1,0 +1,120 @@
+"""Timeline rows, narration, chart specs, predictions and the check question."""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from asyncfail import Fault, Mode, Scenario, simulate
+from asyncfail.charts import VegaLite, timeline_chart, timeline_spec
+from asyncfail.commands.lab import command_line
+from asyncfail.prediction import check_predictions
+from asyncfail.quiz import LAB_QUESTION, Question
+from asyncfail.timeline import LANES, Marker, describe_timeline, narrate, timeline_rows
+
+SEED_NAIVE = simulate(Scenario(fault=Fault.CRASH_AFTER_EFFECT, mode=Mode.NAIVE))
+SEED_DURABLE = simulate(Scenario(fault=Fault.CRASH_AFTER_EFFECT, mode=Mode.DURABLE))
+scenarios = st.builds(
+    Scenario, fault=st.sampled_from(list(Fault)), mode=st.sampled_from(list(Mode))
+)
+
+
+def test_rows_mark_business_effects_and_crashes_distinctly() -> None:
+    rows = timeline_rows(SEED_NAIVE)
+    assert [r["marker"] for r in rows] == [
+        Marker.DELIVERY_FACT, Marker.BUSINESS_EFFECT, Marker.CRASH,
+        Marker.DELIVERY_FACT, Marker.BUSINESS_EFFECT,
+    ]  # fmt: skip
+    assert [r["lane"] for r in rows] == [1, 3, 1, 1, 3]
+    assert [a.value for a in LANES] == ["channel", "worker", "store", "receiver"]
+
+
+@given(scenarios, st.integers(-3, 12))
+def test_step_state_has_exactly_one_current_event(scenario: Scenario, step: int) -> None:
+    result = simulate(scenario)
+    states = [r["state"] for r in timeline_rows(result, step)]
+    current = states.index("current")
+    assert states.count("current") == 1
+    assert set(states[:current]) <= {"past"} and set(states[current + 1 :]) <= {"future"}
+    assert current + 1 == max(1, min(step, len(result.events)))
+
+
+def test_no_step_shows_the_whole_trace() -> None:
+    states = [r["state"] for r in timeline_rows(SEED_DURABLE)]
+    assert states == ["past"] * 5 + ["current"]
+
+
+def test_narration_names_step_attempt_actor_and_fact() -> None:
+    assert narrate(SEED_DURABLE, 5) == (
+        "Step 5 of 6, delivery attempt 2, receiver: A lookup by operation key finds the debit "
+        "already applied, so no new call is made."
+    )
+    assert narrate(SEED_DURABLE, 99).startswith("Step 6 of 6")
+
+
+def test_text_description_counts_and_lists_the_events() -> None:
+    text = describe_timeline(SEED_NAIVE)
+    assert text.startswith(
+        "Timeline of the naive runtime under crash-after-effect: 5 events over 2 delivery "
+        "attempts, 2 business effects (business effect at steps 2, 5; crash at step 3)."
+    )
+    assert "4 ToolCalledAgain (worker)" in text
+
+
+@given(scenarios, st.integers(1, 8))
+def test_fast_spec_equals_the_altair_chart(scenario: Scenario, step: int) -> None:
+    result = simulate(scenario)
+    chart = timeline_chart(result, step).to_dict()
+    spec = timeline_spec(result, step)
+    rows = spec.pop("datasets")["events"]
+    assert rows == timeline_rows(result, step)
+    assert spec.pop("description") == describe_timeline(result)
+    for layer in spec["layer"]:
+        assert layer.pop("data", None) in ({"name": "events"}, None)
+    inline = chart.pop("data", None) or chart["layer"][0]["data"]
+    for layer in chart["layer"]:
+        layer.pop("data", None)
+    spec.pop("data", None)
+    assert chart == spec
+    assert inline is not None
+
+
+def test_chart_encodes_lanes_tooltips_and_fixed_marker_scale() -> None:
+    spec = timeline_chart(SEED_NAIVE).to_dict()
+    points = spec["layer"][0]["encoding"]
+    assert points["y"]["scale"]["domain"] == ["channel", "worker", "store", "receiver"]
+    assert points["color"]["scale"]["domain"] == [m.value for m in Marker]
+    assert {t["field"] for t in points["tooltip"]} == {
+        "seq", "attempt", "actor", "kind", "layer", "description"
+    }  # fmt: skip
+    assert points["x"]["title"] == "Event sequence"
+
+
+def test_vegalite_mime_matches_the_spec_schema_version() -> None:
+    mime, body = VegaLite(timeline_spec(SEED_DURABLE))._mime_()
+    assert mime == "application/vnd.vegalite.v6+json"
+    assert '"datasets"' in body
+
+
+def test_predictions_are_judged_per_runtime() -> None:
+    results = {Mode.NAIVE: SEED_NAIVE, Mode.DURABLE: SEED_DURABLE}
+    naive, durable = check_predictions({Mode.NAIVE: 3, Mode.DURABLE: 1}, results)
+    assert (naive.correct, durable.correct) == (False, True)
+    assert naive.message == (
+        "naive: you guessed 3; the model applied 2 business effects (fewer than you expected)."
+    )
+    assert durable.message == "durable: right, 1 business effect."
+
+
+def test_question_feedback_and_validation() -> None:
+    assert LAB_QUESTION.feedback(None) == ""
+    assert LAB_QUESTION.feedback(LAB_QUESTION.answer).startswith("Right.")
+    assert LAB_QUESTION.feedback(LAB_QUESTION.options[0]).startswith("Not quite.")
+    with pytest.raises(ValueError, match="answer must be one of the options"):
+        Question(prompt="?", options=("a",), answer="b", explanation="")
+
+
+def test_command_line_round_trips_through_the_cli_defaults() -> None:
+    assert command_line(Scenario(fault=Fault.NONE, mode=Mode.NAIVE)) == (
+        "asyncfail lab --fault none --mode naive"
+    )
+    assert command_line(Scenario(deliveries=1)).endswith("--deliveries 1")
