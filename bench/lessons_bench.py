@@ -1,0 +1,88 @@
+"""How long a lesson takes to recompute after one control changes (`make bench`).
+
+Measured through the notebook's own cells: marimo's dataflow graph names the cells that depend
+on the control; every other definition is substituted from a previous run, so `app.run` executes
+the dependent cells (model, tables, chart specs) plus the few output-only cells that define
+nothing (markdown prose). Those are timed on their own as a floor and reported beside it.
+"""
+
+import importlib.util
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import marimo as mo
+
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+
+
+def load(stem: str) -> Any:
+    spec = importlib.util.spec_from_file_location(stem, NOTEBOOKS / f"{stem}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _dependent_defs(app: Any, control: str) -> set[str]:
+    graph = app._graph
+    (cell_id,) = (cid for cid, cell in graph.cells.items() if control in cell.defs)
+    return {d for cid in graph.descendants(cell_id) for d in graph.cells[cid].defs}
+
+
+def recompute_ms(
+    app: Any, control: str, element: Any, base: dict[str, Any], repeats: int = 15
+) -> tuple[float, float]:
+    """Median ms to rerun what depends on ``control`` set to ``element``, and the floor."""
+    _, defs = app.run(defs=base)
+    dependent = _dependent_defs(app, control)
+    fixed = {k: v for k, v in defs.items() if k not in dependent}
+    fixed[control] = element
+    everything = dict(defs)
+
+    def timed(substitutes: dict[str, Any]) -> float:
+        samples = []
+        for _ in range(repeats):
+            start = time.perf_counter()
+            outputs, _ = app.run(defs=substitutes)
+            for output in outputs:  # render, as the page would
+                getattr(output, "text", None)
+            samples.append((time.perf_counter() - start) * 1e3)
+        return statistics.median(samples)
+
+    return timed(fixed), timed(everything)
+
+
+def report(label: str, goal_ms: float, runs: list[tuple[str, float, float]]) -> None:
+    for control, total, floor in runs:
+        print(
+            f"{label}: change {control:<16} median {total:6.1f} ms "
+            f"(output-only cells {floor:5.1f} ms; goal < {goal_ms:.0f} ms, "
+            f"ratio {total / goal_ms:.2f})"
+        )
+
+
+def lesson_1() -> None:
+    from asyncfail import Fault
+
+    app = load("01_async_failure_lab").app
+    faults = [f.value for f in Fault]
+    revealed = {"skip_prediction": mo.ui.switch(value=True)}
+    runs = [
+        ("fault", *recompute_ms(app, "fault", mo.ui.dropdown(faults, value="response-lost"), {})),
+        ("skip_prediction", *recompute_ms(app, "skip_prediction", revealed["skip_prediction"], {})),
+        ("step", *recompute_ms(app, "step", mo.ui.slider(1, 6, value=2), revealed)),
+    ]
+    report("lesson 1", 50, runs)
+
+
+def main(lessons: list[str]) -> None:
+    available = {"1": lesson_1}
+    for lesson in lessons or sorted(available):
+        available[lesson]()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
