@@ -80,13 +80,15 @@ def _timeline_layers(data: alt.Data | alt.NamedData, events: int, width: int) ->
             tooltip=tooltip,
         )
     )
-    labels = (
+    # Labels alternate above and below their point so neighbouring events never overlap.
+    labels = [
         alt.Chart(data)
-        .mark_text(dy=-16, fontSize=10)
+        .transform_filter(f"datum.seq % 2 == {parity}")
+        .mark_text(dy=dy, fontSize=10)
         .encode(x=x, y=y, text="kind:N", opacity=fade, tooltip=tooltip)
-    )
-    layered: alt.LayerChart = (points + labels).properties(width=width, height=210)
-    return layered
+        for parity, dy in ((1, -16), (0, 18))
+    ]
+    return alt.LayerChart(layer=[points, *labels]).properties(width=width, height=210)
 
 
 @lru_cache(maxsize=64)

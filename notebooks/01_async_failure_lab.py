@@ -101,13 +101,17 @@ def _(Fault, Mode, Scenario, fault, simulate):
 
 @app.cell
 def _(fault, mo):
-    prediction = mo.ui.dictionary(
-        {
-            "naive": mo.ui.number(start=0, stop=9, step=1, value=1, label="naive runtime"),
-            "durable": mo.ui.number(start=0, stop=9, step=1, value=1, label="durable runtime"),
-        },
-        label=f"Predict: how many debits reach the ledger under **{fault.value}**?",
-    ).form(submit_button_label="Commit my guess", bordered=True)
+    prediction = (
+        mo.md(
+            f"**Predict first.** Under **{fault.value}**, how many debits reach the ledger? "
+            "Naive runtime: {naive} Durable runtime: {durable}"
+        )
+        .batch(
+            naive=mo.ui.number(start=0, stop=9, step=1, value=1),
+            durable=mo.ui.number(start=0, stop=9, step=1, value=1),
+        )
+        .form(submit_button_label="Commit my guess", bordered=True)
+    )
     return (prediction,)
 
 

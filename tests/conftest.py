@@ -3,6 +3,12 @@
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# No timing in tests: hypothesis' per-example deadline is a timed assertion, and the machines are
+# shared and noisy (the first altair or marimo call alone can take half a second).
+settings.register_profile("asyncfail", deadline=None)
+settings.load_profile("asyncfail")
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ROOT / "docs" / "seeds"

@@ -18,6 +18,7 @@ from tests.notebook_support import (
     load_notebook,
     rendered_text,
     stats,
+    unescape_nested,
     vega_specs,
     visible_text,
 )
@@ -99,7 +100,7 @@ def test_switching_fault_resets_the_prediction_controls() -> None:
     _, second = run(fault=mo.ui.dropdown([f.value for f in Fault], value="none"))
     assert "for crash-after-effect" in visible_text(first["skip_prediction"].text)  # type: ignore[attr-defined]
     assert "for none" in visible_text(second["skip_prediction"].text)  # type: ignore[attr-defined]
-    assert "under **none**" in second["prediction"].text  # type: ignore[attr-defined]
+    assert "Under <strong>none</strong>" in unescape_nested(second["prediction"].text)  # type: ignore[attr-defined]
 
 
 def test_cli_command_and_json_match_the_cli() -> None:
