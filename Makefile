@@ -45,6 +45,7 @@ golden: $(STAMP) ## Regenerate the golden trace files from the model
 
 bench: $(STAMP) ## Print performance figures and ratios
 	$(BIN)/python bench/lab_bench.py
+	$(BIN)/python bench/contract_bench.py
 	$(BIN)/python bench/lessons_bench.py
 
 clean: ## Remove the virtual environment and caches

@@ -22,9 +22,9 @@ class Command:
 
 
 def _commands() -> tuple[Command, ...]:
-    from asyncfail.commands import lab, schema
+    from asyncfail.commands import contract, lab, schema
 
-    return (lab.COMMAND, schema.COMMAND)
+    return (lab.COMMAND, schema.COMMAND, contract.COMMAND)
 
 
 COMMANDS: tuple[Command, ...] = _commands()

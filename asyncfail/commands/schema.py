@@ -1,4 +1,4 @@
-"""``asyncfail schema``: the JSON Schema of what ``asyncfail lab`` prints."""
+"""``asyncfail schema``: the JSON Schema of what ``asyncfail lab`` (or ``contract``) prints."""
 
 import argparse
 
@@ -8,11 +8,20 @@ from asyncfail.results import LabResult
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    del parser  # no options: the schema describes one `asyncfail lab` document
+    parser.add_argument(
+        "document",
+        nargs="?",
+        choices=["lab", "contract"],
+        default="lab",
+        help="whose result to describe (default: lab)",
+    )
 
 
 def _run(args: argparse.Namespace) -> str:
-    del args
+    if args.document == "contract":
+        from asyncfail.contract import ContractResult  # built only when asked for
+
+        return to_json(ContractResult.model_json_schema(mode="serialization"))
     return to_json(LabResult.model_json_schema(mode="serialization"))
 
 

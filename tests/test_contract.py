@@ -1,0 +1,347 @@
+"""The contract experiment against its stated rules: every combination, the seed's row, bounds.
+
+The expectations below are an independent oracle written from the rules in the docstrings of
+``asyncfail.contract_rules`` (which keys collide, when a record is retained, what is reused),
+not computed by the code under test.
+"""
+
+import itertools
+import json
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from pydantic import ValidationError
+
+from asyncfail.contract import (
+    MAX_SECONDS,
+    BoundaryConvention,
+    ContractProfile,
+    ContractScenario,
+    Disposition,
+    Finding,
+    KeyScope,
+    PayloadPolicy,
+    RecordState,
+    SecondRequest,
+    canonical_json,
+    check_seconds,
+    evaluate,
+)
+
+SCOPES = ["attempt", "operation", "tenant-operation"]
+SECONDS = ["same-intent", "different-amount", "other-tenant", "new-operation"]
+POLICIES = ["enforce", "ignore"]
+PROFILES = ["ietf-draft", "stripe", "brandur-postgres", "powertools"]
+BOUNDARIES = ["expired-at-boundary", "retained-at-boundary"]
+
+# Which second requests carry the first request's key. A key of the attempt id changes per
+# attempt; the operation id alone is shared by tenant-b's order-42; (tenant, operation) is
+# shared only by tenant-a's order-42.
+SHARES_KEY = {
+    "attempt": set(),
+    "operation": {"same-intent", "different-amount", "other-tenant"},
+    "tenant-operation": {"same-intent", "different-amount"},
+}
+
+# (retention, delay) just below, exactly at and just above the boundary, whole and fractional.
+TIMINGS = {
+    "below": [(1, 0), (3600, 3599), (90.5, 90.25), (MAX_SECONDS, MAX_SECONDS - 1)],
+    "at": [(0, 0), (3600, 3600), (90.5, 90.5), (MAX_SECONDS, MAX_SECONDS)],
+    "above": [(0, 1), (3600, 3601), (90.5, 90.75), (0, MAX_SECONDS)],
+}
+
+# The finding for (second request, disposition, record), written out by hand.
+FINDINGS = {
+    ("same-intent", "reused", "retained"): "Same intent reused its retained result",
+    ("same-intent", "applied", "expired"): "One intent applied twice because the record expired",
+    ("same-intent", "applied", "absent"):
+        "One intent applied twice because the key changed per attempt",
+    ("different-amount", "conflict", "retained"): "Conflicting reuse rejected",
+    ("different-amount", "reused", "retained"):
+        "Conflicting request hidden behind a previous result",
+    ("different-amount", "applied", "expired"):
+        "Conflicting request applied because the record expired",
+    ("different-amount", "applied", "absent"):
+        "Conflicting request applied because the key changed per attempt",
+    ("other-tenant", "conflict", "retained"):
+        "Another tenant's new intent rejected because the key omits the tenant",
+    ("other-tenant", "reused", "retained"): "One tenant received another tenant's result",
+    ("other-tenant", "applied", "expired"): "New intent correctly applied",
+    ("other-tenant", "applied", "absent"): "New intent correctly applied",
+    ("new-operation", "applied", "absent"): "New intent correctly applied",
+}  # fmt: skip
+CORRECT = {
+    "Same intent reused its retained result",
+    "New intent correctly applied",
+    "Conflicting reuse rejected",
+}
+REJECTIONS = {
+    "ietf-draft": {"status_code": 422, "error": "Idempotency-Key is already used"},
+    "stripe": {"status_code": 400, "error": "idempotency_error"},
+    "brandur-postgres": {
+        "status_code": 409,
+        "error": "There was a mismatch between this request's parameters and the parameters "
+        "of a previously stored request with the same Idempotency-Key.",
+    },
+    "powertools": {"status_code": None, "error": "IdempotencyValidationError"},
+}
+
+
+def expected_record(scope: str, second: str, timing: str, boundary: str) -> str:
+    if second not in SHARES_KEY[scope]:
+        return "absent"
+    if timing == "at":
+        return "expired" if boundary == "expired-at-boundary" else "retained"
+    return "retained" if timing == "below" else "expired"
+
+
+def expected_disposition(record: str, second: str, policy: str) -> str:
+    if record != "retained":
+        return "applied"
+    if second == "same-intent" or policy == "ignore":
+        return "reused"
+    return "conflict"
+
+
+def scenario(**fields: object) -> ContractScenario:
+    return ContractScenario.model_validate(fields)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("second", SECONDS)
+@pytest.mark.parametrize("scope", SCOPES)
+def test_every_combination_follows_the_stated_rules(scope: str, second: str, policy: str) -> None:
+    for boundary, profile, (timing, pairs) in itertools.product(
+        BOUNDARIES, PROFILES, TIMINGS.items()
+    ):
+        for retention, delay in pairs:
+            inputs = dict(
+                scope=scope, second=second, policy=policy, profile=profile, boundary=boundary,
+                retention_seconds=retention, delay_seconds=delay,
+            )  # fmt: skip
+            doc = evaluate(scenario(**inputs)).model_dump(mode="json")
+            record = expected_record(scope, second, timing, boundary)
+            disposition = expected_disposition(record, second, policy)
+            finding = FINDINGS[(second, disposition, record)]
+            assert (doc["record"], doc["disposition"], doc["finding"]) == (
+                record,
+                disposition,
+                finding,
+            ), inputs
+            assert doc["effects"] == (2 if disposition == "applied" else 1), inputs
+            assert doc["one_intent"] is (second == "same-intent")
+            assert doc["correct"] is (finding in CORRECT)
+            assert doc["rejection"] == (REJECTIONS[profile] if disposition == "conflict" else None)
+            assert doc["scenario"]["boundary"] == boundary, "every result states its convention"
+
+
+def test_the_matrix_reaches_every_finding_and_only_those() -> None:
+    seen = set()
+    for scope, second, policy, boundary in itertools.product(SCOPES, SECONDS, POLICIES, BOUNDARIES):
+        for retention, delay in (pair for pairs in TIMINGS.values() for pair in pairs):
+            result = evaluate(
+                scenario(
+                    scope=scope, second=second, policy=policy, boundary=boundary,
+                    retention_seconds=retention, delay_seconds=delay,
+                )
+            )  # fmt: skip
+            seen.add(result.finding.value)
+    assert seen == set(FINDINGS.values()) == {f.value for f in Finding}
+    assert len(seen) == 10
+
+
+def test_seed_example_row_exactly(seed_page: str) -> None:
+    result = evaluate(ContractScenario())
+    assert result.scenario.scope is KeyScope.TENANT_OPERATION
+    assert result.scenario.second is SecondRequest.SAME_INTENT
+    assert result.record is RecordState.RETAINED
+    assert result.disposition is Disposition.REUSED
+    assert result.effects == 1
+    assert result.one_intent is True
+    assert result.finding == "Same intent reused its retained result"
+    assert result.finding in seed_page
+    first, second = result.requests
+    for row, attempt in ((first, 1), (second, 2)):
+        assert row.attempt == attempt
+        assert row.business_identity == "tenant-a / order-42"
+        assert row.amount_minor_units == 1200
+        assert row.receiver_key == '["tenant-a","order-42"]'
+        assert row.fingerprint_tuple == '["tenant-a","order-42",1200]'
+        # The seed's table row, tab-separated, with its backquoted keys.
+        line = (
+            f"{row.attempt}\t{row.business_identity}\t{row.amount_minor_units}\t"
+            f"`{row.receiver_key}`\t`{row.fingerprint_tuple}`"
+        )
+        assert line in seed_page
+
+
+def test_defaults_are_the_seeds_example() -> None:
+    s = ContractScenario()
+    assert s.model_dump(mode="json") == {
+        "scope": "tenant-operation",
+        "second": "same-intent",
+        "policy": "enforce",
+        "profile": "ietf-draft",
+        "retention_seconds": 3600,
+        "delay_seconds": 60,
+        "boundary": "expired-at-boundary",
+    }
+
+
+A_42 = '["tenant-a","order-42"]'
+
+
+@pytest.mark.parametrize(
+    ("scope", "second", "keys"),
+    [
+        ("attempt", "same-intent", ('["attempt-1"]', '["attempt-2"]')),
+        ("operation", "other-tenant", ('["order-42"]', '["order-42"]')),
+        ("tenant-operation", "other-tenant", (A_42, '["tenant-b","order-42"]')),
+        ("tenant-operation", "new-operation", (A_42, '["tenant-a","order-43"]')),
+    ],
+)
+def test_receiver_keys_follow_the_scope(scope: str, second: str, keys: tuple[str, str]) -> None:
+    rows = evaluate(scenario(scope=scope, second=second)).requests
+    assert (rows[0].receiver_key, rows[1].receiver_key) == keys
+
+
+def test_second_requests_are_the_fixed_fictional_ones() -> None:
+    rows = {second: evaluate(scenario(second=second)).requests[1] for second in SECONDS}
+    assert rows["different-amount"].fingerprint_tuple == '["tenant-a","order-42",1500]'
+    assert rows["other-tenant"].fingerprint_tuple == '["tenant-b","order-42",1200]'
+    assert rows["new-operation"].fingerprint_tuple == '["tenant-a","order-43",1200]'
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_policy_defaults_to_the_profiles(profile: str) -> None:
+    expected = "ignore" if profile == "powertools" else "enforce"
+    assert scenario(profile=profile).policy == expected
+    assert scenario(profile=profile, policy=None).policy == expected
+    for policy in POLICIES:
+        assert scenario(profile=profile, policy=policy).policy == policy
+
+
+def test_powertools_hides_a_changed_payload_unless_validation_is_on() -> None:
+    base = dict(profile="powertools", second="different-amount")
+    silent = evaluate(scenario(**base))
+    assert silent.disposition is Disposition.REUSED and silent.rejection is None
+    assert silent.finding is Finding.CONFLICT_HIDDEN
+    validated = evaluate(scenario(**base, policy="enforce"))
+    assert validated.disposition is Disposition.CONFLICT
+    assert validated.rejection is not None
+    assert validated.rejection.status_code is None
+    assert validated.rejection.error == "IdempotencyValidationError"
+
+
+def test_every_result_states_its_boundary_convention() -> None:
+    at = dict(retention_seconds=3600, delay_seconds=3600)
+    seed = evaluate(scenario(**at))
+    powertools = evaluate(scenario(**at, boundary="retained-at-boundary"))
+    assert seed.record is RecordState.EXPIRED and "already expired" in seed.boundary_rule
+    assert powertools.record is RecordState.RETAINED and "still counts" in powertools.boundary_rule
+    assert "delay < retention" in seed.boundary_rule
+    assert "delay <= retention" in powertools.boundary_rule
+    doc = seed.model_dump(mode="json")
+    assert doc["scenario"]["boundary"] == "expired-at-boundary"
+    assert doc["boundary_rule"] == seed.boundary_rule
+
+
+def test_result_document_order_and_whole_seconds_as_integers() -> None:
+    doc = evaluate(scenario(retention_seconds=3600.0, delay_seconds=0.5)).model_dump(mode="json")
+    assert list(doc) == [
+        "scenario", "boundary_rule", "requests", "record", "disposition", "rejection",
+        "effects", "one_intent", "finding", "correct",
+    ]  # fmt: skip
+    text = json.dumps(doc)
+    assert '"retention_seconds": 3600,' in text and '"delay_seconds": 0.5' in text
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [math.nan, math.inf, -math.inf, -1, -0.001, MAX_SECONDS + 1, 1e308, "abc", "10", True, None,
+     [1]],
+)  # fmt: skip
+@pytest.mark.parametrize("field", ["retention_seconds", "delay_seconds"])
+def test_seconds_reject_out_of_range_and_non_numbers(field: str, bad: object) -> None:
+    with pytest.raises(ValidationError) as error:
+        scenario(**{field: bad})
+    assert field in str(error.value)
+    with pytest.raises(ValueError, match=f"{field} must be a number of seconds from 0 to"):
+        check_seconds(field, bad)
+
+
+@pytest.mark.parametrize("good", [0, 0.0, 0.5, 3600, MAX_SECONDS, float(MAX_SECONDS)])
+def test_seconds_accept_the_whole_range(good: float) -> None:
+    assert scenario(retention_seconds=good).retention_seconds == good
+    assert check_seconds("delay", good) == good
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"scope": "tenant"},
+        {"second": "third"},
+        {"policy": "sometimes"},
+        {"profile": "aws"},
+        {"boundary": "fuzzy"},
+        {"colour": "red"},
+    ],
+)
+def test_closed_sets_and_unknown_fields_are_rejected(fields: dict[str, object]) -> None:
+    with pytest.raises(ValidationError) as error:
+        scenario(**fields)
+    assert error.value.error_count() == 1, "one error, naming the field"
+    assert next(iter(fields)) in str(error.value)
+
+
+def test_scenarios_and_results_are_frozen() -> None:
+    s = ContractScenario()
+    with pytest.raises(ValidationError):
+        s.delay_seconds = 1  # type: ignore[misc]
+    with pytest.raises(ValidationError):
+        evaluate(s).scenario = s  # type: ignore[misc]
+
+
+# --- properties ------------------------------------------------------------------------------
+
+key_parts = st.lists(st.one_of(st.text(), st.integers()), max_size=4)
+
+
+@given(key_parts, key_parts)
+def test_canonical_keys_are_injective(a: list[str | int], b: list[str | int]) -> None:
+    assert json.loads(canonical_json(a)) == a, "decoding recovers the tuple, so it is injective"
+    if a != b:
+        assert canonical_json(a) != canonical_json(b)
+
+
+def test_canonical_keys_do_not_merge_separators() -> None:
+    assert canonical_json(["a/b", "c"]) != canonical_json(["a", "b/c"])
+    assert canonical_json(["a", "b"]) != canonical_json(['a","b'])
+    assert canonical_json([1200]) != canonical_json(["1200"])
+
+
+seconds = st.floats(min_value=0, max_value=MAX_SECONDS) | st.integers(0, MAX_SECONDS)
+scenarios = st.builds(
+    ContractScenario,
+    scope=st.sampled_from(KeyScope),
+    second=st.sampled_from(SecondRequest),
+    policy=st.sampled_from(PayloadPolicy),
+    profile=st.sampled_from(ContractProfile),
+    retention_seconds=seconds,
+    delay_seconds=seconds,
+    boundary=st.sampled_from(BoundaryConvention),
+)
+
+
+@given(scenarios)
+def test_effects_are_one_or_two_and_follow_the_disposition(s: ContractScenario) -> None:
+    result = evaluate(s)
+    assert result.effects in {1, 2}
+    assert (result.effects == 2) is (result.disposition is Disposition.APPLIED)
+    assert (result.rejection is not None) is (result.disposition is Disposition.CONFLICT)
+    if result.record is RecordState.RETAINED:
+        assert s.delay_seconds <= s.retention_seconds
+    if s.delay_seconds > s.retention_seconds:
+        assert result.record is not RecordState.RETAINED
