@@ -11,7 +11,7 @@ to marimo, which renders it exactly as it renders an altair chart.
 
 import json
 from functools import lru_cache
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import altair as alt
 
@@ -19,6 +19,9 @@ from asyncfail.results import LabResult
 from asyncfail.timeline import LANES, Marker, describe_timeline, timeline_rows
 
 _DATA: Final = "events"
+
+if TYPE_CHECKING:
+    from asyncfail.retention_sweep import RetentionSweep
 
 # Fixed scales so the same marker looks the same in every chart and both runtimes align.
 _MARKERS: Final = [m.value for m in Marker]
@@ -120,3 +123,114 @@ class VegaLite:
     def _mime_(self) -> tuple[str, str]:
         version = "v6" if "/v6" in str(self.spec.get("$schema", "")) else "v5"
         return f"application/vnd.vegalite.{version}+json", json.dumps(self.spec)
+
+
+# ---------------------------------------------------------------------------------------------
+# The retention-boundary heatmap of the contract experiment
+
+# Right outcomes in greens and blue, wrong ones in warm colours: a glance tells which is which.
+FINDING_COLOURS: Final[dict[str, str]] = {
+    "Same intent reused its retained result": "#1a9850",
+    "New intent correctly applied": "#4575b4",
+    "Conflicting reuse rejected": "#91cf60",
+    "One intent applied twice because the record expired": "#d73027",
+    "One intent applied twice because the key changed per attempt": "#a50026",
+    "Conflicting request applied because the record expired": "#f46d43",
+    "Conflicting request applied because the key changed per attempt": "#fdae61",
+    "Conflicting request hidden behind a previous result": "#762a83",
+    "One tenant received another tenant's result": "#c51b7d",
+    "Another tenant's new intent rejected because the key omits the tenant": "#e08214",
+}
+
+
+def _heatmap_layers(width: int) -> alt.LayerChart:
+    cells = alt.NamedData(name="cells")
+    tooltip = [
+        alt.Tooltip("retention_seconds:Q", title="Retention (s)"),
+        alt.Tooltip("delay_seconds:Q", title="Second request after (s)"),
+        alt.Tooltip("record:N", title="Record"),
+        alt.Tooltip("disposition:N", title="Disposition"),
+        alt.Tooltip("effects:Q", title="Total effects"),
+        alt.Tooltip("finding:N", title="Finding"),
+    ]
+    rect = (
+        alt.Chart(cells)
+        .mark_rect()
+        .encode(
+            x=alt.X("retention_from:Q", title="Idempotency retention (seconds)"),
+            x2="retention_to:Q",
+            y=alt.Y("delay_from:Q", title="Second request after (seconds)"),
+            y2="delay_to:Q",
+            color=alt.Color(
+                "finding:N", title="Finding", legend=alt.Legend(orient="bottom", columns=1)
+            ),
+            tooltip=tooltip,
+        )
+    )
+    boundary = (
+        alt.Chart(alt.NamedData(name="boundary"))
+        .mark_line(color="#000000", strokeDash=[6, 3], strokeWidth=1.5, clip=True)
+        .encode(x="retention_seconds:Q", y="delay_seconds:Q")
+    )
+    current = (
+        alt.Chart(alt.NamedData(name="current"))
+        .mark_point(
+            shape="circle", size=160, filled=False, color="#000000", strokeWidth=2.5, clip=True
+        )
+        .encode(
+            x="retention_seconds:Q",
+            y="delay_seconds:Q",
+            tooltip=[alt.Tooltip("label:N", title="Current inputs")],
+        )
+    )
+    return alt.LayerChart(layer=[rect, boundary, current]).properties(width=width, height=width)
+
+
+@lru_cache(maxsize=8)
+def _heatmap_template(width: int) -> str:
+    return json.dumps(_heatmap_layers(width).to_dict())
+
+
+def retention_heatmap_spec(sweep: "RetentionSweep", title: str, width: int = 360) -> dict[str, Any]:
+    """The Vega-Lite spec of a retention x delay heatmap of the finding.
+
+    Layers: one rectangle per cell coloured by finding (fixed colours per finding, legend limited
+    to the findings present), the exact boundary delay = retention as a dashed diagonal, and the
+    scenario's own (retention, delay) as a ringed point. Tooltips name the finding.
+    """
+    from asyncfail.heatmap import describe_heatmap, findings_present, heatmap_cells
+
+    spec: dict[str, Any] = json.loads(_heatmap_template(width))
+    present = findings_present(sweep)
+    spec["layer"][0]["encoding"]["color"]["scale"] = {
+        "domain": present,
+        "range": [FINDING_COLOURS[f] for f in present],
+    }
+    cells = heatmap_cells(sweep)
+    # The axes end where the grid ends; a point outside the grid (a zoom elsewhere) is clipped.
+    x_domain = [cells[0]["retention_from"], cells[-1]["retention_to"]]
+    y_domain = [cells[0]["delay_from"], cells[-1]["delay_to"]]
+    encoding = spec["layer"][0]["encoding"]
+    encoding["x"]["scale"] = {"domain": x_domain, "nice": False, "zero": False}
+    encoding["y"]["scale"] = {"domain": y_domain, "nice": False, "zero": False}
+    low = max(x_domain[0], y_domain[0])
+    high = min(x_domain[1], y_domain[1])
+    scenario = sweep.scenario
+    spec["title"] = title
+    spec["description"] = describe_heatmap(sweep)
+    spec["datasets"] = {
+        "cells": cells,
+        "boundary": [
+            {"retention_seconds": low, "delay_seconds": low},
+            {"retention_seconds": high, "delay_seconds": high},
+        ],
+        "current": [
+            {
+                "retention_seconds": scenario.retention_seconds,
+                "delay_seconds": scenario.delay_seconds,
+                "label": f"retention {scenario.retention_seconds:g} s, "
+                f"delay {scenario.delay_seconds:g} s",
+            }
+        ],
+    }
+    return spec

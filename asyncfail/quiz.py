@@ -45,3 +45,22 @@ LAB_QUESTION = Question(
         "the debit, so it records the result instead of repeating the effect."
     ),
 )
+
+
+CONTRACT_QUESTION = Question(
+    prompt=(
+        "The key is the delivery attempt id, retention is 3600 s, and the same intent arrives "
+        "again 60 s later. What does the receiver do?"
+    ),
+    options=(
+        "It reuses the retained result: 60 s is well within the retention.",
+        "It applies the debit a second time.",
+        "It rejects the request with 422.",
+    ),
+    answer="It applies the debit a second time.",
+    explanation=(
+        "The second delivery attempt has a new id, so its key was never stored: the record is "
+        "absent, not expired, and no retention can help. The key must identify the business "
+        "intent, (tenant, operation), not the delivery."
+    ),
+)

@@ -78,8 +78,22 @@ def lesson_1() -> None:
     report("lesson 1", 50, runs)
 
 
+def lesson_2() -> None:
+    app = load("02_idempotency_contract").app
+    scopes = ["attempt", "operation", "tenant-operation"]
+    runs = [
+        ("delay", *recompute_ms(app, "delay", mo.ui.number(start=0, stop=10**7, value=3600), {})),
+        (
+            "retention",
+            *recompute_ms(app, "retention", mo.ui.number(start=0, stop=10**7, value=86400), {}),
+        ),
+        ("scope", *recompute_ms(app, "scope", mo.ui.dropdown(scopes, value="attempt"), {})),
+    ]
+    report("lesson 2", 150, runs)
+
+
 def main(lessons: list[str]) -> None:
-    available = {"1": lesson_1}
+    available = {"1": lesson_1, "2": lesson_2}
     for lesson in lessons or sorted(available):
         available[lesson]()
 

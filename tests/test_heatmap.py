@@ -1,0 +1,98 @@
+"""Heatmap cells, axes and chart specs for the retention boundary."""
+
+from itertools import pairwise
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from asyncfail.charts import FINDING_COLOURS, retention_heatmap_spec
+from asyncfail.contract import BoundaryConvention, ContractScenario, evaluate
+from asyncfail.contract_rules import Finding
+from asyncfail.heatmap import describe_heatmap, heatmap_cells, overview_axis
+from asyncfail.retention_sweep import sweep_around_boundary, sweep_retention
+
+seconds = st.integers(0, 200_000).map(float)
+
+
+@given(seconds, seconds)
+def test_overview_axis_contains_the_inputs_and_starts_at_zero(
+    retention: float, delay: float
+) -> None:
+    axis = overview_axis(ContractScenario(retention_seconds=retention, delay_seconds=delay))
+    assert axis[0] == 0 and len(axis) == 41
+    assert axis[-1] >= max(2 * retention, 2 * delay, 10)
+    steps = {round(b - a, 6) for a, b in pairwise(axis)}
+    assert len(steps) == 1, "even steps"
+
+
+def test_cells_tile_the_plane_and_agree_with_the_single_evaluator() -> None:
+    scenario = ContractScenario(retention_seconds=7.5)
+    sweep = sweep_around_boundary(scenario, radius_seconds=2)
+    cells = heatmap_cells(sweep)
+    assert len(cells) == len(sweep.retentions) * len(sweep.delays)
+    for cell in cells:
+        assert cell["retention_from"] < cell["retention_seconds"] < cell["retention_to"]
+        assert cell["delay_from"] < cell["delay_seconds"] < cell["delay_to"]
+        single = evaluate(
+            scenario.model_copy(
+                update={
+                    "retention_seconds": cell["retention_seconds"],
+                    "delay_seconds": cell["delay_seconds"],
+                }
+            )
+        )
+        assert (cell["record"], cell["finding"], cell["effects"]) == (
+            single.record.value,
+            single.finding.value,
+            single.effects,
+        )
+    # Neighbouring cells share an edge: no gaps, no overlaps.
+    retention_edges = sorted({(c["retention_from"], c["retention_to"]) for c in cells})
+    for (_, high), (low, _) in pairwise(retention_edges):
+        assert high == low
+
+
+def test_zoom_diagonal_flips_with_the_boundary_convention() -> None:
+    def diagonal(boundary: BoundaryConvention) -> set[str]:
+        sweep = sweep_around_boundary(ContractScenario(boundary=boundary), radius_seconds=3)
+        cells = heatmap_cells(sweep)
+        return {c["finding"] for c in cells if c["retention_seconds"] == c["delay_seconds"]}
+
+    assert diagonal(BoundaryConvention.EXPIRED_AT_BOUNDARY) == {
+        Finding.APPLIED_TWICE_RECORD_EXPIRED.value
+    }
+    assert diagonal(BoundaryConvention.RETAINED_AT_BOUNDARY) == {Finding.SAME_INTENT_REUSED.value}
+
+
+def test_spec_layers_boundary_current_point_and_colours() -> None:
+    scenario = ContractScenario(retention_seconds=100, delay_seconds=30)
+    axis = overview_axis(scenario)
+    sweep = sweep_retention(scenario, axis, axis)
+    spec = retention_heatmap_spec(sweep, "Overview")
+    assert spec["datasets"]["cells"] == heatmap_cells(sweep)
+    assert spec["datasets"]["current"][0]["retention_seconds"] == 100
+    boundary = spec["datasets"]["boundary"]
+    assert [(p["retention_seconds"], p["delay_seconds"]) for p in boundary] == [
+        (boundary[0]["retention_seconds"],) * 2,
+        (boundary[1]["retention_seconds"],) * 2,
+    ]
+    colour = spec["layer"][0]["encoding"]["color"]
+    assert colour["scale"]["domain"] == [
+        Finding.SAME_INTENT_REUSED.value,
+        Finding.APPLIED_TWICE_RECORD_EXPIRED.value,
+    ]
+    assert colour["scale"]["range"] == [FINDING_COLOURS[f] for f in colour["scale"]["domain"]]
+    assert {t["field"] for t in spec["layer"][0]["encoding"]["tooltip"]} >= {"finding", "record"}
+    assert spec["description"] == describe_heatmap(sweep)
+    assert set(FINDING_COLOURS) == {f.value for f in Finding}
+
+
+def test_description_counts_cells_per_finding() -> None:
+    scenario = ContractScenario(retention_seconds=5)
+    sweep = sweep_retention(scenario, [5.0], [4.0, 5.0, 6.0])
+    assert describe_heatmap(sweep) == (
+        "Heatmap of the finding over retention 5 s to 5 s and delay 4 s to 6 s (1 x 3 cells), "
+        "with tenant-operation keys, the same-intent second request and the enforce policy: "
+        "1 cell Same intent reused its retained result; 2 cells One intent applied twice because "
+        "the record expired. The diagonal marks delay = retention, the exact boundary."
+    )

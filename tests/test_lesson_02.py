@@ -1,0 +1,122 @@
+"""Lesson 2 runs headless with its defaults and with substituted controls."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import marimo as mo
+import pytest
+
+from asyncfail.contract import ContractScenario, evaluate
+from asyncfail.heatmap import heatmap_cells, overview_axis
+from asyncfail.quiz import CONTRACT_QUESTION
+from asyncfail.retention_sweep import sweep_around_boundary, sweep_retention
+from tests.notebook_support import (
+    NOTEBOOKS,
+    load_notebook,
+    rendered_text,
+    stats,
+    vega_specs,
+    visible_text,
+)
+
+nb = load_notebook("02_idempotency_contract")
+
+
+def run(**controls: object) -> tuple[str, dict[str, object]]:
+    outputs, defs = nb.app.run(defs=controls)
+    return rendered_text(outputs), dict(defs)
+
+
+def test_defaults_are_the_seeds_example_row() -> None:
+    page, defs = run()
+    assert defs["scenario"] == ContractScenario()
+    text = visible_text(page)
+    assert "Same intent reused its retained result" in text
+    assert stats(page) == [
+        ("Record at second request", '"retained"'),
+        ("Second disposition", '"reused"'),
+        ("Total effects", "1"),
+        ("Both requests express one intent", '"yes"'),
+    ]
+    row = '1 tenant-a / order-42 1200 ["tenant-a","order-42"] ["tenant-a","order-42",1200]'
+    assert row in text
+    assert "2 tenant-a / order-42 1200" in text
+
+
+CASES = [
+    dict(scope="attempt", second="same-intent", profile="ietf-draft", policy="default",
+         retention=3600, delay=60, boundary="expired-at-boundary"),
+    dict(scope="operation", second="other-tenant", profile="powertools", policy="default",
+         retention=3600, delay=10, boundary="expired-at-boundary"),
+    dict(scope="tenant-operation", second="different-amount", profile="stripe", policy="enforce",
+         retention=86400, delay=86400, boundary="retained-at-boundary"),
+    dict(scope="tenant-operation", second="same-intent", profile="brandur-postgres",
+         policy="ignore", retention=300, delay=300, boundary="expired-at-boundary"),
+]  # fmt: skip
+
+
+def _controls(case: dict[str, object]) -> dict[str, object]:
+    # Real UI elements with the chosen values; the notebook reads only `.value`.
+    return {
+        "scope": mo.ui.dropdown([case["scope"]], value=case["scope"]),
+        "second": mo.ui.dropdown([case["second"]], value=case["second"]),
+        "profile": mo.ui.dropdown([case["profile"]], value=case["profile"]),
+        "policy": mo.ui.dropdown([case["policy"]], value=case["policy"]),
+        "retention": mo.ui.number(start=0, stop=10**7, value=case["retention"]),
+        "delay": mo.ui.number(start=0, stop=10**7, value=case["delay"]),
+        "boundary": mo.ui.dropdown([case["boundary"]], value=case["boundary"]),
+    }
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_substituted_controls_show_the_librarys_result_and_heatmaps(
+    case: dict[str, object],
+) -> None:
+    page, defs = run(**_controls(case))
+    scenario = ContractScenario(
+        scope=case["scope"],
+        second=case["second"],
+        profile=case["profile"],
+        policy=None if case["policy"] == "default" else case["policy"],
+        retention_seconds=case["retention"],
+        delay_seconds=case["delay"],
+        boundary=case["boundary"],
+    )
+    expected = evaluate(scenario)
+    assert defs["result"] == expected
+    text = visible_text(page)
+    assert expected.finding.value in text
+    assert expected.boundary_rule in text
+    assert ("Total effects", str(expected.effects)) in stats(page)
+    for row in expected.requests:
+        assert row.receiver_key in text and row.fingerprint_tuple in text
+    if expected.rejection is not None:
+        assert expected.rejection.error in text
+    overview, zoom = vega_specs(page)
+    axis = overview_axis(scenario)
+    assert overview["datasets"]["cells"] == heatmap_cells(sweep_retention(scenario, axis, axis))
+    assert zoom["datasets"]["cells"] == heatmap_cells(sweep_around_boundary(scenario, 5))
+    assert overview["datasets"]["current"][0]["delay_seconds"] == case["delay"]
+
+
+def test_check_question_matches_the_model() -> None:
+    answer = evaluate(ContractScenario(scope="attempt", retention_seconds=3600, delay_seconds=60))
+    assert answer.effects == 2 and CONTRACT_QUESTION.answer.endswith("a second time.")
+    page, _ = run(
+        understanding=mo.ui.radio(list(CONTRACT_QUESTION.options), value=CONTRACT_QUESTION.answer)
+    )
+    assert "Right." in visible_text(page)
+
+
+def test_static_html_export_runs_every_cell(tmp_path: Path) -> None:
+    out = tmp_path / "lesson2.html"
+    notebook = NOTEBOOKS / "02_idempotency_contract.py"
+    done = subprocess.run(
+        [sys.executable, "-m", "marimo", "export", "html", str(notebook), "-o", str(out)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Stress the idempotency contract" in out.read_text(encoding="utf-8")
