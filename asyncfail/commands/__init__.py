@@ -22,9 +22,9 @@ class Command:
 
 
 def _commands() -> tuple[Command, ...]:
-    from asyncfail.commands import contract, lab, schema
+    from asyncfail.commands import contract, lab, review, schema
 
-    return (lab.COMMAND, schema.COMMAND, contract.COMMAND)
+    return (lab.COMMAND, schema.COMMAND, review.COMMAND, contract.COMMAND)
 
 
 COMMANDS: tuple[Command, ...] = _commands()

@@ -1,0 +1,89 @@
+"""``asyncfail review``: the reliability review handoff, generated from the model, as a file.
+
+Markdown goes to stdout by default. ``--output`` writes the whole document to a temporary file
+in the target's directory and then renames it over the target, so a reader never sees half a
+document and a failed write leaves the target as it was.
+"""
+
+import argparse
+import os
+import tempfile
+from pathlib import Path
+
+from asyncfail.commands import Command, UsageError
+from asyncfail.faults import Fault
+
+_FORMATS = ("markdown", "html")
+_DEFAULT_FAULT = Fault.CRASH_AFTER_EFFECT
+
+
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--fault",
+        choices=[f.value for f in Fault],
+        default=_DEFAULT_FAULT.value,
+        help=f"the injected fault the review is about (default: {_DEFAULT_FAULT})",
+    )
+    parser.add_argument(
+        "--format",
+        choices=_FORMATS,
+        default=_FORMATS[0],
+        help="markdown (default) or a self-contained HTML page",
+    )
+    parser.add_argument(
+        "--output",
+        metavar="FILE",
+        help="write the document to FILE (atomically) instead of stdout",
+    )
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` as UTF-8 so that the file is either complete or untouched.
+
+    The text goes to a temporary file in the same directory (same file system, so the rename
+    is atomic), is flushed to disk, and replaces ``path`` in one ``os.replace``. On any error
+    the temporary file is removed and the error propagates. The new file gets the usual
+    permissions (0666 less the umask), not the temporary file's private 0600.
+    """
+    directory = path.parent
+    handle, temporary = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _run(args: argparse.Namespace) -> str:
+    # Imported here so that other subcommands do not pay for the review at start-up.
+    from asyncfail.review import ReviewFormat, build_review
+
+    text = build_review(Fault(args.fault)).render(ReviewFormat(args.format))
+    if args.output is None:
+        return text
+    if not args.output:
+        raise UsageError("asyncfail review: error: argument --output: the file name is empty")
+    target = Path(args.output)
+    try:
+        write_atomically(target, text)
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise UsageError(
+            f"asyncfail review: error: cannot write {str(target)!r}: {reason}"
+        ) from None
+    return ""
+
+
+COMMAND = Command(
+    name="review",
+    summary="Write the reliability review handoff for a fault (Markdown by default).",
+    add_arguments=_add_arguments,
+    run=_run,
+)

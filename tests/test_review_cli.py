@@ -1,0 +1,180 @@
+"""``asyncfail review``: stdout, --format, --fault, atomic --output, and errors without traces."""
+
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from asyncfail import Fault
+from asyncfail.cli import main
+from asyncfail.commands import review as review_command
+from asyncfail.review import build_review
+from tests.test_review_markup import assert_self_contained_page
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_main(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    old = sys.stderr
+    sys.stderr = err
+    try:
+        code = main(list(argv), stdout=out)
+    finally:
+        sys.stderr = old
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_markdown_to_stdout_by_default_for_the_seed_fault() -> None:
+    code, out, err = run_main("review")
+    assert (code, err) == (0, "")
+    assert out == build_review(Fault.CRASH_AFTER_EFFECT).markdown()
+
+
+@pytest.mark.parametrize("fault", list(Fault))
+def test_fault_option_selects_the_review(fault: Fault) -> None:
+    code, out, _ = run_main("review", "--fault", fault.value)
+    assert code == 0
+    assert out == build_review(fault).markdown()
+
+
+def test_html_format_is_a_self_contained_page() -> None:
+    code, out, _ = run_main("review", "--format", "html", "--fault", "response-lost")
+    assert code == 0
+    assert out == build_review(Fault.RESPONSE_LOST).html()
+    assert_self_contained_page(out)
+
+
+def test_output_writes_the_file_and_nothing_to_stdout(tmp_path: Path) -> None:
+    target = tmp_path / "handoff.html"
+    code, out, err = run_main("review", "--format", "html", "--output", str(target))
+    assert (code, out, err) == (0, "", "")
+    assert target.read_text(encoding="utf-8") == build_review().html()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["handoff.html"], "no temporary left"
+
+
+def test_output_replaces_an_existing_file(tmp_path: Path) -> None:
+    target = tmp_path / "handoff.md"
+    target.write_text("old", encoding="utf-8")
+    assert run_main("review", "--output", str(target))[0] == 0
+    assert target.read_text(encoding="utf-8") == build_review().markdown()
+
+
+def test_output_file_gets_ordinary_permissions(tmp_path: Path) -> None:
+    target = tmp_path / "handoff.md"
+    assert run_main("review", "--output", str(target))[0] == 0
+    umask = os.umask(0)
+    os.umask(umask)
+    assert target.stat().st_mode & 0o777 == 0o666 & ~umask
+
+
+def _unwritable(tmp_path: Path) -> dict[str, Path]:
+    a_file = tmp_path / "a-file"
+    a_file.write_text("x", encoding="utf-8")
+    a_directory = tmp_path / "a-directory"
+    a_directory.mkdir()
+    return {
+        "missing directory": tmp_path / "missing" / "handoff.md",
+        "parent is a file": a_file / "handoff.md",
+        "target is a directory": a_directory,
+    }
+
+
+@pytest.mark.parametrize("case", ["missing directory", "parent is a file", "target is a directory"])
+def test_unwritable_output_exits_2_with_one_line_and_writes_nothing(
+    tmp_path: Path, case: str
+) -> None:
+    target = _unwritable(tmp_path)[case]
+    before = sorted(tmp_path.rglob("*"))
+    code, out, err = run_main("review", "--output", str(target))
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith("asyncfail review: error: cannot write ")
+    assert str(target) in err
+    assert "Traceback" not in err
+    assert sorted(tmp_path.rglob("*")) == before
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write into a read-only directory")
+def test_read_only_directory_exits_2(tmp_path: Path) -> None:
+    tmp_path.chmod(0o500)
+    try:
+        code, _, err = run_main("review", "--output", str(tmp_path / "handoff.md"))
+    finally:
+        tmp_path.chmod(0o700)
+    assert code == 2 and "Permission denied" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("failing", ["fsync", "replace"])
+def test_a_failure_midway_leaves_the_old_file_and_no_temporary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failing: str
+) -> None:
+    target = tmp_path / "handoff.md"
+    target.write_text("the previous handoff", encoding="utf-8")
+
+    def fail(*args: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(review_command.os, failing, fail)
+    code, out, err = run_main("review", "--output", str(target))
+    assert (code, out) == (2, "")
+    assert "No space left on device" in err
+    assert target.read_text(encoding="utf-8") == "the previous handoff"
+    assert [p.name for p in tmp_path.iterdir()] == ["handoff.md"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "names"),
+    [
+        (["review", "--format", "pdf"], ["--format", "markdown", "html"]),
+        (["review", "--fault", "meteor"], ["--fault", "crash-after-effect", "request-lost"]),
+        (["review", "--output"], ["--output", "expected one argument"]),
+        (["review", "--output", ""], ["--output", "empty"]),
+        (["review", "--colour"], ["--colour"]),
+    ],
+)
+def test_bad_input_exits_2_naming_the_accepted_values(argv: list[str], names: list[str]) -> None:
+    code, out, err = run_main(*argv)
+    assert (code, out) == (2, "")
+    for name in names:
+        assert name in err
+    assert "Traceback" not in err
+
+
+def test_review_is_listed_in_help() -> None:
+    out = io.StringIO()
+    old = sys.stdout
+    sys.stdout = out
+    try:
+        assert main(["--help"]) == 0
+    finally:
+        sys.stdout = old
+    assert "review" in out.getvalue()
+
+
+def _process(*argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "asyncfail", *argv],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+
+
+def test_real_process_writes_the_file_and_fails_cleanly(tmp_path: Path) -> None:
+    target = tmp_path / "handoff.md"
+    done = _process("review", "--fault", "crash-after-record", "--output", str(target))
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    assert target.read_text(encoding="utf-8") == build_review(Fault.CRASH_AFTER_RECORD).markdown()
+    bad = _process("review", "--output", str(tmp_path / "no" / "such" / "dir" / "x.md"))
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr.startswith("asyncfail review: error: cannot write ")
+    assert bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
+    assert not (tmp_path / "no").exists()
+    stdout = _process("review", "--format", "html")
+    assert stdout.returncode == 0 and stdout.stdout == build_review().html()

@@ -1,0 +1,335 @@
+"""The document renderer: escaping of any text in Markdown and HTML, and well-formed pages.
+
+The helpers at the top (a tiny HTML tree, a well-formedness check, Markdown through the two
+engines the course uses) are shared by the review and readiness tests.
+"""
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+
+import marimo as mo
+import markdown
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from asyncfail.review_markup import (
+    Bullets,
+    Callout,
+    Callouts,
+    Code,
+    Document,
+    Facts,
+    Paragraph,
+    Section,
+    Steps,
+    Strong,
+    Table,
+    html_text,
+    md_text,
+    plain,
+    to_html,
+    to_html_fragment,
+    to_markdown,
+)
+
+# ---------------------------------------------------------------------------------------------
+# Shared helpers
+
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+        "track", "wbr"}  # fmt: skip
+
+
+@dataclass
+class Node:
+    tag: str
+    attrs: dict[str, str | None] = field(default_factory=dict)
+    children: list["Node | str"] = field(default_factory=list)
+
+    def text(self) -> str:
+        return "".join(c if isinstance(c, str) else c.text() for c in self.children)
+
+    def iter(self) -> Iterator["Node"]:
+        yield self
+        for child in self.children:
+            if isinstance(child, Node):
+                yield from child.iter()
+
+    def find_all(self, tag: str, cls: str | None = None) -> list["Node"]:
+        return [
+            n
+            for n in self.iter()
+            if n.tag == tag and (cls is None or cls in (n.attrs.get("class") or "").split())
+        ]
+
+    def elements(self) -> list["Node"]:
+        return [c for c in self.children if isinstance(c, Node)]
+
+
+class _TreeBuilder(HTMLParser):
+    """Builds a tree and records every way the markup is not well formed."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.root = Node("#root")
+        self.stack = [self.root]
+        self.errors: list[str] = []
+        self.doctype: str | None = None
+
+    def handle_decl(self, decl: str) -> None:
+        self.doctype = decl
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        node = Node(tag, dict(attrs))
+        self.stack[-1].children.append(node)
+        if tag not in VOID:
+            self.stack.append(node)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.stack[-1].children.append(Node(tag, dict(attrs)))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in VOID:
+            self.errors.append(f"end tag for void element {tag}")
+        elif len(self.stack) == 1 or self.stack[-1].tag != tag:
+            self.errors.append(f"unexpected </{tag}> inside <{self.stack[-1].tag}>")
+        else:
+            self.stack.pop()
+
+    def handle_data(self, data: str) -> None:
+        self.stack[-1].children.append(data)
+
+
+def parse_html(text: str) -> tuple[Node, list[str]]:
+    """The tree of ``text`` and the list of well-formedness errors (empty when balanced)."""
+    builder = _TreeBuilder()
+    builder.feed(text)
+    builder.close()
+    errors = list(builder.errors)
+    errors += [f"<{n.tag}> never closed" for n in builder.stack[1:]]
+    return builder.root, errors
+
+
+EXTERNAL_TAGS = {"script", "link", "img", "iframe", "object", "embed", "audio", "video", "source",
+                 "base", "form"}  # fmt: skip
+
+
+def assert_self_contained_page(text: str) -> Node:
+    """A complete, balanced HTML page that loads nothing from anywhere."""
+    assert text.startswith("<!doctype html>\n")
+    root, errors = parse_html(text)
+    assert errors == []
+    assert [n.tag for n in root.elements()] == ["html"]
+    html_node = root.elements()[0]
+    assert [n.tag for n in html_node.elements()] == ["head", "body"]
+    assert_loads_nothing(root)
+    return root
+
+
+def assert_loads_nothing(root: Node) -> None:
+    for node in root.iter():
+        assert node.tag not in EXTERNAL_TAGS, f"<{node.tag}> in a self-contained document"
+        for name, value in node.attrs.items():
+            assert not name.startswith("on"), f"event handler {name}"
+            if name in {"src", "href", "action", "srcset", "poster", "data"}:
+                raise AssertionError(f"{name}={value!r} references a resource")
+            assert "url(" not in (value or ""), f"{name}={value!r}"
+    for style in root.find_all("style"):
+        css = style.text()
+        for banned in ("@import", "url(", "http:", "https:", "//"):
+            assert banned not in css, banned
+
+
+def markdown_engines(text: str) -> dict[str, str]:
+    """``text`` rendered to HTML by plain Python-Markdown (tables) and by marimo's ``mo.md``."""
+    return {
+        "python-markdown": markdown.markdown(text, extensions=["tables"]),
+        "marimo": mo.md(text).text,
+    }
+
+
+# Text that hits every markup character the engines know, plus anything at all.
+MARKUP = [
+    *"\\`*_{}[]()<>#+-.!|~^$@:=/&;\"' \n\t\r",
+    "<script>alert(1)</script>", "| a | b |", "```", "~~~", "$$", "\\[", "\\(", "[^1]", "[ ]",
+    "++ctrl++", ":smile:", ":+1:", "{++", "{==", "^^", "~~", "www.", "ftp.", "https://x.test",
+    "a@b.test", "&amp;", "&#124;", "&#x3C;", "1. ", "- ", "# ", "> ", "///", "---", "===",
+    "<!--", "-->", "\x00", "\x02", "\x03", "\u2028", "\u00a0", "\x85", "[TOC]", "::icon::",
+]  # fmt: skip
+hostile_text = st.lists(
+    st.sampled_from(MARKUP) | st.text(max_size=5) | st.text(alphabet="ab1", min_size=1),
+    max_size=12,
+).map("".join)
+
+HOSTILE = [
+    "<script>alert(1)</script>",
+    "| a | b |",
+    "| a | b |\n|---|---|\n| c | d |",
+    "line one\nline two\r\n\nline three",
+    "x" * 10_000,
+    "`code` **bold** _em_ [link](https://example.test) ![img](https://example.test/i.png)",
+    "<img src=x onerror=alert(1)>",
+    "$x^2$ \\(y\\) \\[z\\] $$w$$",
+    ":smile: ++ctrl++ {++ins++} ~~del~~ ^^sup^^ www.example.test a@b.test",
+    "1. not a list",
+    "- not a list",
+    "# not a heading",
+    "&lt;already escaped&gt; &amp; &#124;",
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# Normalization
+
+
+def test_plain_collapses_whitespace_and_drops_control_characters() -> None:
+    assert plain("  a\n\tb\r\n c\u2028d\x00e\x02  ") == "a b c de"
+    assert plain("") == ""
+    assert plain("\n\n") == ""
+
+
+# ---------------------------------------------------------------------------------------------
+# Markdown escaping: any text stays one cell of one table, and shows exactly as typed
+
+
+def _table_doc(cell: str) -> str:
+    return f"| Question | Answer |\n|---|---|\n| {md_text(cell) or ' '} | after |\n"
+
+
+def _assert_one_cell(rendered: str, expected: str) -> None:
+    root, errors = parse_html(rendered)
+    assert errors == []
+    tables = root.find_all("table")
+    assert len(tables) == 1
+    rows = tables[0].find_all("tr")
+    assert [len(r.find_all("th")) + len(r.find_all("td")) for r in rows] == [2, 2]
+    cell = rows[1].find_all("td")[0]
+    assert cell.elements() == [], f"markup inside the cell: {[n.tag for n in cell.elements()]}"
+    assert cell.text().strip() == expected
+    assert rows[1].find_all("td")[1].text() == "after"
+    assert_loads_nothing(root)
+
+
+@settings(max_examples=300, deadline=None)
+@given(hostile_text)
+def test_any_text_stays_inside_its_markdown_table_cell(text: str) -> None:
+    for html in markdown_engines(_table_doc(text)).values():
+        _assert_one_cell(html, plain(text))
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_hostile_text_in_a_markdown_table_cell(text: str) -> None:
+    source = _table_doc(text)
+    assert "<script" not in source and "<img" not in source
+    assert source.count("\n") == 3, "a newline in the text would end the row"
+    for html in markdown_engines(source).values():
+        _assert_one_cell(html, plain(text))
+
+
+@settings(max_examples=200, deadline=None)
+@given(hostile_text)
+def test_any_text_stays_one_list_item_and_one_paragraph(text: str) -> None:
+    source = f"- {md_text(text)}\n- after\n\n{md_text(text)}\n"
+    for html in markdown_engines(source).values():
+        root, errors = parse_html(html)
+        assert errors == []
+        items = root.find_all("li")
+        assert [i.text().strip() for i in items] == [plain(text), "after"]
+        assert all(i.elements() == [] for i in items)
+        # Python-Markdown wraps a paragraph in <p>, marimo in <span class="paragraph">.
+        paragraphs = {n.text().strip() for n in root.iter() if n.tag in {"p", "span"}}
+        if plain(text):
+            assert plain(text) in paragraphs
+
+
+def test_ordinary_prose_stays_readable_in_raw_markdown() -> None:
+    sentence = "Naive retry repeats; durable recovery looks up the key (attempt 2), then stops."
+    assert md_text(sentence) == sentence
+    assert md_text("1.5 days") == "1.5 days"
+    assert md_text("1. a") == "1&#46; a"
+    assert md_text("Review: sample") == "Review: sample"
+    assert md_text("https://x") == "https&#58;//x"
+
+
+# ---------------------------------------------------------------------------------------------
+# HTML escaping
+
+
+@settings(max_examples=300, deadline=None)
+@given(hostile_text)
+def test_any_text_is_exactly_one_text_node_in_html(text: str) -> None:
+    root, errors = parse_html(f'<td title="{html_text(text)}">{html_text(text)}</td>')
+    assert errors == []
+    (cell,) = root.elements()
+    assert cell.children in ([plain(text)], [])
+    assert cell.attrs["title"] == plain(text)
+
+
+# ---------------------------------------------------------------------------------------------
+# Whole documents
+
+
+def _document(text: str) -> Document:
+    return Document(
+        kicker=text,
+        title=text,
+        intro=(Paragraph((text, Strong(text), Code(text))),),
+        sections=(
+            Section(
+                text,
+                (
+                    Facts(((text, (text,)),)),
+                    Bullets(((text,), (Code("ToolCalled"),))),
+                    Table(header=(text, "b"), rows=(((text,), (text,)),)),
+                    Steps(((1, (text,)), (2, (Code("DebitApplied"),)))),
+                    Callouts((Callout(text, text, (text,), tone=text),)),
+                ),
+            ),
+        ),
+    )
+
+
+@settings(max_examples=100, deadline=None)
+@given(hostile_text)
+def test_any_text_anywhere_keeps_the_html_page_well_formed(text: str) -> None:
+    root = assert_self_contained_page(to_html(_document(text)))
+    (table,) = root.find_all("table")
+    assert [len(r.find_all("td")) for r in table.find_all("tr")[1:]] == [2]
+    (callout,) = root.find_all("li", "callout")
+    tones = {"neutral", "p0", "p1", "met", "unmet", "unknown"}
+    assert callout.attrs["class"] in {f"callout {tone}" for tone in tones}
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_hostile_text_anywhere_in_a_document(text: str) -> None:
+    page = to_html(_document(text))
+    root = assert_self_contained_page(page)
+    assert "<script>" not in page and "<img" not in page
+    assert len(root.find_all("table")) == 1
+    fragment, errors = parse_html(to_html_fragment(_document(text)))
+    assert errors == [] and [n.tag for n in fragment.elements()] == ["style", "article"]
+    source = to_markdown(_document(text))
+    assert "<script>" not in source and "<img" not in source
+    for html in markdown_engines(source).values():
+        rendered, errors = parse_html(html)
+        assert errors == []
+        assert_loads_nothing(rendered)
+        (table,) = rendered.find_all("table")
+        assert [len(r.find_all("td")) for r in table.find_all("tr")[1:]] == [2]
+
+
+def test_table_rows_must_match_the_header() -> None:
+    with pytest.raises(ValueError, match="cells"):
+        Table(header=("a", "b"), rows=((("x",),),))
+
+
+def test_steps_must_count_from_one_without_gaps() -> None:
+    with pytest.raises(ValueError, match="without gaps"):
+        Steps(((1, ("a",)), (3, ("b",))))
+
+
+def test_code_that_needs_escaping_falls_back_to_escaped_text() -> None:
+    doc = Document("k", "t", (Paragraph((Code("a`b|c"),)),), ())
+    assert "`a`b" not in to_markdown(doc)
+    assert "a&#96;b&#124;c" in to_markdown(doc)
