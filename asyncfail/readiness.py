@@ -18,6 +18,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    ValidationError,
     computed_field,
     field_validator,
     model_validator,
@@ -155,6 +156,33 @@ class Duration(BaseModel):
             return own
         seconds = self.seconds
         return f"{own} ({_number(seconds)} second{'' if seconds == 1 else 's'})"
+
+
+def duration_from_text(field: str, amount: str, unit: TimeUnit | str) -> Duration | None:
+    """A duration as a learner types it: blank means not known yet (None).
+
+    Otherwise the amount must be a plain non-negative decimal number (a comma or space as a
+    thousands separator is allowed) and the whole must satisfy ``Duration``'s rules; a
+    ValueError names ``field`` and says what is accepted.
+    """
+    text = amount.strip().replace(",", "").replace(" ", "").replace("_", "")
+    if not text:
+        return None
+    units = ", ".join(u.value for u in TimeUnit)
+    try:
+        value = Decimal(text)
+    except ArithmeticError:
+        value = None
+    if value is None or not value.is_finite() or value < 0 or not text[0].isdigit():
+        raise ValueError(
+            f"{field}: {amount.strip()[:40]!r} is not a number; give a non-negative number "
+            f"such as 24 or 1.5, in {units}, or leave it blank if you do not know"
+        )
+    try:
+        return Duration(amount=value, unit=TimeUnit(unit))
+    except ValidationError as error:
+        reason = error.errors()[0]["msg"].removeprefix("Value error, ")
+        raise ValueError(f"{field}: {reason}") from None
 
 
 class ReplayDesign(BaseModel):

@@ -1,0 +1,133 @@
+"""Lesson 3 runs headless with substituted answers, hostile ones included."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import marimo as mo
+import pytest
+
+from asyncfail.faults import Fault
+from asyncfail.readiness import (
+    MAX_TEXT,
+    Answer,
+    CheckStatus,
+    Duration,
+    ReplayDesign,
+    ScopeAnswer,
+    TimeUnit,
+    assess,
+    duration_from_text,
+)
+from asyncfail.review import build_review
+from tests.notebook_support import NOTEBOOKS, load_notebook, rendered_text, visible_text
+
+nb = load_notebook("03_review_handoff")
+HOSTILE = "<script>alert(1)</script> | a | b |\n`tick` **bold** " + "x" * 9_900
+
+
+def run(**controls: object) -> tuple[str, dict[str, object]]:
+    outputs, defs = nb.app.run(defs=controls)
+    return rendered_text(outputs), dict(defs)
+
+
+def test_defaults_report_every_check_unknown_and_show_the_seed_handoff() -> None:
+    page, defs = run()
+    report = defs["report"]
+    assert report == assess(ReplayDesign())
+    assert set(report.tally().items()) >= {(CheckStatus.UNKNOWN, len(report.checks))}
+    assert report.html(standalone=False) in page
+    assert build_review(Fault.CRASH_AFTER_EFFECT).html(standalone=False) in page
+    assert "Async Reliability Review: sample handoff" in visible_text(page)
+
+
+def test_a_described_design_gets_the_librarys_report() -> None:
+    page, defs = run(
+        key_across_attempts=mo.ui.radio(["yes"], value="yes"),
+        key_scope=mo.ui.dropdown(["tenant-operation"], value="tenant-operation"),
+        unknown_outcome_separate=mo.ui.radio(["yes"], value="yes"),
+        lookup_by_key=mo.ui.radio(["yes"], value="yes"),
+        retention_amount=mo.ui.text(value="24"),
+        retention_unit=mo.ui.dropdown(["hours"], value="hours"),
+        window_amount=mo.ui.text(value="2"),
+        window_unit=mo.ui.dropdown(["days"], value="days"),
+        fingerprint_compared=mo.ui.radio(["no"], value="no"),
+        pause_owner=mo.ui.text(value="On-call payments engineer"),
+        replay_approver=mo.ui.text(value="Payments lead"),
+        state_verifier=mo.ui.text(value="Finance operations"),
+    )
+    design = ReplayDesign(
+        key_across_attempts=Answer.YES,
+        key_scope=ScopeAnswer.TENANT_OPERATION,
+        unknown_outcome_separate=Answer.YES,
+        lookup_by_key=Answer.YES,
+        retention=Duration(amount=24, unit=TimeUnit.HOURS),
+        replay_window=Duration(amount=2, unit=TimeUnit.DAYS),
+        fingerprint_compared=Answer.NO,
+        pause_owner="On-call payments engineer",
+        replay_approver="Payments lead",
+        state_verifier="Finance operations",
+    )
+    assert defs["design"] == design
+    report = assess(design)
+    assert defs["report"] == report
+    assert report.html(standalone=False) in page
+    # Retention shorter than the replay window: a delayed replay becomes a second effect.
+    text = visible_text(page)
+    assert "24 hours (86,400 seconds)" in text and "2 days (172,800 seconds)" in text
+    assert report.summary() in text
+
+
+@pytest.mark.parametrize("field", ["pause_owner", "replay_approver", "state_verifier"])
+def test_hostile_free_text_is_escaped_in_the_rendered_report(field: str) -> None:
+    page, defs = run(**{field: mo.ui.text(value=HOSTILE)})
+    assert getattr(defs["design"], field) == HOSTILE
+    assert "<script>alert(1)</script>" not in page
+    assert "<script>" not in defs["report"].html(standalone=False)  # type: ignore[attr-defined]
+    assert defs["report"].html(standalone=False) in page  # type: ignore[attr-defined]
+
+
+def test_owner_fields_stop_at_the_librarys_limit() -> None:
+    _, defs = run()
+    for field in ("pause_owner", "replay_approver", "state_verifier"):
+        assert f"data-max-length='{MAX_TEXT}'" in defs[field].text  # type: ignore[attr-defined]
+
+
+def test_bad_duration_is_reported_by_field_and_treated_as_unknown() -> None:
+    page, defs = run(retention_amount=mo.ui.text(value="<script>alert(1)</script>"))
+    assert defs["design"].retention is None  # type: ignore[attr-defined]
+    (error,) = defs["input_errors"]  # type: ignore[misc]
+    assert error.startswith("Retention: ") and "leave it blank" in error
+    assert "<script>alert(1)</script>" not in page
+    assert "Not read; treated as unknown." in visible_text(page)
+
+
+def test_handoff_follows_the_chosen_fault() -> None:
+    page, defs = run(handoff_fault=mo.ui.dropdown(["response-lost"], value="response-lost"))
+    assert defs["review"] == build_review(Fault.RESPONSE_LOST)
+    assert build_review(Fault.RESPONSE_LOST).html(standalone=False) in page
+
+
+@pytest.mark.parametrize(("text", "seconds"), [("", None), ("1.1", 3960), ("1,5", 54000), ("0", 0)])
+def test_duration_text(text: str, seconds: int | None) -> None:
+    parsed = duration_from_text("Retention", text, "hours")
+    assert (parsed.seconds if parsed else None) == seconds
+
+
+@pytest.mark.parametrize("text", ["abc", "-1", "nan", "inf", "31 days", "0.0000001"])
+def test_duration_text_rejects_bad_input_naming_the_field(text: str) -> None:
+    with pytest.raises(ValueError, match=r"^Window: "):
+        duration_from_text("Window", text, "days")
+
+
+def test_static_html_export_runs_every_cell(tmp_path: Path) -> None:
+    out = tmp_path / "lesson3.html"
+    notebook = NOTEBOOKS / "03_review_handoff.py"
+    done = subprocess.run(
+        [sys.executable, "-m", "marimo", "export", "html", str(notebook), "-o", str(out)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Take the replay-readiness checklist" in out.read_text(encoding="utf-8")
