@@ -8,6 +8,9 @@ command needs. Only pydantic is imported on this path; charts import their own d
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
+__version__ = "0.1.0"
+"""The release, read by pyproject.toml too: the one place the version is written."""
+
 if TYPE_CHECKING:
     from asyncfail.assumptions import ASSUMPTIONS
     from asyncfail.events import Actor, Event, EventKind, Layer

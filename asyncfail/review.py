@@ -9,7 +9,6 @@ change with it. Fixed prose (recommendations, the handoff checklist, the caveats
 
 from dataclasses import dataclass
 from enum import StrEnum
-from importlib.metadata import PackageNotFoundError, version
 from typing import Final
 
 from pydantic import BaseModel, ConfigDict
@@ -272,11 +271,11 @@ def _join_runtimes(phrases: dict[Mode, str], *, capital: bool) -> str:
 
 
 def model_version() -> str:
-    """The installed asyncfail version, or ``unknown`` when the package metadata is absent."""
-    try:
-        return version("asyncfail")
-    except PackageNotFoundError:
-        return "unknown"
+    """The asyncfail version, from the package itself, so it is right in a WebAssembly wheel too
+    (where package metadata names a build, not the release)."""
+    from asyncfail import __version__
+
+    return __version__
 
 
 class ReviewFormat(StrEnum):
