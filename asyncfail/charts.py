@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import altair as alt
 
+from asyncfail.contract_rules import Finding
 from asyncfail.results import LabResult
 from asyncfail.timeline import LANES, Marker, describe_timeline, timeline_rows
 
@@ -129,17 +130,17 @@ class VegaLite:
 # The retention-boundary heatmap of the contract experiment
 
 # Right outcomes in greens and blue, wrong ones in warm colours: a glance tells which is which.
-FINDING_COLOURS: Final[dict[str, str]] = {
-    "Same intent reused its retained result": "#1a9850",
-    "New intent correctly applied": "#4575b4",
-    "Conflicting reuse rejected": "#91cf60",
-    "One intent applied twice because the record expired": "#d73027",
-    "One intent applied twice because the key changed per attempt": "#a50026",
-    "Conflicting request applied because the record expired": "#f46d43",
-    "Conflicting request applied because the key changed per attempt": "#fdae61",
-    "Conflicting request hidden behind a previous result": "#762a83",
-    "One tenant received another tenant's result": "#c51b7d",
-    "Another tenant's new intent rejected because the key omits the tenant": "#e08214",
+FINDING_COLOURS: Final[dict[Finding, str]] = {
+    Finding.SAME_INTENT_REUSED: "#1a9850",
+    Finding.NEW_INTENT_APPLIED: "#4575b4",
+    Finding.CONFLICT_REJECTED: "#91cf60",
+    Finding.APPLIED_TWICE_RECORD_EXPIRED: "#d73027",
+    Finding.APPLIED_TWICE_KEY_PER_ATTEMPT: "#a50026",
+    Finding.CONFLICT_APPLIED_RECORD_EXPIRED: "#f46d43",
+    Finding.CONFLICT_APPLIED_KEY_PER_ATTEMPT: "#fdae61",
+    Finding.CONFLICT_HIDDEN: "#762a83",
+    Finding.OTHER_TENANTS_RESULT: "#c51b7d",
+    Finding.OTHER_TENANT_REJECTED: "#e08214",
 }
 
 
@@ -172,15 +173,19 @@ def _heatmap_layers(width: int) -> alt.LayerChart:
         .mark_line(color="#000000", strokeDash=[6, 3], strokeWidth=1.5, clip=True)
         .encode(x="retention_seconds:Q", y="delay_seconds:Q")
     )
+    # The ring is filled with the current inputs' own finding: a coarse cell on the diagonal
+    # straddles the boundary, so its colour alone can differ from the exact result.
     current = (
         alt.Chart(alt.NamedData(name="current"))
-        .mark_point(
-            shape="circle", size=160, filled=False, color="#000000", strokeWidth=2.5, clip=True
-        )
+        .mark_point(shape="circle", size=220, filled=True, stroke="#000000", strokeWidth=2.5)
         .encode(
             x="retention_seconds:Q",
             y="delay_seconds:Q",
-            tooltip=[alt.Tooltip("label:N", title="Current inputs")],
+            fill=alt.Fill("colour:N", scale=None),
+            tooltip=[
+                alt.Tooltip("label:N", title="Current inputs"),
+                alt.Tooltip("finding:N", title="Finding"),
+            ],
         )
     )
     return alt.LayerChart(layer=[rect, boundary, current]).properties(width=width, height=width)
@@ -198,13 +203,14 @@ def retention_heatmap_spec(sweep: "RetentionSweep", title: str, width: int = 360
     to the findings present), the exact boundary delay = retention as a dashed diagonal, and the
     scenario's own (retention, delay) as a ringed point. Tooltips name the finding.
     """
+    from asyncfail.contract import evaluate
     from asyncfail.heatmap import describe_heatmap, findings_present, heatmap_cells
 
     spec: dict[str, Any] = json.loads(_heatmap_template(width))
     present = findings_present(sweep)
     spec["layer"][0]["encoding"]["color"]["scale"] = {
         "domain": present,
-        "range": [FINDING_COLOURS[f] for f in present],
+        "range": [FINDING_COLOURS[Finding(f)] for f in present],
     }
     cells = heatmap_cells(sweep)
     # The axes end where the grid ends; a point outside the grid (a zoom elsewhere) is clipped.
@@ -216,6 +222,7 @@ def retention_heatmap_spec(sweep: "RetentionSweep", title: str, width: int = 360
     low = max(x_domain[0], y_domain[0])
     high = min(x_domain[1], y_domain[1])
     scenario = sweep.scenario
+    current_finding = evaluate(scenario).finding
     spec["title"] = title
     spec["description"] = describe_heatmap(sweep)
     spec["datasets"] = {
@@ -230,6 +237,8 @@ def retention_heatmap_spec(sweep: "RetentionSweep", title: str, width: int = 360
                 "delay_seconds": scenario.delay_seconds,
                 "label": f"retention {scenario.retention_seconds:g} s, "
                 f"delay {scenario.delay_seconds:g} s",
+                "finding": current_finding.value,
+                "colour": FINDING_COLOURS[current_finding],
             }
         ],
     }

@@ -49,9 +49,22 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None) -> int
     except SystemExit as exit_:  # --help and --version exit through argparse
         return int(exit_.code or 0)
     try:
-        out.write(text)
-        out.flush()
+        _write_utf8(out, text)
     except BrokenPipeError:
         # A reader such as `head` closed the pipe: not an error of ours, and no traceback.
         sys.stderr.close()
+    except OSError as error:  # a full disk, a closed descriptor: say so on one line
+        print(f"asyncfail: error: cannot write the output: {error.strerror}", file=sys.stderr)
+        return 1
     return 0
+
+
+def _write_utf8(out: TextIO, text: str) -> None:
+    """Write as UTF-8 whatever the locale says: the documents are UTF-8 JSON, Markdown, HTML."""
+    buffer = getattr(out, "buffer", None)
+    out.flush()
+    if buffer is None:  # an in-memory stream, as in tests
+        out.write(text)
+    else:
+        buffer.write(text.encode("utf-8"))
+        buffer.flush()

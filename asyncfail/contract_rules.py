@@ -192,7 +192,8 @@ BOUNDARY_RULES: Final[dict[BoundaryConvention, str]] = {
     BoundaryConvention.EXPIRED_AT_BOUNDARY: "At exactly the retention boundary the record is "
     "already expired (the seed's convention): retained while delay < retention.",
     BoundaryConvention.RETAINED_AT_BOUNDARY: "At exactly the retention boundary the record still "
-    "counts (AWS Lambda Powertools' convention): retained while delay <= retention.",
+    "counts (AWS Lambda Powertools' convention): retained while delay <= retention "
+    "(Powertools compares whole seconds; the lab compares exact ones).",
 }
 """The convention in force, in words: every result states it."""
 

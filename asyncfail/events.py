@@ -81,8 +81,8 @@ EVENT_KINDS: Final[dict[EventKind, KindInfo]] = {
     EventKind.DEBIT_APPLIED: KindInfo(
         Actor.RECEIVER,
         Layer.BUSINESS_EFFECT,
-        "The receiver applies the debit to the ledger and commits its idempotency record "
-        "in the same transaction.",
+        "The receiver applies the debit to the ledger (a request that carries an operation key "
+        "also commits its idempotency record, in the same transaction).",
     ),
     EventKind.DEBIT_APPLIED_AGAIN: KindInfo(
         Actor.RECEIVER,

@@ -8,7 +8,7 @@ more injections, or an exhaustive enumeration of plans needs no change to the ru
 from enum import StrEnum
 from typing import Final
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 
 class FaultPoint(StrEnum):
@@ -113,12 +113,17 @@ class FaultPlan(BaseModel):
 
     injections: tuple[Injection, ...] = ()
 
+    @field_validator("injections")
     @classmethod
-    def of(cls, *injections: Injection) -> "FaultPlan":
+    def _sorted_and_unique(cls, injections: tuple[Injection, ...]) -> tuple[Injection, ...]:
+        # However a plan is built, equal plans compare equal: by attempt, then timeline order.
         order = list(FaultPoint)
         unique = {(i.attempt, i.point): i for i in injections}
-        ranked = sorted(unique, key=lambda k: (k[0], order.index(k[1])))
-        return cls(injections=tuple(unique[k] for k in ranked))
+        return tuple(unique[k] for k in sorted(unique, key=lambda k: (k[0], order.index(k[1]))))
+
+    @classmethod
+    def of(cls, *injections: Injection) -> "FaultPlan":
+        return cls(injections=injections)
 
     @classmethod
     def for_fault(cls, fault: Fault) -> "FaultPlan":

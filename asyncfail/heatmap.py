@@ -9,7 +9,7 @@ from itertools import pairwise
 from math import log10
 from typing import Final, TypedDict
 
-from asyncfail.contract import ContractScenario
+from asyncfail.contract import MAX_SECONDS, ContractScenario
 from asyncfail.contract_rules import Finding
 from asyncfail.retention_sweep import RetentionSweep
 
@@ -29,8 +29,10 @@ def _nice_ceiling(value: float) -> float:
 def overview_axis(scenario: ContractScenario, cells: int = OVERVIEW_CELLS) -> tuple[float, ...]:
     """One axis for both retention and delay: ``cells`` even steps from 0 to a round number at
     least twice the larger of the scenario's retention and delay (and at least 10 s), so the
-    current point sits inside and the boundary diagonal crosses the whole grid."""
-    top = _nice_ceiling(max(2 * scenario.retention_seconds, 2 * scenario.delay_seconds, 10.0))
+    current point sits inside and the boundary diagonal crosses the whole grid; never beyond
+    the experiment's ``MAX_SECONDS``, the largest value a scenario accepts."""
+    wanted = max(2 * scenario.retention_seconds, 2 * scenario.delay_seconds, 10.0)
+    top = min(_nice_ceiling(wanted), float(MAX_SECONDS))
     step = top / (cells - 1)
     return tuple(round(i * step, 6) for i in range(cells))
 

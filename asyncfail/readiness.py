@@ -125,7 +125,8 @@ class Duration(BaseModel):
     @field_validator("amount")
     @classmethod
     def _no_negative_zero(cls, amount: Decimal) -> Decimal:
-        return amount + 0  # -0 becomes 0
+        # -0 becomes 0; copy_abs, unlike adding 0, never rounds to the context's precision.
+        return amount.copy_abs() if amount.is_zero() else amount
 
     @model_validator(mode="after")
     def _exact_and_in_range(self) -> "Duration":
@@ -359,6 +360,17 @@ def _redelivery(scope: ScopeAnswer, policy: PayloadPolicy = PayloadPolicy.ENFORC
     )
 
 
+def _scope_caveat(design: ReplayDesign) -> str:
+    """A note for checks that probe the contract with a (tenant, operation) key: they judge one
+    rule in isolation, so with another key scope the learner is pointed to the key checks."""
+    if design.key_scope is ScopeAnswer.TENANT_OPERATION:
+        return ""
+    return (
+        " This probe uses a key of the tenant and the business operation; with your key scope "
+        f"({SCOPE_WORDS[design.key_scope]}) see the key checks, which decide first."
+    )
+
+
 def check_key_across_attempts(design: ReplayDesign) -> Check:
     """P0, one key across attempts. Unmet if the learner says the key is not carried, or its
     scope is the delivery attempt; met if it is carried and the contract experiment shows a
@@ -501,7 +513,7 @@ def check_retention_covers_replay(design: ReplayDesign) -> Check:
     if retention.seconds == window.seconds:
         reason += f" The two are exactly equal, and the rule in force is: {result.boundary_rule}"
     status = CheckStatus.MET if result.correct else CheckStatus.UNMET
-    return _check(check, status, reason, [probe])
+    return _check(check, status, reason + _scope_caveat(design), [probe])
 
 
 _ROLES: Final = (
@@ -619,7 +631,9 @@ def check_fingerprint(design: ReplayDesign) -> Check:
     reason = (
         f"{lead} In the contract experiment the same key with a different amount gives: {outcomes}."
     )
-    return _check(check, _status_of_probes([p] for p in probes), reason, probes)
+    return _check(
+        check, _status_of_probes([p] for p in probes), reason + _scope_caveat(design), probes
+    )
 
 
 CHECKS: Final = (

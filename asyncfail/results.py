@@ -78,7 +78,9 @@ def _outcome_kept(events: Sequence[Event]) -> bool:
     """Whether the system kept the debit's outcome when the run ended.
 
     It did if the last delivery was acknowledged (the channel did not give up) or the result is
-    recorded in the durable store; a result held only in a crashed worker's memory is not kept.
+    recorded in the runtime's own durable store; a result held only in a crashed worker's memory
+    is not kept. The receiver's idempotency record does not count: it says the debit happened,
+    but nothing in the runtime has looked at it yet, so the runtime does not know.
     """
     abandoned = bool(events) and events[-1].kind is EventKind.DELIVERY_ABANDONED
     return not abandoned or any(e.kind is EventKind.TOOL_RESULT_RECORDED for e in events)

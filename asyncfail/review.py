@@ -202,17 +202,10 @@ def fault_event(result: LabResult) -> Event | None:
     return next((e for e in result.events if e.kind in _FAULT_EVENT_KINDS), None)
 
 
-def _first(result: LabResult, kinds: frozenset[EventKind]) -> Event | None:
-    return next((e for e in result.events if e.kind in kinds), None)
-
-
-_EFFECT_KINDS: Final = frozenset({EventKind.DEBIT_APPLIED, EventKind.DEBIT_APPLIED_AGAIN})
-
-
 def order_of(result: LabResult) -> Order:
     """Whether the first debit precedes the injected failure in this trace (by sequence)."""
     failure = fault_event(result)
-    effect = _first(result, _EFFECT_KINDS)
+    effect = next((e for e in result.events if e.is_business_effect), None)
     if failure is None:
         return Order.NO_FAULT
     if effect is None:

@@ -6,7 +6,7 @@ Charts (``asyncfail.charts``) and lessons draw from these rows; tests read them 
 from enum import StrEnum
 from typing import Final, Literal, TypedDict
 
-from asyncfail.events import Actor, Event, EventKind
+from asyncfail.events import LOOKUP_KINDS, Actor, Event, EventKind
 from asyncfail.results import LabResult
 
 LANES: Final[tuple[Actor, ...]] = (Actor.CHANNEL, Actor.WORKER, Actor.STORE, Actor.RECEIVER)
@@ -31,7 +31,7 @@ def marker_of(event: Event) -> Marker:
         return Marker.CRASH
     if event.kind is EventKind.TIMEOUT_OBSERVED:
         return Marker.TIMEOUT
-    if event.kind in {EventKind.OPERATION_LOOKUP_FOUND, EventKind.OPERATION_LOOKUP_MISSING}:
+    if event.kind in LOOKUP_KINDS:
         return Marker.LOOKUP
     return Marker.DELIVERY_FACT
 

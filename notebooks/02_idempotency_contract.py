@@ -328,8 +328,9 @@ def _(mo):
       Leach's design a 409.
     - **Retention expiry does not make repeating an effect correct.** Stripe prunes keys after
       24 h, Brandur Leach's reaper after 72 h, Powertools after 3600 s by default: a retry or a
-      manual replay after that is a new request. The boundary convention only moves the line by
-      one second; the lesson is to keep records at least as long as any replay window.
+      manual replay after that is a new request. The boundary convention only decides the
+      instant delay = retention exactly; the lesson is to keep records at least as long as any
+      replay window.
 
     *Identity experiment boundaries: two sequential requests; the record and effect commit
     atomically; a canonical tuple stands in for a request fingerprint, not a production

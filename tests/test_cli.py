@@ -102,6 +102,8 @@ def test_schema_validates_every_lab_document() -> None:
         (["lab", "--deliveries", "0"], ["--deliveries", "1 to 9"]),
         (["lab", "--deliveries", "ten"], ["--deliveries", "1 to 9"]),
         (["lab", "--deliveries", "1.5"], ["--deliveries", "1 to 9"]),
+        (["lab", "--deliveries", "\u0663"], ["--deliveries", "1 to 9"]),
+        (["lab", "--deliveries", " 2"], ["--deliveries", "1 to 9"]),
         (["lab", "--format", "yaml"], ["--format", "json", "text"]),
         (["lab", "--all", "--fault", "none"], ["--all", "--fault"]),
         (["lab", "--colour"], ["--colour"]),
@@ -163,3 +165,29 @@ def test_broken_pipe_is_not_a_traceback() -> None:
     err = proc.stderr.read().decode()
     proc.wait()
     assert "Traceback" not in err
+
+
+def test_output_is_utf8_whatever_the_locale() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "asyncfail", "review"],
+        capture_output=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONIOENCODING": "ascii", "LC_ALL": "C"},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "·".encode() in done.stdout
+
+
+def test_a_failed_write_to_stdout_is_one_line_not_a_traceback() -> None:
+    with open("/dev/full", "w") as full:  # every write fails with ENOSPC
+        done = subprocess.run(
+            [sys.executable, "-m", "asyncfail", "lab"],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+            check=False,
+        )
+    assert done.returncode == 1
+    assert done.stderr == "asyncfail: error: cannot write the output: No space left on device\n"

@@ -6,21 +6,24 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from asyncfail.charts import FINDING_COLOURS, retention_heatmap_spec
-from asyncfail.contract import BoundaryConvention, ContractScenario, evaluate
+from asyncfail.contract import MAX_SECONDS, BoundaryConvention, ContractScenario, evaluate
 from asyncfail.contract_rules import Finding
 from asyncfail.heatmap import describe_heatmap, heatmap_cells, overview_axis
 from asyncfail.retention_sweep import sweep_around_boundary, sweep_retention
 
-seconds = st.integers(0, 200_000).map(float)
+seconds = st.one_of(st.integers(0, MAX_SECONDS).map(float), st.sampled_from([0.0, MAX_SECONDS]))
 
 
 @given(seconds, seconds)
 def test_overview_axis_contains_the_inputs_and_starts_at_zero(
     retention: float, delay: float
 ) -> None:
-    axis = overview_axis(ContractScenario(retention_seconds=retention, delay_seconds=delay))
+    scenario = ContractScenario(retention_seconds=retention, delay_seconds=delay)
+    axis = overview_axis(scenario)
     assert axis[0] == 0 and len(axis) == 41
-    assert axis[-1] >= max(2 * retention, 2 * delay, 10)
+    assert axis[-1] >= min(max(2 * retention, 2 * delay, 10), MAX_SECONDS)
+    assert axis[-1] <= MAX_SECONDS
+    assert len(sweep_retention(scenario, axis, axis)) == 41 * 41, "every axis value is accepted"
     steps = {round(b - a, 6) for a, b in pairwise(axis)}
     assert len(steps) == 1, "even steps"
 
@@ -85,6 +88,22 @@ def test_spec_layers_boundary_current_point_and_colours() -> None:
     assert {t["field"] for t in spec["layer"][0]["encoding"]["tooltip"]} >= {"finding", "record"}
     assert spec["description"] == describe_heatmap(sweep)
     assert set(FINDING_COLOURS) == {f.value for f in Finding}
+
+
+def test_current_point_shows_its_own_finding_even_inside_a_straddling_cell() -> None:
+    # 3500 s after a 3600 s retention is reused, but the overview's diagonal cell around
+    # (3500, 3500) sits exactly on the boundary and is coloured "applied twice".
+    scenario = ContractScenario(retention_seconds=3600, delay_seconds=3500)
+    axis = overview_axis(scenario)
+    spec = retention_heatmap_spec(sweep_retention(scenario, axis, axis), "Overview")
+    (current,) = spec["datasets"]["current"]
+    assert current["finding"] == Finding.SAME_INTENT_REUSED == evaluate(scenario).finding
+    assert current["colour"] == FINDING_COLOURS[Finding.SAME_INTENT_REUSED]
+    assert spec["layer"][2]["encoding"]["fill"] == {
+        "field": "colour",
+        "scale": None,
+        "type": "nominal",
+    }
 
 
 def test_description_counts_cells_per_finding() -> None:

@@ -53,6 +53,10 @@ CASES = [
          retention=86400, delay=86400, boundary="retained-at-boundary"),
     dict(scope="tenant-operation", second="same-intent", profile="brandur-postgres",
          policy="ignore", retention=300, delay=300, boundary="expired-at-boundary"),
+    dict(scope="tenant-operation", second="same-intent", profile="ietf-draft", policy="default",
+         retention=2_592_000, delay=2_592_000, boundary="retained-at-boundary"),
+    dict(scope="operation", second="new-operation", profile="stripe", policy="default",
+         retention=1_250_001, delay=7, boundary="expired-at-boundary"),
 ]  # fmt: skip
 
 

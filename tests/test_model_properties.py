@@ -147,3 +147,10 @@ def test_budget_of_one_delivery_leaves_unknown_and_lost_outcomes() -> None:
     assert lost.outcome is Outcome.LOST and lost.status == "Debit never applied"
     kept = simulate(Scenario(fault=Fault.CRASH_AFTER_RECORD, mode=Mode.DURABLE, deliveries=1))
     assert kept.outcome is Outcome.EXACTLY_ONCE, "a result in the durable store is kept"
+
+
+@given(st.lists(injections, max_size=6))
+def test_a_plan_is_a_set_however_it_is_built(items: list[Injection]) -> None:
+    direct = FaultPlan(injections=tuple(items))
+    assert direct == FaultPlan.of(*reversed(items))
+    assert len(direct.injections) == len({(i.attempt, i.point) for i in items})

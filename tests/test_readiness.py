@@ -353,3 +353,24 @@ def test_report_is_derived_from_the_design_alone() -> None:
     assert [c["id"] for c in dumped["checks"]] == [c.value for c in CheckId]
     assert dumped["unknowns"] == list(report.unknowns)
     assert ReadinessReport.model_validate({"design": dumped["design"]}) == report
+
+
+def test_contract_probes_say_which_key_they_assume_when_the_learners_differs() -> None:
+    from asyncfail.readiness import CheckId, Duration, ReplayDesign, ScopeAnswer, TimeUnit, assess
+
+    def reasons(scope: ScopeAnswer) -> list[str]:
+        report = assess(
+            ReplayDesign(
+                key_scope=scope,
+                retention=Duration(amount=48, unit=TimeUnit.HOURS),
+                replay_window=Duration(amount=24, unit=TimeUnit.HOURS),
+            )
+        )
+        return [
+            report.check(c).reason for c in (CheckId.RETENTION_COVERS_REPLAY, CheckId.FINGERPRINT)
+        ]
+
+    for reason in reasons(ScopeAnswer.ATTEMPT):
+        assert reason.endswith("(the delivery attempt) see the key checks, which decide first.")
+    for reason in reasons(ScopeAnswer.TENANT_OPERATION):
+        assert "see the key checks" not in reason

@@ -178,3 +178,25 @@ def test_real_process_writes_the_file_and_fails_cleanly(tmp_path: Path) -> None:
     assert not (tmp_path / "no").exists()
     stdout = _process("review", "--format", "html")
     assert stdout.returncode == 0 and stdout.stdout == build_review().html()
+
+
+def test_output_never_replaces_a_device_pipe_or_directory(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    code, out, err = run_main("review", "--output", str(fifo))
+    assert (code, out) == (2, "")
+    assert "not a regular file" in err
+    assert fifo.is_fifo(), "the pipe is still a pipe"
+
+
+def test_output_through_a_symlink_writes_the_file_it_names(tmp_path: Path) -> None:
+    real = tmp_path / "real.md"
+    link = tmp_path / "link.md"
+    link.symlink_to(real)
+    assert run_main("review", "--output", str(link))[0] == 0
+    assert link.is_symlink() and real.read_text(encoding="utf-8").startswith("*Synthetic")
+
+
+def test_output_name_with_a_nul_byte_exits_2() -> None:
+    code, _, err = run_main("review", "--output", "a\0b")
+    assert code == 2 and "NUL byte" in err

@@ -15,10 +15,8 @@ def bounded_int(low: int, high: int) -> Callable[[str], int]:
     """An argparse type accepting a whole number from ``low`` to ``high`` inclusive."""
 
     def parse(text: str) -> int:
-        try:
-            value = int(text, 10)
-        except ValueError:
-            value = None
+        # ASCII digits only: int() would also take "٣", "1_000" and padded spaces.
+        value = int(text) if text.isascii() and text.isdigit() else None
         if value is None or not low <= value <= high:
             raise argparse.ArgumentTypeError(
                 f"must be a whole number from {low} to {high}, got {text!r}"

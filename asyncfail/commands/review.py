@@ -70,13 +70,22 @@ def _run(args: argparse.Namespace) -> str:
         return text
     if not args.output:
         raise UsageError("asyncfail review: error: argument --output: the file name is empty")
-    target = Path(args.output)
+    if "\0" in args.output:
+        raise UsageError("asyncfail review: error: argument --output: the file name has a NUL byte")
+    # Write through a symbolic link to the file it names, and never replace a device, pipe or
+    # directory with a regular file (`--output /dev/null` as root would destroy the device).
+    target = Path(os.path.realpath(args.output))
+    if target.exists() and not target.is_file():
+        raise UsageError(
+            f"asyncfail review: error: cannot write {args.output!r}: not a regular file "
+            "(use a file name, or omit --output to print to stdout)"
+        )
     try:
         write_atomically(target, text)
     except OSError as error:
         reason = error.strerror or type(error).__name__
         raise UsageError(
-            f"asyncfail review: error: cannot write {str(target)!r}: {reason}"
+            f"asyncfail review: error: cannot write {args.output!r}: {reason}"
         ) from None
     return ""
 
