@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, model_validator
 
 from asyncfail.assumptions import ASSUMPTIONS
 from asyncfail.events import TOOL_CALL_KINDS, Event, EventKind
@@ -291,6 +291,17 @@ class Review(BaseModel):
     naive: LabResult
     durable: LabResult
     model_version: str
+
+    @model_validator(mode="after")
+    def _runs_match(self) -> "Review":
+        naive, durable = self.naive, self.durable
+        if naive.mode is not Mode.NAIVE or durable.mode is not Mode.DURABLE:
+            raise ValueError("naive and durable must be runs of those runtimes")
+        if not naive.fault is durable.fault is self.fault:
+            raise ValueError("both runs must be of the review's fault")
+        if naive.deliveries != durable.deliveries:
+            raise ValueError("both runs must have the same delivery budget")
+        return self
 
     def run(self, mode: Mode) -> LabResult:
         return self.naive if mode is Mode.NAIVE else self.durable

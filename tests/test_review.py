@@ -371,3 +371,46 @@ def test_render_dispatches_on_the_format() -> None:
 def test_document_is_deterministic_and_names_the_version() -> None:
     assert build_review(version="9.9.9").markdown() == build_review(version="9.9.9").markdown()
     assert "asyncfail model, version 9.9.9" in build_review(version="9.9.9").markdown()
+
+
+def test_a_review_refuses_runs_that_do_not_belong_together() -> None:
+    import pytest
+    from pydantic import ValidationError
+
+    from asyncfail import Fault, Mode, Scenario, simulate
+    from asyncfail.review import Review
+
+    def run(fault: Fault, mode: Mode, deliveries: int = 3) -> object:
+        return simulate(Scenario(fault=fault, mode=mode, deliveries=deliveries))
+
+    seed = Fault.CRASH_AFTER_EFFECT
+    good = {"fault": seed, "model_version": "test"}
+    Review(naive=run(seed, Mode.NAIVE), durable=run(seed, Mode.DURABLE), **good)
+    for naive, durable in [
+        (run(seed, Mode.DURABLE), run(seed, Mode.DURABLE)),
+        (run(Fault.NONE, Mode.NAIVE), run(seed, Mode.DURABLE)),
+        (run(seed, Mode.NAIVE, 2), run(seed, Mode.DURABLE, 3)),
+    ]:
+        with pytest.raises(ValidationError):
+            Review(naive=naive, durable=durable, **good)
+
+
+# Written by hand from the fault definitions (DESIGN.md), not from the code under test: does the
+# first debit come before the injected failure?
+DEBIT_BEFORE_FAILURE = {
+    Fault.CRASH_BEFORE_DISPATCH: False,
+    Fault.REQUEST_LOST: False,
+    Fault.CRASH_AFTER_EFFECT: True,
+    Fault.RESPONSE_LOST: True,
+    Fault.CRASH_AFTER_RECORD: True,
+}
+
+
+@pytest.mark.parametrize("fault", list(DEBIT_BEFORE_FAILURE))
+def test_order_of_debit_and_failure_matches_the_fault_definitions(fault: Fault) -> None:
+    expected = Order.EFFECT_FIRST if DEBIT_BEFORE_FAILURE[fault] else Order.FAULT_FIRST
+    review = build_review(fault)
+    assert [order_of(r) for r in review.runs] == [expected, expected]
+    lead = review.markdown().split("\n\n")[2]
+    assert lead.startswith("One virtual debit succeeds, then ") is DEBIT_BEFORE_FAILURE[fault]
+    assert lead.startswith("Before any virtual debit is applied") is not DEBIT_BEFORE_FAILURE[fault]
