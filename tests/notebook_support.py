@@ -25,6 +25,12 @@ def load_notebook(stem: str) -> ModuleType:
     return module
 
 
+def run_lesson(module: ModuleType, **controls: object) -> tuple[str, dict[str, Any]]:
+    """Run a lesson headless with ``controls`` substituted: (rendered HTML, definitions)."""
+    outputs, defs = module.app.run(defs=controls)
+    return rendered_text(outputs), dict(defs)
+
+
 def rendered_text(outputs: tuple[Any, ...]) -> str:
     """All cell outputs as one HTML string."""
     return "\n".join(o.text for o in outputs if hasattr(o, "text"))

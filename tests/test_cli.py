@@ -1,6 +1,5 @@
 """The CLI on good and bad input, in-process through main(argv) and as a real process."""
 
-import io
 import json
 import os
 import subprocess
@@ -11,32 +10,9 @@ import jsonschema
 import pytest
 
 from asyncfail import Fault, Mode, Scenario, simulate
-from asyncfail.cli import main
+from tests.cli_support import ROOT, run_main, run_process
 
-ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = Path(sys.executable).parent / "asyncfail"
-
-
-def run_main(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    old = sys.stderr
-    sys.stderr = err
-    try:
-        code = main(list(argv), stdout=out)
-    finally:
-        sys.stderr = old
-    return code, out.getvalue(), err.getvalue()
-
-
-def run_process(*argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "asyncfail", *argv],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env={**os.environ, "PYTHONHASHSEED": "random"},
-        check=False,
-    )
 
 
 def test_lab_prints_one_json_document_with_the_required_fields() -> None:

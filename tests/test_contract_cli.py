@@ -15,8 +15,8 @@ from asyncfail.faults import Fault
 from asyncfail.results import LabResult
 from asyncfail.retention_sweep import sweep_around_boundary
 from asyncfail.scenario import Mode
+from tests.cli_support import ROOT, run_main, run_process
 from tests.golden.regenerate import cli_output, golden_path
-from tests.test_cli import ROOT, run_main, run_process
 
 RANGE = "a number of seconds from 0 to 2592000 (30 days)"
 

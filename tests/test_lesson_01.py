@@ -1,10 +1,8 @@
 """Lesson 1 runs headless, with its defaults and with substituted controls, and shows the model."""
 
 import io
-import subprocess
-import sys
-from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import marimo as mo
 import pytest
@@ -14,9 +12,8 @@ from asyncfail.cli import main
 from asyncfail.quiz import LAB_QUESTION
 from asyncfail.timeline import narrate, timeline_rows
 from tests.notebook_support import (
-    NOTEBOOKS,
     load_notebook,
-    rendered_text,
+    run_lesson,
     stats,
     unescape_nested,
     vega_specs,
@@ -26,9 +23,8 @@ from tests.notebook_support import (
 nb = load_notebook("01_async_failure_lab")
 
 
-def run(**controls: object) -> tuple[str, dict[str, object]]:
-    outputs, defs = nb.app.run(defs=controls)
-    return rendered_text(outputs), dict(defs)
+def run(**controls: object) -> tuple[str, dict[str, Any]]:
+    return run_lesson(nb, **controls)
 
 
 def test_defaults_show_question_and_assumptions_but_hide_counts_until_predicted() -> None:
@@ -121,17 +117,3 @@ def test_check_question_feedback() -> None:
     wrong = LAB_QUESTION.options[0]
     page, _ = run(understanding=mo.ui.radio(list(LAB_QUESTION.options), value=wrong))
     assert "Not quite." in visible_text(page)
-
-
-def test_static_html_export_runs_every_cell(tmp_path: Path) -> None:
-    out = tmp_path / "lesson1.html"
-    notebook = NOTEBOOKS / "01_async_failure_lab.py"
-    done = subprocess.run(
-        [sys.executable, "-m", "marimo", "export", "html", str(notebook), "-o", str(out)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    page = out.read_text(encoding="utf-8")
-    assert "The Async Failure Lab" in page

@@ -1,8 +1,6 @@
 """Lesson 2 runs headless with its defaults and with substituted controls."""
 
-import subprocess
-import sys
-from pathlib import Path
+from typing import Any
 
 import marimo as mo
 import pytest
@@ -12,9 +10,8 @@ from asyncfail.heatmap import heatmap_cells, overview_axis
 from asyncfail.quiz import CONTRACT_QUESTION
 from asyncfail.retention_sweep import sweep_around_boundary, sweep_retention
 from tests.notebook_support import (
-    NOTEBOOKS,
     load_notebook,
-    rendered_text,
+    run_lesson,
     stats,
     vega_specs,
     visible_text,
@@ -23,9 +20,8 @@ from tests.notebook_support import (
 nb = load_notebook("02_idempotency_contract")
 
 
-def run(**controls: object) -> tuple[str, dict[str, object]]:
-    outputs, defs = nb.app.run(defs=controls)
-    return rendered_text(outputs), dict(defs)
+def run(**controls: object) -> tuple[str, dict[str, Any]]:
+    return run_lesson(nb, **controls)
 
 
 def test_defaults_are_the_seeds_example_row() -> None:
@@ -111,16 +107,3 @@ def test_check_question_matches_the_model() -> None:
         understanding=mo.ui.radio(list(CONTRACT_QUESTION.options), value=CONTRACT_QUESTION.answer)
     )
     assert "Right." in visible_text(page)
-
-
-def test_static_html_export_runs_every_cell(tmp_path: Path) -> None:
-    out = tmp_path / "lesson2.html"
-    notebook = NOTEBOOKS / "02_idempotency_contract.py"
-    done = subprocess.run(
-        [sys.executable, "-m", "marimo", "export", "html", str(notebook), "-o", str(out)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    assert "Stress the idempotency contract" in out.read_text(encoding="utf-8")

@@ -1,8 +1,6 @@
 """Lesson 3 runs headless with substituted answers, hostile ones included."""
 
-import subprocess
-import sys
-from pathlib import Path
+from typing import Any
 
 import marimo as mo
 import pytest
@@ -20,15 +18,14 @@ from asyncfail.readiness import (
     duration_from_text,
 )
 from asyncfail.review import build_review
-from tests.notebook_support import NOTEBOOKS, load_notebook, rendered_text, visible_text
+from tests.notebook_support import load_notebook, run_lesson, visible_text
 
 nb = load_notebook("03_review_handoff")
 HOSTILE = "<script>alert(1)</script> | a | b |\n`tick` **bold** " + "x" * 9_900
 
 
-def run(**controls: object) -> tuple[str, dict[str, object]]:
-    outputs, defs = nb.app.run(defs=controls)
-    return rendered_text(outputs), dict(defs)
+def run(**controls: object) -> tuple[str, dict[str, Any]]:
+    return run_lesson(nb, **controls)
 
 
 def test_defaults_report_every_check_unknown_and_show_the_seed_handoff() -> None:
@@ -118,16 +115,3 @@ def test_duration_text(text: str, seconds: int | None) -> None:
 def test_duration_text_rejects_bad_input_naming_the_field(text: str) -> None:
     with pytest.raises(ValueError, match=r"^Window: "):
         duration_from_text("Window", text, "days")
-
-
-def test_static_html_export_runs_every_cell(tmp_path: Path) -> None:
-    out = tmp_path / "lesson3.html"
-    notebook = NOTEBOOKS / "03_review_handoff.py"
-    done = subprocess.run(
-        [sys.executable, "-m", "marimo", "export", "html", str(notebook), "-o", str(out)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    assert "Take the replay-readiness checklist" in out.read_text(encoding="utf-8")

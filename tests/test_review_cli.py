@@ -12,20 +12,10 @@ from asyncfail import Fault
 from asyncfail.cli import main
 from asyncfail.commands import review as review_command
 from asyncfail.review import build_review
+from tests.cli_support import run_main
 from tests.test_review_markup import assert_self_contained_page
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def run_main(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    old = sys.stderr
-    sys.stderr = err
-    try:
-        code = main(list(argv), stdout=out)
-    finally:
-        sys.stderr = old
-    return code, out.getvalue(), err.getvalue()
 
 
 def test_markdown_to_stdout_by_default_for_the_seed_fault() -> None:

@@ -1,0 +1,29 @@
+"""Every lesson exports to static HTML with no cell raising (marimo exits 1 if one does)."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.notebook_support import NOTEBOOKS
+
+LESSONS = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.py"))
+
+
+def test_the_course_has_its_three_lessons() -> None:
+    assert [p.stem[:2] for p in LESSONS] == ["01", "02", "03"]
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
+def test_static_html_export_runs_every_cell(lesson: Path, tmp_path: Path) -> None:
+    out = tmp_path / f"{lesson.stem}.html"
+    done = subprocess.run(
+        [sys.executable, "-m", "marimo", "export", "html", str(lesson), "-o", str(out)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    title = lesson.read_text(encoding="utf-8").split("\n", 1)[0].strip('"')
+    assert title in out.read_text(encoding="utf-8")
