@@ -9,7 +9,7 @@ HOST   ?= 127.0.0.1
 PORT   ?= 2718
 
 .DEFAULT_GOAL := help
-.PHONY: help serve lab test lint typecheck pytest golden bench clean
+.PHONY: help serve lab test lint typecheck pytest golden bench export clean
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  make %-10s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -33,6 +33,7 @@ lint: $(STAMP) ## ruff lint and format check; marimo check on the notebooks
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/marimo check --strict notebooks/
+	$(BIN)/marimo check --strict exports/pages/
 
 typecheck: $(STAMP) ## mypy --strict on the library
 	$(BIN)/mypy --strict asyncfail
@@ -47,6 +48,10 @@ bench: $(STAMP) ## Print performance figures and ratios
 	$(BIN)/python bench/lab_bench.py
 	$(BIN)/python bench/contract_bench.py
 	$(BIN)/python bench/lessons_bench.py
+	$(BIN)/python bench/export_bench.py
+
+export: $(STAMP) ## Build the publishable site in exports/site/ (static + WebAssembly pages)
+	$(BIN)/python exports/build.py
 
 clean: ## Remove the virtual environment and caches
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,0 +1,289 @@
+"""Build the publishable site (``make export``): static and WebAssembly pages of every lesson.
+
+Layout of the site (default ``exports/site/``):
+
+- ``index.html``: the landing page, lessons in order, one line each;
+- ``_marimo/``: one shared copy of marimo's frontend assets, used by every page;
+- ``pyodide/``: the site's own Pyodide mirror (see ``pyodide_mirror.py``);
+- ``lab/``: the offline WebAssembly lab page (``pages/lab_wasm.py``) and its static snapshot;
+- ``lessons/NN_name/``: ``index.html`` (WebAssembly, ``--mode run``, asyncfail shipped as a
+  wheel under ``public/wheels/``) and ``static.html`` (a snapshot with outputs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import hashlib
+import html
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import quote
+
+import marimo
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from lessons import ROOT, Lesson, discover, lab_page, third_party_imports
+from pyodide_mirror import CACHE, build_mirror
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_OUT = HERE / "site"
+MARIMO_STATIC = Path(marimo.__file__).resolve().parent / "_static"
+CDN_PREFIX = f"https://cdn.jsdelivr.net/npm/@marimo-team/frontend@{marimo.__version__}/dist"
+ASSETS_DIR = "_marimo"
+MIRROR_DIR = "pyodide"
+# marimo's server template and a note for code assistants: not part of any exported page.
+STATIC_SKIP = {"index.html", "CLAUDE.md"}
+# UI elements of a static page get an unseeded random id; the only difference between builds.
+RANDOM_ID = re.compile(r"random-id=(\\u0027|'|&#x27;|&quot;|\")[0-9a-f-]{36}")
+
+
+@dataclass
+class BuildReport:
+    out: Path
+    pages: list[Lesson] = field(default_factory=list)
+    offline_wasm: dict[str, bool] = field(default_factory=dict)
+    # per page, the imports the mirror cannot satisfy (loaded from the Pyodide CDN instead)
+    from_cdn: dict[str, list[str]] = field(default_factory=dict)
+    seconds: float = 0.0
+    # digest of the checkout's inputs, "" if they changed while the build ran
+    source: str = ""
+
+
+def source_fingerprint() -> str:
+    """A digest of everything a build reads from the checkout (to spot edits during a build)."""
+    digest = hashlib.sha256()
+    for folder in ("asyncfail", "notebooks", "exports/pages"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            digest.update(path.relative_to(ROOT).as_posix().encode() + path.read_bytes())
+    digest.update((ROOT / "pyproject.toml").read_bytes())
+    return digest.hexdigest()
+
+
+def marimo_env() -> dict[str, str]:
+    """The environment for marimo's exporter: the venv's tools (uv) first, no update check."""
+    env = dict(os.environ)
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    env["MARIMO_SKIP_UPDATE_CHECK"] = "1"
+    return env
+
+
+def marimo_cmd(*args: str) -> None:
+    argv = [sys.executable, "-m", "marimo", "-q", "-y", "export", *args]
+    result = subprocess.run(argv, cwd=ROOT, env=marimo_env(), capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.stderr.write(result.stdout + result.stderr)
+        raise SystemExit(f"marimo export failed ({result.returncode}): {' '.join(args)}")
+
+
+def normalise(text: str) -> str:
+    """A static page with marimo's random UI ids replaced, for comparing two builds."""
+    return RANDOM_ID.sub("random-id=<id>", text)
+
+
+def up(depth: int) -> str:
+    return "../" * depth
+
+
+def export_static(lesson: Lesson, target: Path) -> None:
+    """A snapshot with outputs whose frontend comes from the site's shared assets."""
+    with tempfile.TemporaryDirectory() as tmp:
+        raw = Path(tmp) / "static.html"
+        marimo_cmd("html", str(lesson.path), "-o", str(raw), "--no-include-code")
+        text = raw.read_text(encoding="utf-8")
+    text = text.replace(CDN_PREFIX, up(lesson.depth) + ASSETS_DIR)
+    if "cdn.jsdelivr.net" in text:
+        raise SystemExit(f"{lesson.slug}: a CDN reference survived the rewrite")
+    target.write_text(text, encoding="utf-8")
+
+
+def export_wasm(lesson: Lesson, target_dir: Path, offline: bool) -> None:
+    """The interactive page: marimo's html-wasm export, pointed at the shared assets.
+
+    ``offline`` pages also load Pyodide and every package from the site's own mirror (and a
+    package index inside the site, so a missing package fails instead of reaching out).
+    """
+    with tempfile.TemporaryDirectory() as tmp:
+        raw = Path(tmp) / "wasm"
+        marimo_cmd("html-wasm", str(lesson.path), "-o", str(raw), "--mode", "run")
+        text = (raw / "index.html").read_text(encoding="utf-8")
+        if (raw / "public").exists():
+            shutil.copytree(raw / "public", target_dir / "public")
+    for wheel in sorted((target_dir / "public").glob("wheels/asyncfail-*.whl")):
+        declare_dependencies(wheel, library_dependencies())
+    # The header that installs the asyncfail wheel names it relative to marimo's worker script,
+    # which now lives in the shared assets folder two levels below the site root.
+    wheels = f"../../{lesson.site_dir}/public/wheels/"
+    text = text.replace("../public/wheels/", wheels)
+    text = text.replace("..%2Fpublic%2Fwheels%2F", quote(wheels, safe=""))
+    prefix = up(lesson.depth) + ASSETS_DIR + "/"
+    text = re.sub(r'(href|src)="\./(?!public/)', rf'\1="{prefix}', text)
+    if offline:
+        mirror = up(lesson.depth) + MIRROR_DIR + "/"
+        attrs = (
+            f'data-pyodide-index-url="{mirror}" '
+            f'data-pyodide-lockfile-url="{mirror}pyodide-lock.json" '
+            f'data-pypi-index-url="{mirror}simple/{{package_name}}/"'
+        )
+        if text.count("<marimo-wasm hidden=") != 1:
+            raise SystemExit(f"{lesson.slug}: no single <marimo-wasm> element to configure")
+        text = text.replace("<marimo-wasm hidden=", f"<marimo-wasm {attrs} hidden=")
+    (target_dir / "index.html").write_text(text, encoding="utf-8")
+
+
+def library_dependencies() -> list[str]:
+    """The library's runtime requirements, as pyproject.toml declares them."""
+    with (ROOT / "pyproject.toml").open("rb") as f:
+        return list(tomllib.load(f)["project"]["dependencies"])
+
+
+def declare_dependencies(wheel: Path, requirements: list[str]) -> None:
+    """Add Requires-Dist lines to the wheel marimo built of the library, in place.
+
+    marimo's wheel declares none, and Pyodide loads packages only for the notebook's own
+    imports, so without this ``import asyncfail`` would fail in the browser for want of pydantic.
+    Entries keep their order and timestamps, so the wheel stays byte-reproducible.
+    """
+    with zipfile.ZipFile(wheel) as zf:
+        entries = [(info, zf.read(info.filename)) for info in zf.infolist()]
+    lines = "".join(f"Requires-Dist: {r}\n" for r in requirements).encode()
+    updated: dict[str, bytes] = {}
+    for info, data in entries:
+        if info.filename.endswith(".dist-info/METADATA") and b"Requires-Dist" not in data:
+            updated[info.filename] = data.rstrip(b"\n") + b"\n" + lines
+    record_name = next(i.filename for i, _ in entries if i.filename.endswith("/RECORD"))
+    contents = {info.filename: updated.get(info.filename, data) for info, data in entries}
+    contents[record_name] = wheel_record(contents, record_name)
+    with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as zf:
+        for info, _ in entries:
+            zf.writestr(info, contents[info.filename])
+
+
+def wheel_record(contents: dict[str, bytes], record_name: str) -> bytes:
+    rows = []
+    for name, data in contents.items():
+        if name == record_name:
+            rows.append(f"{name},,")
+            continue
+        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+        rows.append(f"{name},sha256={digest},{len(data)}")
+    return ("\n".join(rows) + "\n").encode()
+
+
+def mirror_imports(mirror: Path) -> set[str]:
+    import json
+
+    lock = json.loads((mirror / "pyodide-lock.json").read_text(encoding="utf-8"))
+    return {name for entry in lock["packages"].values() for name in entry["imports"]}
+
+
+def landing_page(lessons: list[Lesson], lab: Lesson, from_cdn: dict[str, list[str]]) -> str:
+    def item(lesson: Lesson) -> str:
+        number = f'<span class="n">{lesson.number}</span> ' if lesson.number else ""
+        summary = html.escape(lesson.summary or f"notebooks/{lesson.path.name}")
+        missing = html.escape(", ".join(from_cdn[lesson.slug]))
+        cdn = f" <small>(loads {missing} from the Pyodide CDN)</small>" if missing else ""
+        return (
+            f'<li data-lesson="{html.escape(lesson.slug)}">{number}'
+            f"<strong>{html.escape(lesson.title)}</strong>: {summary}<br>"
+            f'<a href="{lesson.site_dir}/">Interactive (WebAssembly)</a>{cdn} · '
+            f'<a href="{lesson.site_dir}/static.html">Static snapshot</a></li>'
+        )
+
+    items = "\n".join(item(lesson) for lesson in lessons) or "<li>No lessons yet.</li>"
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>asyncfail: the Async Failure Lab course</title>
+<style>
+body {{ font-family: system-ui, sans-serif; max-width: 46rem; margin: 2rem auto;
+       padding: 0 1rem; line-height: 1.5; color: #1f2328; }}
+ol, ul {{ list-style: none; padding-left: 0; }} li {{ margin: 0 0 1rem; }}
+.n {{ font-family: monospace; color: #57606a; }} small {{ color: #57606a; }}
+a {{ color: #0550ae; }}
+</style>
+</head>
+<body>
+<h1>asyncfail: the Async Failure Lab course</h1>
+<p><em>The debit succeeds. The worker crashes before recording the result. Should the next
+attempt call the tool again?</em></p>
+<h2>Lessons</h2>
+<ol class="lessons">
+{items}
+</ol>
+<h2>Try it in your browser, offline</h2>
+<ul>
+{item(lab)}
+</ul>
+<p><small>Every page is served from this site: no analytics, no cookies, no third-party
+requests (except where a lesson says so), and nothing you choose is written into the
+URL. Interactive pages run Python in your browser with WebAssembly; static snapshots need no
+WebAssembly.</small></p>
+</body>
+</html>
+"""
+
+
+def build_site(out: Path = DEFAULT_OUT, cache: Path = CACHE, log=print) -> BuildReport:  # type: ignore[no-untyped-def]
+    started = time.perf_counter()
+    report = BuildReport(out)
+    source = source_fingerprint()
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    log(f"export: Pyodide mirror -> {MIRROR_DIR}/")
+    mirror = build_mirror(out / MIRROR_DIR, cache)
+    available = mirror_imports(mirror)
+    log(f"export: marimo assets -> {ASSETS_DIR}/")
+    shutil.copytree(
+        MARIMO_STATIC, out / ASSETS_DIR, ignore=lambda _d, names: STATIC_SKIP & set(names)
+    )
+    lessons, lab = discover(), lab_page()
+    pages = [*lessons, lab]
+    for index, lesson in enumerate(pages, 1):
+        page_started = time.perf_counter()
+        target = out / lesson.site_dir
+        target.mkdir(parents=True)
+        missing = sorted(third_party_imports(lesson.path) - available)
+        offline = not missing
+        report.offline_wasm[lesson.slug] = offline
+        report.from_cdn[lesson.slug] = missing
+        log(f"export: [{index}/{len(pages)}] {lesson.slug}: static snapshot ...")
+        export_static(lesson, target / "static.html")
+        mode = "offline" if offline else f"{', '.join(missing)} from the Pyodide CDN"
+        log(f"export: [{index}/{len(pages)}] {lesson.slug}: WebAssembly page ({mode}) ...")
+        export_wasm(lesson, target, offline)
+        seconds = time.perf_counter() - page_started
+        log(f"export: [{index}/{len(pages)}] {lesson.slug}: done in {seconds:.1f} s")
+        report.pages.append(lesson)
+    (out / "index.html").write_text(landing_page(lessons, lab, report.from_cdn), encoding="utf-8")
+    # GitHub Pages would hide folders starting with "_" (such as _marimo/) from Jekyll.
+    (out / ".nojekyll").write_text("", encoding="utf-8")
+    report.seconds = time.perf_counter() - started
+    report.source = source if source_fingerprint() == source else ""
+    size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
+    log(f"export: {len(pages)} pages in {report.seconds:.1f} s, {size / 1e6:.1f} MB at {out}")
+    return report
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="site folder to (re)write")
+    args = parser.parse_args()
+    build_site(args.out)
+
+
+if __name__ == "__main__":
+    main()

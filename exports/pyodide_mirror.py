@@ -1,0 +1,244 @@
+"""Build the site's own Pyodide mirror, so WebAssembly pages boot with no third-party request.
+
+The core comes from the npm package ``pyodide`` (the exact version marimo's frontend expects),
+the wheels from the package index as pinned in ``pyodide-wheels.txt``; a ``pyodide-lock.json``
+is generated with each wheel's sha256, import names and dependencies. Downloads are cached in
+``exports/.cache/``; the mirror itself is a pure function of those files.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import zipfile
+from dataclasses import dataclass
+from email.parser import Parser
+from pathlib import Path
+
+from packaging.markers import default_environment
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+HERE = Path(__file__).resolve().parent
+CACHE = HERE / ".cache"
+PINS = HERE / "pyodide-wheels.txt"
+
+# marimo 0.25.2's worker loads exactly this Pyodide; a newer 314.0.x refuses (version mismatch).
+PYODIDE_VERSION = "314.0.0"
+# What the worker loads from the core: the module, the runtime, the standard library.
+CORE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
+WASM_PLATFORM = ["--platform", "pyemscripten_2026_0_wasm32", "--python-version", "3.14"]
+WASM_PLATFORM += ["--implementation", "cp", "--abi", "cp314"]
+# Requirement markers are judged as Pyodide would: CPython 3.14 on Emscripten.
+BROWSER_ENV = {
+    **default_environment(),
+    "sys_platform": "emscripten",
+    "platform_system": "Emscripten",
+    "platform_machine": "wasm32",
+    "os_name": "posix",
+    "python_version": "3.14",
+    "python_full_version": "3.14.0",
+    "implementation_name": "cpython",
+    "platform_python_implementation": "CPython",
+    "extra": "",
+}
+# Fixed timestamp for files we write into zips, so the built wheel is byte-identical each time.
+ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
+
+
+@dataclass(frozen=True)
+class Pin:
+    name: str
+    version: str
+    kind: str  # "pure", "wasm" or "purify"
+
+
+def read_pins(path: Path = PINS) -> list[Pin]:
+    pins = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        spec, *flags = line.split()
+        name, version = spec.split("==")
+        pins.append(Pin(canonicalize_name(name), version, flags[0] if flags else "pure"))
+    return pins
+
+
+def run(argv: list[str], cwd: Path | None = None) -> None:
+    result = subprocess.run(argv, cwd=cwd, capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.stderr.write(result.stdout + result.stderr)
+        raise SystemExit(f"command failed ({result.returncode}): {' '.join(argv)}")
+
+
+def fetch_core(cache: Path) -> Path:
+    """The npm tarball of Pyodide's core, packed once into the cache and unpacked beside it."""
+    npm = cache / "npm"
+    tarball = npm / f"pyodide-{PYODIDE_VERSION}.tgz"
+    if not tarball.exists():
+        npm.mkdir(parents=True, exist_ok=True)
+        run(["npm", "pack", f"pyodide@{PYODIDE_VERSION}", "--silent"], cwd=npm)
+    core = npm / f"pyodide-{PYODIDE_VERSION}"
+    if not (core / "package.json").exists():
+        with tarfile.open(tarball) as tar:
+            tar.extractall(npm / "unpack", filter="data")
+        shutil.rmtree(core, ignore_errors=True)
+        (npm / "unpack" / "package").rename(core)
+        shutil.rmtree(npm / "unpack")
+    found = json.loads((core / "package.json").read_text(encoding="utf-8"))["version"]
+    if found != PYODIDE_VERSION:
+        raise SystemExit(f"npm gave pyodide {found}, need exactly {PYODIDE_VERSION}")
+    return core
+
+
+def wheel_name_matches(path: Path, pin: Pin) -> bool:
+    dist, version = path.name.split("-")[:2]
+    return canonicalize_name(dist) == pin.name and version == pin.version
+
+
+def fetch_wheel(pin: Pin, cache: Path) -> Path:
+    """One pinned wheel from the package index (or made pure from a binary one), cached."""
+    wheels = cache / "wheels"
+    wheels.mkdir(parents=True, exist_ok=True)
+    for found in sorted(wheels.glob("*.whl")):
+        if wheel_name_matches(found, pin):
+            return found
+    pip = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:"]
+    if pin.kind == "purify":
+        # The Linux wheel carries the same pure modules as the sdist's lib/ plus a C speed-up;
+        # taking them from it avoids building the sdist's metadata (minutes on this machine).
+        binary = cache / "binary"
+        binary.mkdir(parents=True, exist_ok=True)
+        linux = ["--platform", "manylinux_2_17_x86_64", "--python-version", "3.14"]
+        run([*pip, *linux, "-d", str(binary), f"{pin.name}=={pin.version}"])
+        return purify_wheel(pin, binary, wheels)
+    platform = WASM_PLATFORM if pin.kind == "wasm" else ["--python-version", "3.14"]
+    run([*pip, *platform, "-d", str(wheels), f"{pin.name}=={pin.version}"])
+    for found in sorted(wheels.glob("*.whl")):
+        if wheel_name_matches(found, pin):
+            return found
+    raise SystemExit(f"pip did not leave a wheel for {pin.name}=={pin.version}")
+
+
+def purify_wheel(pin: Pin, binary: Path, wheels: Path) -> Path:
+    """A pure-Python wheel of pyyaml: its ``yaml/*.py`` modules without the libyaml binding.
+
+    ``yaml/__init__.py`` falls back to the pure loaders when the C module is absent.
+    """
+    source = next(p for p in sorted(binary.glob("*.whl")) if wheel_name_matches(p, pin))
+    dist = "pyyaml"
+    files: dict[str, bytes] = {}
+    with zipfile.ZipFile(source) as zf:
+        for name in zf.namelist():
+            if re.fullmatch(r"yaml/[^/]+\.py", name):
+                files[name] = zf.read(name)
+    if "yaml/__init__.py" not in files:
+        raise SystemExit(f"{source.name} has no yaml package")
+    info = f"{dist}-{pin.version}.dist-info"
+    files[f"{info}/METADATA"] = (
+        f"Metadata-Version: 2.1\nName: PyYAML\nVersion: {pin.version}\n"
+        "Summary: YAML parser and emitter (pure Python modules only)\n"
+    ).encode()
+    files[f"{info}/WHEEL"] = (
+        b"Wheel-Version: 1.0\nGenerator: asyncfail-exports\nRoot-Is-Purelib: true\n"
+        b"Tag: py3-none-any\n"
+    )
+    files[f"{info}/top_level.txt"] = b"yaml\n"
+    record = [f"{name},sha256={_b64sha(data)},{len(data)}" for name, data in sorted(files.items())]
+    files[f"{info}/RECORD"] = ("\n".join([*record, f"{info}/RECORD,,"]) + "\n").encode()
+    out = wheels / f"{dist}-{pin.version}-py3-none-any.whl"
+    write_zip(out, files)
+    return out
+
+
+def _b64sha(data: bytes) -> str:
+    return base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+
+
+def write_zip(path: Path, files: dict[str, bytes]) -> None:
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name in sorted(files):
+            info = zipfile.ZipInfo(name, ZIP_EPOCH)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            zf.writestr(info, files[name])
+
+
+def wheel_metadata(path: Path) -> tuple[str, list[Requirement], list[str]]:
+    """A wheel's project name, requirements and top-level import names."""
+    with zipfile.ZipFile(path) as zf:
+        names = zf.namelist()
+        meta_name = next(n for n in names if n.endswith(".dist-info/METADATA"))
+        meta = Parser().parsestr(zf.read(meta_name).decode("utf-8"))
+    imports = set()
+    for name in names:
+        top, _, rest = name.partition("/")
+        if top.endswith((".dist-info", ".data")):
+            continue
+        if rest == "__init__.py":
+            imports.add(top)
+        elif not rest and top.endswith(".py"):
+            imports.add(top.removesuffix(".py"))
+        elif not rest and ".cpython-" in top and top.endswith(".so"):
+            imports.add(top.split(".")[0])
+    requires = [Requirement(r) for r in meta.get_all("Requires-Dist") or []]
+    return meta["Name"], requires, sorted(imports)
+
+
+def lock_entry(path: Path, pin: Pin, available: set[str]) -> dict[str, object]:
+    _, requires, imports = wheel_metadata(path)
+    depends = sorted(
+        {
+            canonicalize_name(r.name)
+            for r in requires
+            if r.marker is None or r.marker.evaluate(BROWSER_ENV)
+        }
+    )
+    missing = [d for d in depends if d not in available]
+    if missing:
+        raise SystemExit(f"{pin.name} needs {missing} in the browser: pin them in {PINS.name}")
+    return {
+        "name": pin.name,
+        "version": pin.version,
+        "file_name": path.name,
+        "install_dir": "site",
+        "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+        "package_type": "package",
+        "imports": imports,
+        "depends": depends,
+        "unvendored_tests": False,
+    }
+
+
+def build_mirror(out: Path, cache: Path = CACHE) -> Path:
+    """Write the mirror (core files, wheels, pyodide-lock.json) into ``out``; return it."""
+    core = fetch_core(cache)
+    pins = read_pins()
+    wheels = {pin.name: fetch_wheel(pin, cache) for pin in pins}
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    for name in CORE_FILES:
+        shutil.copyfile(core / name, out / name)
+    stock = json.loads((core / "pyodide-lock.json").read_text(encoding="utf-8"))
+    packages = {}
+    for pin in pins:
+        shutil.copyfile(wheels[pin.name], out / wheels[pin.name].name)
+        packages[pin.name] = lock_entry(wheels[pin.name], pin, set(wheels))
+    lock = {"info": stock["info"], "packages": dict(sorted(packages.items()))}
+    (out / "pyodide-lock.json").write_text(
+        json.dumps(lock, indent=1, sort_keys=True) + "\n", encoding="utf-8"
+    )
+    return out
+
+
+if __name__ == "__main__":
+    target = Path(sys.argv[1]) if len(sys.argv) > 1 else CACHE / "pyodide-mirror"
+    print(f"pyodide mirror: {build_mirror(target)}")

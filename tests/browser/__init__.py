@@ -1,0 +1,1 @@
+"""Browser tests of the published site: headless Chromium, offline, over http on 127.0.0.1."""

@@ -1,0 +1,94 @@
+"""Fixtures of the browser tests: a freshly built site, served on 127.0.0.1, and Chromium.
+
+In CI (CI=true) a missing Chromium is an error; elsewhere the tests skip and say how to enable
+them. Screenshots of what the tests saw go to tests/screenshots/ (gitignored).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "exports"))
+
+from browser import LoopbackGuard, find_chromium, launch  # noqa: E402
+from build import BuildReport, build_site  # noqa: E402
+from serve import serving  # noqa: E402
+
+SCREENSHOTS = ROOT / "tests" / "screenshots"
+IN_CI = os.environ.get("CI", "").lower() == "true"
+
+
+def require(ok: bool, message: str) -> None:
+    """Skip on a developer machine, fail loudly in CI."""
+    if ok:
+        return
+    if IN_CI:
+        pytest.fail(f"{message} (CI=true: browser tests must run, not skip)", pytrace=False)
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def chromium() -> str:
+    path = find_chromium()
+    require(
+        path is not None,
+        "Chromium not found: browser tests need Debian's package, enable them with "
+        "`apt-get install chromium`",
+    )
+    assert path is not None
+    return path
+
+
+@pytest.fixture(scope="session")
+def npm() -> str:
+    path = shutil.which("npm")
+    require(path is not None, "npm not found: the site's Pyodide mirror comes from npm")
+    assert path is not None
+    return path
+
+
+@pytest.fixture(scope="session")
+def built_site(npm: str, tmp_path_factory: pytest.TempPathFactory) -> BuildReport:
+    """The site as `make export` builds it, into a temporary folder."""
+    return build_site(tmp_path_factory.mktemp("site") / "site", log=lambda _msg: None)
+
+
+@pytest.fixture(scope="session")
+def site_url(built_site: BuildReport) -> Iterator[str]:
+    with serving(built_site.out) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def browser(chromium: str):  # type: ignore[no-untyped-def]
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = launch(playwright, chromium)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def guarded_page(browser):  # type: ignore[no-untyped-def]
+    """A page in a fresh context whose every request is checked: only loopback may pass."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    guard = LoopbackGuard()
+    guard.install(context)
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    yield page, guard
+    context.close()
+
+
+@pytest.fixture(scope="session")
+def screenshots() -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS

@@ -1,0 +1,102 @@
+"""`make export` without a browser: lesson discovery, self-contained pages, reproducible builds."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "exports"))
+
+from build import BuildReport, build_site, normalise  # noqa: E402
+from lessons import discover, lab_page, third_party_imports, title_and_summary  # noqa: E402
+
+PAGES = [*discover(), lab_page()]
+# A tag that makes the browser fetch something from another host.
+FETCHES_ELSEWHERE = re.compile(
+    r"<(?:script|link|img|iframe|source|audio|video)\b[^>]*\b(?:src|href)=[\"'](?:https?:)?//",
+    re.IGNORECASE,
+)
+
+
+def test_lessons_are_the_numbered_notebooks_in_order(tmp_path: Path) -> None:
+    (tmp_path / "02_second.py").write_text('"""Second\n\nThe summary,\nin two lines.\n"""\n')
+    (tmp_path / "01_first_lesson.py").write_text("import marimo\n")
+    (tmp_path / "helper.py").write_text('"""Not a lesson."""\n')
+    (tmp_path / "3_short.py").write_text('"""Not a lesson either."""\n')
+    lessons = discover(tmp_path)
+    assert [(x.slug, x.title, x.summary) for x in lessons] == [
+        ("01_first_lesson", "First lesson", ""),
+        ("02_second", "Second", "The summary, in two lines."),
+    ]
+    assert [x.site_dir for x in lessons] == ["lessons/01_first_lesson", "lessons/02_second"]
+
+
+def test_title_is_the_docstrings_first_line(tmp_path: Path) -> None:
+    path = tmp_path / "05_x.py"
+    path.write_text('"""Title here\nmore of the first paragraph\n\nOne line.\n\nMore."""\n')
+    assert title_and_summary(path) == ("Title here", "One line.")
+
+
+def test_the_lab_page_needs_only_what_the_mirror_ships() -> None:
+    assert third_party_imports(lab_page().path) == {"marimo", "pydantic"}
+
+
+def test_random_ids_are_the_only_thing_normalised() -> None:
+    a = "<x random-id='0b9c7a51-3f0e-4e5e-8a3e-2c1d2d0f6a11'> 12 </x>"
+    b = "<x random-id='7d3e2b14-aaaa-bbbb-cccc-0123456789ab'> 12 </x>"
+    assert normalise(a) == normalise(b)
+    assert normalise(a) != normalise(b.replace("12", "13"))
+
+
+@pytest.mark.parametrize("lesson", PAGES, ids=lambda lesson: lesson.slug)
+def test_every_page_fetches_only_from_the_site(built_site: BuildReport, lesson) -> None:  # type: ignore[no-untyped-def]
+    folder = built_site.out / lesson.site_dir
+    for name in ("index.html", "static.html"):
+        text = (folder / name).read_text(encoding="utf-8")
+        assert FETCHES_ELSEWHERE.findall(text) == [], name
+        assert "cdn.jsdelivr.net/npm/@marimo-team" not in text, name
+    if built_site.offline_wasm[lesson.slug]:
+        wasm = (folder / "index.html").read_text(encoding="utf-8")
+        assert 'data-pyodide-lockfile-url="' in wasm
+    assert list(folder.glob("public/wheels/asyncfail-*.whl")), "asyncfail ships as a wheel"
+
+
+def test_site_has_one_copy_of_marimo_assets_and_stays_small(built_site: BuildReport) -> None:
+    out = built_site.out
+    assert [p.relative_to(out) for p in out.rglob("assets") if p.is_dir()] == [
+        Path("_marimo/assets")
+    ]
+    size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
+    assert size < 60e6, f"site is {size / 1e6:.1f} MB"
+
+
+def site_files(root: Path) -> dict[str, bytes]:
+    files = {}
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        data = path.read_bytes()
+        if path.suffix == ".html":
+            data = normalise(data.decode("utf-8")).encode("utf-8")
+        files[path.relative_to(root).as_posix()] = data
+    return files
+
+
+def test_two_builds_are_identical(built_site: BuildReport, tmp_path: Path) -> None:
+    progress: list[str] = []
+    reference = built_site
+    for attempt in range(3):
+        again = build_site(tmp_path / f"site-{attempt}", log=progress.append)
+        if again.source and again.source == reference.source:
+            break
+        # The checkout changed during or between the builds (a lesson being edited): compare
+        # the next build with this one instead.
+        reference = again
+    assert again.source == reference.source != "", "the sources kept changing during the test"
+    first, second = site_files(reference.out), site_files(again.out)
+    assert sorted(first) == sorted(second)
+    assert [name for name in first if first[name] != second[name]] == []
+    for lesson in PAGES:
+        assert any(lesson.slug in line and "done" in line for line in progress), lesson.slug
