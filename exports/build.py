@@ -99,7 +99,11 @@ def export_static(lesson: Lesson, target: Path) -> None:
     """A snapshot with outputs whose frontend comes from the site's shared assets."""
     with tempfile.TemporaryDirectory() as tmp:
         raw = Path(tmp) / "static.html"
-        marimo_cmd("html", str(lesson.path), "-o", str(raw), "--no-include-code")
+        # `--snapshot` (read by lessons through mo.cli_args) shows results that an interactive
+        # page keeps behind a control, such as lesson 1's predict-then-reveal step.
+        marimo_cmd(
+            "html", str(lesson.path), "-o", str(raw), "--no-include-code", "--", "--snapshot"
+        )
         text = raw.read_text(encoding="utf-8")
     text = text.replace(CDN_PREFIX, up(lesson.depth) + ASSETS_DIR)
     if "cdn.jsdelivr.net" in text:

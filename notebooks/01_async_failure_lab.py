@@ -122,9 +122,26 @@ def _(fault, mo):
 
 
 @app.cell
-def prediction_controls(mo, prediction, skip_prediction):
-    revealed = prediction.value is not None or bool(skip_prediction.value)
-    mo.vstack([prediction, skip_prediction])
+def _(mo):
+    # `marimo export html ... -- --snapshot` (the published static page) shows the results: a
+    # snapshot cannot take a prediction. Served or edited, the lesson asks first.
+    snapshot = "snapshot" in mo.cli_args()
+    return (snapshot,)
+
+
+@app.cell
+def prediction_controls(mo, prediction, skip_prediction, snapshot):
+    revealed = prediction.value is not None or bool(skip_prediction.value) or snapshot
+    mo.vstack(
+        [
+            mo.md(
+                "*Static snapshot: the counts are shown without the prediction step. "
+                "Open the interactive page to predict first.*"
+            )
+            if snapshot
+            else mo.vstack([prediction, skip_prediction])
+        ]
+    )
     return (revealed,)
 
 

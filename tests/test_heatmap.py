@@ -87,6 +87,9 @@ def test_spec_layers_boundary_current_point_and_colours() -> None:
     assert colour["scale"]["range"] == [FINDING_COLOURS[f] for f in colour["scale"]["domain"]]
     assert {t["field"] for t in spec["layer"][0]["encoding"]["tooltip"]} >= {"finding", "record"}
     assert spec["description"] == describe_heatmap(sweep)
+    # A point or line outside a zoomed grid must be clipped: unclipped, Vega sizes the canvas to
+    # reach it (100,000 px for a delay of 60 s under a 3600 s zoom) and the chart fails to draw.
+    assert [layer["mark"].get("clip") for layer in spec["layer"][1:]] == [True, True]
     assert set(FINDING_COLOURS) == {f.value for f in Finding}
 
 
@@ -115,3 +118,20 @@ def test_description_counts_cells_per_finding() -> None:
         "1 cell Same intent reused its retained result; 2 cells One intent applied twice because "
         "the record expired. The diagonal marks delay = retention, the exact boundary."
     )
+
+
+def test_heatmap_spec_is_the_altair_builders_with_this_drawing_filled_in() -> None:
+    from asyncfail.chart_builders import heatmap_layers
+
+    scenario = ContractScenario()
+    sweep = sweep_around_boundary(scenario, radius_seconds=2)
+    for width in (240, 360, 500):
+        spec = retention_heatmap_spec(sweep, "Zoom", width=width)
+        built = heatmap_layers(width).to_dict()
+        for key in ("datasets", "title", "description"):
+            spec.pop(key)
+        encoding = spec["layer"][0]["encoding"]
+        # Filled in per drawing: the findings present, and this grid's extent.
+        for channel in ("color", "x", "y"):
+            encoding[channel].pop("scale")
+        assert spec == built

@@ -117,3 +117,14 @@ def test_check_question_feedback() -> None:
     wrong = LAB_QUESTION.options[0]
     page, _ = run(understanding=mo.ui.radio(list(LAB_QUESTION.options), value=wrong))
     assert "Not quite." in visible_text(page)
+
+
+def test_a_static_snapshot_shows_the_results_without_the_prediction_step() -> None:
+    # `marimo export html ... -- --snapshot` sets this; a snapshot cannot take a prediction.
+    page, defs = run(snapshot=True)
+    assert defs["revealed"] is True
+    assert ("Business effects", "2") in stats(page)
+    assert "Static snapshot: the counts are shown without the prediction step." in visible_text(
+        page
+    )
+    assert len(vega_specs(page)) == 2

@@ -10,7 +10,7 @@ from tests.notebook_support import NOTEBOOKS
 
 LESSONS = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.py"))
 ALLOWED_IMPORTS = {"marimo", "asyncfail"}
-FORBIDDEN_ATTRIBUTES = {"query_params", "cli_args", "open", "urlopen", "fetch"}
+FORBIDDEN_ATTRIBUTES = {"query_params", "open", "urlopen", "fetch"}
 
 
 def test_there_are_lessons() -> None:

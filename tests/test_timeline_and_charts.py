@@ -5,7 +5,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from asyncfail import Fault, Mode, Scenario, simulate
-from asyncfail.charts import VegaLite, timeline_chart, timeline_spec
+from asyncfail.chart_builders import timeline_chart
+from asyncfail.charts import VegaLite, timeline_spec
 from asyncfail.commands.lab import command_line
 from asyncfail.prediction import check_predictions
 from asyncfail.quiz import LAB_QUESTION, Question
@@ -60,11 +61,11 @@ def test_text_description_counts_and_lists_the_events() -> None:
     assert "4 ToolCalledAgain (worker)" in text
 
 
-@given(scenarios, st.integers(1, 8))
-def test_fast_spec_equals_the_altair_chart(scenario: Scenario, step: int) -> None:
+@given(scenarios, st.integers(1, 8), st.integers(200, 900))
+def test_spec_equals_the_altair_chart(scenario: Scenario, step: int, width: int) -> None:
     result = simulate(scenario)
-    chart = timeline_chart(result, step).to_dict()
-    spec = timeline_spec(result, step)
+    chart = timeline_chart(result, step, width).to_dict()
+    spec = timeline_spec(result, step, width)
     rows = spec.pop("datasets")["events"]
     assert rows == timeline_rows(result, step)
     assert spec.pop("description") == describe_timeline(result)
@@ -118,3 +119,23 @@ def test_command_line_round_trips_through_the_cli_defaults() -> None:
         "asyncfail lab --fault none --mode naive"
     )
     assert command_line(Scenario(deliveries=1)).endswith("--deliveries 1")
+
+
+def test_chart_templates_are_regenerated_from_the_altair_builders() -> None:
+    from tests.golden.regenerate import CHART_TEMPLATES, chart_templates_source
+
+    assert CHART_TEMPLATES.read_text(encoding="utf-8") == chart_templates_source(), (
+        "asyncfail/chart_templates.py is stale: run `make golden`"
+    )
+
+
+def test_lessons_chart_path_does_not_import_altair() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, asyncfail.charts, asyncfail.heatmap, asyncfail.timeline;"
+        "print(sorted(m for m in ('altair', 'pandas', 'numpy') if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
