@@ -23,8 +23,18 @@ def _():
 @app.cell
 def _():
     from asyncfail import Fault, Mode, Scenario, simulate
+    from asyncfail.charts import VegaLite, timeline_spec
+    from asyncfail.timeline import describe_timeline
 
-    return Fault, Mode, Scenario, simulate
+    return (
+        Fault,
+        Mode,
+        Scenario,
+        VegaLite,
+        describe_timeline,
+        simulate,
+        timeline_spec,
+    )
 
 
 @app.cell
@@ -90,54 +100,21 @@ def _(mo, results):
     return
 
 
-@app.class_definition
-class VegaLiteSpec:
-    """A plain Vega-Lite spec shown as a chart (marimo reads ``_mime_``); no altair needed."""
-
-    def __init__(self, spec: dict) -> None:
-        self.spec = spec
-
-    def _mime_(self) -> tuple[str, str]:
-        import json
-
-        return "application/vnd.vegalite.v5+json", json.dumps(self.spec)
-
-
-@app.function
-def counts_chart(results) -> VegaLiteSpec:
-    """Attempts, effects, tool calls and lookups of both runtimes side by side."""
-    values = [
-        {"runtime": mode.value, "count": name.replace("_", " "), "value": value}
-        for mode, result in results.items()
-        for name, value in result.counts.model_dump().items()
-    ]
-    return VegaLiteSpec(
-        {
-            "$schema": "https://vega.github.io/schema/vega-lite/v5.json",
-            "description": "Counts of both runtimes for the chosen fault.",
-            "data": {"values": values},
-            "mark": {"type": "bar", "tooltip": True},
-            "encoding": {
-                "x": {
-                    "field": "count",
-                    "type": "nominal",
-                    "title": None,
-                    "sort": None,
-                    "axis": {"labelAngle": 0},
-                },
-                "xOffset": {"field": "runtime", "type": "nominal"},
-                "y": {"field": "value", "type": "quantitative", "title": "how many"},
-                "color": {"field": "runtime", "type": "nominal", "title": "runtime"},
-            },
-            "width": 360,
-            "height": 180,
-        }
-    )
-
-
 @app.cell
-def _(results):
-    counts_chart(results)
+def _(VegaLite, describe_timeline, mo, results, timeline_spec):
+    mo.hstack(
+        [
+            mo.vstack(
+                [
+                    VegaLite(timeline_spec(r, width=360)),
+                    mo.md(f"<small>{describe_timeline(r)}</small>"),
+                ]
+            )
+            for r in results.values()
+        ],
+        widths="equal",
+        gap=2,
+    )
     return
 
 
