@@ -1,6 +1,7 @@
 """``asyncfail contract``: run the idempotency contract experiment for one scenario."""
 
 import argparse
+import re
 from collections.abc import Callable
 from enum import StrEnum
 from typing import Any
@@ -50,13 +51,9 @@ def seconds_argument(option: str) -> Callable[[str], float]:
     def parse(text: str) -> float:
         from asyncfail.contract import check_seconds
 
-        try:
-            number: float = int(text, 10)
-        except ValueError:
-            try:
-                number = float(text)
-            except ValueError:
-                number = float("nan")  # not a number at all: rejected just below
+        # A decimal in ASCII digits, exponent allowed: float() would also take "٦٠", "1_000", " 60".
+        plain = re.fullmatch(r"([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?", text, re.ASCII)
+        number = float(text) if plain else float("nan")  # nan: rejected just below
         try:
             return check_seconds(option, number)
         except ValueError:
