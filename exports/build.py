@@ -44,6 +44,7 @@ ASSETS_DIR = "_marimo"
 MIRROR_DIR = "pyodide"
 # marimo's server template and a note for code assistants: not part of any exported page.
 STATIC_SKIP = {"index.html", "CLAUDE.md"}
+SITE_MARKER = ".asyncfail-site"
 # UI elements of a static page get an unseeded random id; the only difference between builds.
 RANDOM_ID = re.compile(r"random-id=(\\u0027|'|&#x27;|&quot;|\")[0-9a-f-]{36}")
 
@@ -232,9 +233,8 @@ attempt call the tool again?</em></p>
 {item(lab)}
 </ul>
 <p><small>Every page is served from this site: no analytics, no cookies, no third-party
-requests (except where a lesson says so), and nothing you choose is written into the
-URL. Interactive pages run Python in your browser with WebAssembly; static snapshots need no
-WebAssembly.</small></p>
+requests, and nothing you choose is written into the URL. Interactive pages run Python in
+your browser with WebAssembly; static snapshots need no WebAssembly.</small></p>
 </body>
 </html>
 """
@@ -244,9 +244,13 @@ def build_site(out: Path = DEFAULT_OUT, cache: Path = CACHE, log=print) -> Build
     started = time.perf_counter()
     report = BuildReport(out)
     source = source_fingerprint()
+    if out.exists() and any(out.iterdir()) and not (out / SITE_MARKER).exists():
+        # Only a folder this build made is ever wiped: `--out .` must not delete a checkout.
+        raise SystemExit(f"export: {out} is not empty and is not a site built here; refusing")
     if out.exists():
         shutil.rmtree(out)
     out.mkdir(parents=True)
+    (out / SITE_MARKER).write_text("built by exports/build.py\n", encoding="utf-8")
     log(f"export: Pyodide mirror -> {MIRROR_DIR}/")
     mirror = build_mirror(out / MIRROR_DIR, cache)
     available = mirror_imports(mirror)
@@ -261,7 +265,14 @@ def build_site(out: Path = DEFAULT_OUT, cache: Path = CACHE, log=print) -> Build
         target = out / lesson.site_dir
         target.mkdir(parents=True)
         missing = sorted(third_party_imports(lesson.path) - available)
-        offline = not missing
+        if missing:
+            # Publishing is unattended (the Pages workflow deploys what this writes), so a page
+            # that would load packages from a CDN is an error, not a page with a warning.
+            raise SystemExit(
+                f"export: {lesson.slug} imports {', '.join(missing)}, which the site's Pyodide "
+                "mirror cannot hold; its page would load them from a third-party CDN"
+            )
+        offline = True
         report.offline_wasm[lesson.slug] = offline
         report.from_cdn[lesson.slug] = missing
         log(f"export: [{index}/{len(pages)}] {lesson.slug}: static snapshot ...")

@@ -18,31 +18,44 @@ def _():
 
 @app.cell
 def _():
+    from asyncfail.charts import VegaLite, retention_heatmap_spec, timeline_spec
     from asyncfail.faults import FAULT_DESCRIPTIONS, Fault
+    from asyncfail.heatmap import describe_heatmap, overview_axis
     from asyncfail.readiness import (
         MAX_TEXT,
         Answer,
+        CheckId,
         ReplayDesign,
         ScopeAnswer,
         TimeUnit,
         assess,
         duration_from_text,
     )
+    from asyncfail.retention_sweep import sweep_retention
     from asyncfail.review import build_review
     from asyncfail.review_markup import html_text
+    from asyncfail.timeline import describe_timeline
 
     return (
         Answer,
+        CheckId,
         FAULT_DESCRIPTIONS,
         Fault,
         MAX_TEXT,
         ReplayDesign,
         ScopeAnswer,
         TimeUnit,
+        VegaLite,
         assess,
         build_review,
+        describe_heatmap,
+        describe_timeline,
         duration_from_text,
         html_text,
+        overview_axis,
+        retention_heatmap_spec,
+        sweep_retention,
+        timeline_spec,
     )
 
 
@@ -283,6 +296,44 @@ def _(assess, design, html_text, input_errors, mo):
             mo.Html(report.html(standalone=False)),
         ]
     )
+    return (report,)
+
+
+@app.cell
+def _(
+    CheckId,
+    VegaLite,
+    describe_heatmap,
+    mo,
+    overview_axis,
+    report,
+    retention_heatmap_spec,
+    sweep_retention,
+):
+    # The retention check already ran your numbers through the contract experiment: chart that
+    # very run (its scenario), over the retentions and delays around it.
+    _probes = report.check(CheckId.RETENTION_COVERS_REPLAY).probes
+    if _probes:
+        _scenario = _probes[0].result.scenario
+        _axis = overview_axis(_scenario)
+        _sweep = sweep_retention(_scenario, _axis, _axis)
+        _view = mo.vstack(
+            [
+                mo.md(
+                    "### Your retention against your replay window\n\n"
+                    "The ring is a replay as late as your longest replay window, against your "
+                    "retention; below the dashed diagonal the record is still there."
+                ),
+                VegaLite(retention_heatmap_spec(_sweep, "Your retention and replay window")),
+                mo.md(f"<small>{describe_heatmap(_sweep)}</small>"),
+            ]
+        )
+    else:
+        _view = mo.md(
+            "*Give both the retention and the longest replay window to see whether a late "
+            "replay can become a second debit.*"
+        )
+    _view
     return
 
 
@@ -297,8 +348,30 @@ def _(Fault, mo):
 
 
 @app.cell
-def _(FAULT_DESCRIPTIONS, Fault, build_review, handoff_fault, mo):
+def _(
+    FAULT_DESCRIPTIONS,
+    Fault,
+    VegaLite,
+    build_review,
+    describe_timeline,
+    handoff_fault,
+    mo,
+    timeline_spec,
+):
     review = build_review(Fault(handoff_fault.value))
+    _evidence = mo.hstack(
+        [
+            mo.vstack(
+                [
+                    VegaLite(timeline_spec(r, width=340)),
+                    mo.md(f"<small>{describe_timeline(r)}</small>"),
+                ]
+            )
+            for r in review.runs
+        ],
+        widths="equal",
+        gap=2,
+    )
     mo.vstack(
         [
             mo.md(
@@ -315,6 +388,8 @@ def _(FAULT_DESCRIPTIONS, Fault, build_review, handoff_fault, mo):
                 mimetype="text/markdown",
                 label="Download the handoff (Markdown)",
             ),
+            mo.md("**The evidence, as timelines** (the same runs the handoff reports):"),
+            _evidence,
             mo.Html(review.html(standalone=False)),
         ]
     )

@@ -115,3 +115,26 @@ def test_duration_text(text: str, seconds: int | None) -> None:
 def test_duration_text_rejects_bad_input_naming_the_field(text: str) -> None:
     with pytest.raises(ValueError, match=r"^Window: "):
         duration_from_text("Window", text, "days")
+
+
+def test_charts_show_the_handoffs_evidence_and_the_learners_retention() -> None:
+    from asyncfail.readiness import CheckId
+    from tests.notebook_support import vega_specs
+
+    page, defs = run()
+    titles = [s["title"] for s in vega_specs(page)]
+    assert titles == ["naive runtime: crash-after-effect", "durable runtime: crash-after-effect"]
+    assert "Give both the retention and the longest replay window" in visible_text(page)
+
+    page, defs = run(
+        retention_amount=mo.ui.text(value="24"),
+        retention_unit=mo.ui.dropdown(["hours"], value="hours"),
+        window_amount=mo.ui.text(value="2"),
+        window_unit=mo.ui.dropdown(["days"], value="days"),
+    )
+    heatmap, *timelines = vega_specs(page)
+    assert heatmap["title"] == "Your retention and replay window" and len(timelines) == 2
+    probe = defs["report"].check(CheckId.RETENTION_COVERS_REPLAY).probes[0]
+    (current,) = heatmap["datasets"]["current"]
+    assert (current["retention_seconds"], current["delay_seconds"]) == (86_400, 172_800)
+    assert current["finding"] == probe.result.finding.value
