@@ -20,7 +20,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $@
 
-serve: $(STAMP) ## Serve the course locally on http://$(HOST):$(PORT) (the main job)
+serve: $(STAMP) ## Serve the course on http://127.0.0.1:2718 (the main job; PORT=... to change)
 	$(BIN)/marimo run notebooks/ --host $(HOST) --port $(PORT) --headless --no-token
 
 lab: $(STAMP) ## Print the seed case under both runtimes as text
@@ -41,7 +41,7 @@ typecheck: $(STAMP) ## mypy --strict on the library
 pytest: $(STAMP) ## The pytest suite
 	$(BIN)/pytest
 
-golden: $(STAMP) ## Regenerate the golden trace files from the model
+golden: $(STAMP) ## Regenerate the golden lab documents and chart templates from the model
 	$(BIN)/python tests/golden/regenerate.py
 
 bench: $(STAMP) ## Print performance figures and ratios
