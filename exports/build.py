@@ -13,9 +13,9 @@ Layout of the site (default ``exports/site/``):
 from __future__ import annotations
 
 import argparse
-import base64
 import hashlib
 import html
+import json
 import os
 import re
 import shutil
@@ -34,7 +34,7 @@ import marimo
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from lessons import ROOT, Lesson, discover, lab_page, third_party_imports
-from pyodide_mirror import CACHE, build_mirror
+from pyodide_mirror import CACHE, build_mirror, wheel_record
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_OUT = HERE / "site"
@@ -174,20 +174,7 @@ def declare_dependencies(wheel: Path, requirements: list[str]) -> None:
             zf.writestr(info, contents[info.filename])
 
 
-def wheel_record(contents: dict[str, bytes], record_name: str) -> bytes:
-    rows = []
-    for name, data in contents.items():
-        if name == record_name:
-            rows.append(f"{name},,")
-            continue
-        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
-        rows.append(f"{name},sha256={digest},{len(data)}")
-    return ("\n".join(rows) + "\n").encode()
-
-
 def mirror_imports(mirror: Path) -> set[str]:
-    import json
-
     lock = json.loads((mirror / "pyodide-lock.json").read_text(encoding="utf-8"))
     return {name for entry in lock["packages"].values() for name in entry["imports"]}
 

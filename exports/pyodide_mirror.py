@@ -151,8 +151,7 @@ def purify_wheel(pin: Pin, binary: Path, wheels: Path) -> Path:
         b"Tag: py3-none-any\n"
     )
     files[f"{info}/top_level.txt"] = b"yaml\n"
-    record = [f"{name},sha256={_b64sha(data)},{len(data)}" for name, data in sorted(files.items())]
-    files[f"{info}/RECORD"] = ("\n".join([*record, f"{info}/RECORD,,"]) + "\n").encode()
+    files[f"{info}/RECORD"] = wheel_record(dict(sorted(files.items())), f"{info}/RECORD")
     out = wheels / f"{dist}-{pin.version}-py3-none-any.whl"
     write_zip(out, files)
     return out
@@ -160,6 +159,18 @@ def purify_wheel(pin: Pin, binary: Path, wheels: Path) -> Path:
 
 def _b64sha(data: bytes) -> str:
     return base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+
+
+def wheel_record(files: dict[str, bytes], record_name: str) -> bytes:
+    """A wheel's RECORD: a row per file in the order given, the RECORD itself unhashed (last if
+    ``files`` does not hold it)."""
+    rows = [
+        f"{name},," if name == record_name else f"{name},sha256={_b64sha(data)},{len(data)}"
+        for name, data in files.items()
+    ]
+    if record_name not in files:
+        rows.append(f"{record_name},,")
+    return ("\n".join(rows) + "\n").encode()
 
 
 def write_zip(path: Path, files: dict[str, bytes]) -> None:
