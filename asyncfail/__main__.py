@@ -2,6 +2,6 @@
 
 import sys
 
-from asyncfail.cli import main
+from asyncfail.cli.main import main
 
 sys.exit(main())

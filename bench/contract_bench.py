@@ -9,8 +9,8 @@ import statistics
 import time
 from collections.abc import Callable
 
-from asyncfail.contract import ContractScenario, evaluate
-from asyncfail.retention_sweep import sweep_retention
+from asyncfail.contract.experiment import ContractScenario, evaluate
+from asyncfail.contract.sweep import sweep_retention
 
 AXIS = range(1000)
 FIXED = {"scope": "operation", "second": "different-amount", "policy": "enforce"}

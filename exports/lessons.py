@@ -82,7 +82,7 @@ def third_party_imports(path: Path, root: Path = ROOT) -> set[str]:
     """Top-level packages a notebook needs beyond the standard library and asyncfail.
 
     Follows the asyncfail modules the notebook imports, since their imports must resolve in the
-    browser too (``asyncfail.charts`` needs altair).
+    browser too (``asyncfail.charts.specs`` needs altair).
     """
     seen: set[Path] = set()
     found: set[str] = set()

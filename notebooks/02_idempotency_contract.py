@@ -18,32 +18,29 @@ def _():
 
 @app.cell
 def _():
-    from asyncfail.charts import VegaLite, retention_heatmap_spec
-    from asyncfail.contract import (
-        MAX_SECONDS,
-        PROFILES,
-        BoundaryConvention,
+    from asyncfail.charts.heatmap import describe_heatmap, overview_axis
+    from asyncfail.charts.specs import VegaLite, retention_heatmap_spec
+    from asyncfail.contract.experiment import ContractScenario, evaluate
+    from asyncfail.contract.requests import SECOND_WORDS
+    from asyncfail.contract.sweep import sweep_around_boundary, sweep_retention
+    from asyncfail.contract.terms import (
+        BOUNDARY_WORDS,
+        POLICY_WORDS,
+        SCOPE_WORDS,
         ContractProfile,
-        ContractScenario,
-        KeyScope,
-        PayloadPolicy,
-        SecondRequest,
-        evaluate,
     )
-    from asyncfail.heatmap import describe_heatmap, overview_axis
-    from asyncfail.quiz import CONTRACT_QUESTION
-    from asyncfail.retention_sweep import sweep_around_boundary, sweep_retention
+    from asyncfail.course import contract_lesson as words
+    from asyncfail.course.questions import CHECK_LABEL, CONTRACT_QUESTION
 
     return (
-        BoundaryConvention,
+        BOUNDARY_WORDS,
+        CHECK_LABEL,
         CONTRACT_QUESTION,
         ContractProfile,
         ContractScenario,
-        KeyScope,
-        MAX_SECONDS,
-        PROFILES,
-        PayloadPolicy,
-        SecondRequest,
+        POLICY_WORDS,
+        SCOPE_WORDS,
+        SECOND_WORDS,
         VegaLite,
         describe_heatmap,
         evaluate,
@@ -51,128 +48,88 @@ def _():
         retention_heatmap_spec,
         sweep_around_boundary,
         sweep_retention,
+        words,
     )
 
 
 @app.cell(hide_code=True)
-def _(mo):
-    mo.md(r"""
-    # Stress the idempotency contract
-
-    The Async Failure Lab assumes a **stable key** and a **retained record**. This separate
-    two-request experiment relaxes those assumptions at the receiver. Request 1
-    (tenant-a / order-42, 1200 minor units) is applied and its idempotency record is committed
-    with the debit; request 2 arrives later. Does the receiver reuse the first result, reject the
-    request, or apply a second debit?
-
-    All requests are fictional. The experiment's inputs stay in page memory: they are never
-    written to the address bar, a file, or anywhere else.
-    """)
+def _(mo, words):
+    mo.md(f"# {words.TITLE}\n\n{words.INTRO}")
     return
 
 
 @app.cell
-def _(KeyScope, mo):
+def _(SCOPE_WORDS, mo, words):
     scope = mo.ui.radio(
-        options={
-            "delivery attempt id (a new key per attempt)": KeyScope.ATTEMPT.value,
-            "business operation id alone": KeyScope.OPERATION.value,
-            "(tenant, business operation)": KeyScope.TENANT_OPERATION.value,
-        },
-        value="(tenant, business operation)",
-        label=(
-            "**Idempotency key scope**: "
-            "a delivery attempt is not the identity of a business intent."
-        ),
+        options={text: scope.value for scope, text in SCOPE_WORDS.items()},
+        value=SCOPE_WORDS[words.DEFAULTS.scope],
+        label=words.SCOPE_LABEL,
     )
     return (scope,)
 
 
 @app.cell
-def _(SecondRequest, mo):
+def _(SECOND_WORDS, mo, words):
     second = mo.ui.radio(
-        options={
-            "the same intent again (tenant-a / order-42 / 1200)": SecondRequest.SAME_INTENT.value,
-            "same tenant and operation, amount 1500": SecondRequest.DIFFERENT_AMOUNT.value,
-            "another tenant, same order (tenant-b / order-42)": SecondRequest.OTHER_TENANT.value,
-            "a new operation for the same tenant (order-43)": SecondRequest.NEW_OPERATION.value,
-        },
-        value="the same intent again (tenant-a / order-42 / 1200)",
-        label="**Second request**: fictional requests only.",
+        options={text: second.value for second, text in SECOND_WORDS.items()},
+        value=SECOND_WORDS[words.DEFAULTS.second],
+        label=words.SECOND_LABEL,
     )
     return (second,)
 
 
 @app.cell
-def _(ContractProfile, PROFILES, mo):
-    _ietf = (
-        "IETF Idempotency-Key draft "
-        f"({PROFILES[ContractProfile.IETF_DRAFT].conflict.status_code})"
-    )
+def _(ContractProfile, mo, words):
     profile = mo.ui.dropdown(
-        options={
-            _ietf: ContractProfile.IETF_DRAFT.value,
-            "Stripe": ContractProfile.STRIPE.value,
-            "Brandur Leach's Postgres design": ContractProfile.BRANDUR_POSTGRES.value,
-            "AWS Lambda Powertools": ContractProfile.POWERTOOLS.value,
-        },
-        value=_ietf,
-        label="**Contract profile**: how a rejected reuse is reported",
+        options={words.profile_label(p): p.value for p in ContractProfile},
+        value=words.profile_label(words.DEFAULTS.profile),
+        label=words.PROFILE_LABEL,
     )
     return (profile,)
 
 
 @app.cell
-def _(PayloadPolicy, mo):
+def _(POLICY_WORDS, mo, words):
+    _default_label, _default_value = words.PROFILE_DEFAULT_POLICY
     policy = mo.ui.radio(
-        options={
-            "the profile's default": "default",
-            "enforce: compare a canonical request fingerprint": PayloadPolicy.ENFORCE.value,
-            "ignore: answer any reuse with the stored result": PayloadPolicy.IGNORE.value,
-        },
-        value="the profile's default",
-        label="**Retained payload conflict policy**: does the receiver compare fingerprints?",
+        options={_default_label: _default_value}
+        | {text: policy.value for policy, text in POLICY_WORDS.items()},
+        value=_default_label,
+        label=words.POLICY_LABEL,
     )
     return (policy,)
 
 
 @app.cell
-def _(MAX_SECONDS, mo):
+def _(mo, words):
     retention = mo.ui.number(
-        start=0,
-        stop=MAX_SECONDS,
+        start=words.SECONDS_RANGE[0],
+        stop=words.SECONDS_RANGE[1],
         step=1,
-        value=3600,
-        label="**Idempotency retention (seconds)**: only the record expires, never the effect",
+        value=words.DEFAULTS.retention_seconds,
+        label=words.RETENTION_LABEL,
     )
     return (retention,)
 
 
 @app.cell
-def _(MAX_SECONDS, mo):
+def _(mo, words):
     delay = mo.ui.number(
-        start=0,
-        stop=MAX_SECONDS,
+        start=words.SECONDS_RANGE[0],
+        stop=words.SECONDS_RANGE[1],
         step=1,
-        value=60,
-        label="**Second request after (seconds)**",
+        value=words.DEFAULTS.delay_seconds,
+        label=words.DELAY_LABEL,
     )
     return (delay,)
 
 
 @app.cell
-def _(BoundaryConvention, mo):
+def _(BOUNDARY_WORDS, mo, words):
     boundary = mo.ui.radio(
-        options={
-            "absent at the boundary (the lab's convention)": (
-                BoundaryConvention.EXPIRED_AT_BOUNDARY.value
-            ),
-            "still counts at its expiry second (AWS Lambda Powertools)": (
-                BoundaryConvention.RETAINED_AT_BOUNDARY.value
-            ),
-        },
-        value="absent at the boundary (the lab's convention)",
-        label="**Boundary convention**: at exactly the retention boundary, is the record there?",
+        options={text: b.value for b, text in BOUNDARY_WORDS.items()},
+        value=BOUNDARY_WORDS[words.DEFAULTS.boundary],
+        label=words.BOUNDARY_LABEL,
     )
     return (boundary,)
 
@@ -201,12 +158,13 @@ def _(
     retention,
     scope,
     second,
+    words,
 ):
     scenario = ContractScenario(
         scope=scope.value,
         second=second.value,
         profile=profile.value,
-        policy=None if policy.value == "default" else policy.value,
+        policy=None if policy.value == words.PROFILE_DEFAULT_POLICY[1] else policy.value,
         retention_seconds=retention.value,
         delay_seconds=delay.value,
         boundary=boundary.value,
@@ -216,24 +174,7 @@ def _(
 
 
 @app.cell
-def _(mo, result):
-    _rejection = (
-        ""
-        if result.rejection is None
-        else f" ({result.rejection.status_code or 'no HTTP status'}: {result.rejection.error})"
-    )
-    _table = "\n".join(
-        [
-            "| Attempt | Business identity | Amount (minor units) "
-            "| Receiver key | Fingerprint tuple |",
-            "|---|---|---|---|---|",
-            *(
-                f"| {r.attempt} | {r.business_identity} | {r.amount_minor_units} | "
-                f"`{r.receiver_key}` | `{r.fingerprint_tuple}` |"
-                for r in result.requests
-            ),
-        ]
-    )
+def _(mo, result, words):
     mo.vstack(
         [
             mo.callout(
@@ -242,24 +183,24 @@ def _(mo, result):
             ),
             mo.hstack(
                 [
-                    mo.stat(result.record.value, label="Record at second request", bordered=True),
+                    mo.stat(result.record.value, label=words.RECORD_LABEL, bordered=True),
                     mo.stat(
                         result.disposition.value,
-                        label="Second disposition",
-                        caption=_rejection.strip(" ()") or "applied, reused, or conflict",
+                        label=words.DISPOSITION_LABEL,
+                        caption=words.rejection_caption(result),
                         bordered=True,
                     ),
-                    mo.stat(result.effects, label="Total effects", bordered=True),
+                    mo.stat(result.effects, label=words.EFFECTS_LABEL, bordered=True),
                     mo.stat(
-                        "yes" if result.one_intent else "no",
-                        label="Both requests express one intent",
+                        words.YES_NO[result.one_intent],
+                        label=words.ONE_INTENT_LABEL,
                         bordered=True,
                     ),
                 ],
                 widths="equal",
             ),
             mo.md(f"*{result.boundary_rule}*"),
-            mo.md("**Fictional requests and their receiver keys**\n\n" + _table),
+            mo.md(words.requests_table(result)),
         ]
     )
     return
@@ -275,34 +216,26 @@ def _(
     scenario,
     sweep_around_boundary,
     sweep_retention,
+    words,
 ):
     _axis = overview_axis(scenario)
     overview = sweep_retention(scenario, _axis, _axis)
-    zoom = sweep_around_boundary(scenario, radius_seconds=5)
-    _zoom_title = "Zoom: the seconds around the boundary"
+    zoom = sweep_around_boundary(scenario, radius_seconds=words.ZOOM_RADIUS_SECONDS)
     mo.vstack(
         [
-            mo.md(
-                "## The retention boundary\n\n"
-                "Every cell is the same experiment with another retention and delay; the "
-                "dashed diagonal is the exact boundary (delay = retention) and the ring marks "
-                "your inputs. The right-hand view zooms into the seconds around your retention, "
-                "where the boundary convention decides the diagonal."
-            ),
+            mo.md(words.BOUNDARY_TEXT),
             mo.hstack(
                 [
                     mo.vstack(
                         [
-                            VegaLite(retention_heatmap_spec(overview, "Overview")),
-                            mo.md(f"<small>{describe_heatmap(overview)}</small>"),
+                            VegaLite(retention_heatmap_spec(sweep, title)),
+                            mo.md(f"<small>{describe_heatmap(sweep)}</small>"),
                         ]
-                    ),
-                    mo.vstack(
-                        [
-                            VegaLite(retention_heatmap_spec(zoom, _zoom_title)),
-                            mo.md(f"<small>{describe_heatmap(zoom)}</small>"),
-                        ]
-                    ),
+                    )
+                    for sweep, title in (
+                        (overview, words.OVERVIEW_TITLE),
+                        (zoom, words.ZOOM_TITLE),
+                    )
                 ],
                 widths="equal",
                 gap=2,
@@ -313,38 +246,16 @@ def _(
 
 
 @app.cell(hide_code=True)
-def _(mo):
-    mo.md(r"""
-    ## What to notice
-
-    - **Key scope is identity.** With a key per delivery attempt the receiver never finds the
-      first record, so the same intent is applied twice at any delay. Dapr's activity execution
-      id changes on each retry, which is exactly this mistake.
-    - **A key without the tenant leaks results.** With the operation id alone, tenant-b's
-      order-42 hits tenant-a's record: without a fingerprint it receives tenant-a's result. The
-      IETF draft's security note asks for keys combined with client-specific attributes.
-    - **Ignoring the fingerprint hides conflicts.** AWS Lambda Powertools validates payloads only
-      when configured; the draft asks for 422, Stripe returns an `idempotency_error`, Brandur
-      Leach's design a 409.
-    - **Retention expiry does not make repeating an effect correct.** Stripe prunes keys after
-      24 h, Brandur Leach's reaper after 72 h, Powertools after 3600 s by default: a retry or a
-      manual replay after that is a new request. The boundary convention only decides the
-      instant delay = retention exactly; the lesson is to keep records at least as long as any
-      replay window.
-
-    *Identity experiment boundaries: two sequential requests; the record and effect commit
-    atomically; a canonical tuple stands in for a request fingerprint, not a production
-    cryptographic hash; concurrent claims (the draft's and Stripe's 409 for a request still in
-    flight) are not modeled.*
-    """)
+def _(mo, words):
+    mo.md(words.NOTICE)
     return
 
 
 @app.cell
-def _(CONTRACT_QUESTION, mo):
+def _(CHECK_LABEL, CONTRACT_QUESTION, mo):
     understanding = mo.ui.radio(
         options=list(CONTRACT_QUESTION.options),
-        label=f"**Check:** {CONTRACT_QUESTION.prompt}",
+        label=CHECK_LABEL.format(prompt=CONTRACT_QUESTION.prompt),
     )
     return (understanding,)
 

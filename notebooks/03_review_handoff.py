@@ -18,36 +18,43 @@ def _():
 
 @app.cell
 def _():
-    from asyncfail.charts import VegaLite, retention_heatmap_spec, timeline_spec
-    from asyncfail.faults import FAULT_DESCRIPTIONS, Fault
-    from asyncfail.heatmap import describe_heatmap, overview_axis
-    from asyncfail.readiness import (
+    from asyncfail.charts.heatmap import describe_heatmap, overview_axis
+    from asyncfail.charts.specs import VegaLite, retention_heatmap_spec, timeline_spec
+    from asyncfail.charts.timeline import describe_timeline
+    from asyncfail.contract.sweep import sweep_retention
+    from asyncfail.contract.terms import SCOPE_WORDS
+    from asyncfail.course import readiness_lesson as words
+    from asyncfail.ground.seed import RecommendationId
+    from asyncfail.handoff.design import (
+        HINTS,
         MAX_TEXT,
+        QUESTIONS,
         Answer,
-        CheckId,
         ReplayDesign,
-        ScopeAnswer,
+        Role,
         TimeUnit,
-        assess,
         duration_from_text,
     )
-    from asyncfail.retention_sweep import sweep_retention
-    from asyncfail.review import build_review
-    from asyncfail.review_markup import html_text
-    from asyncfail.timeline import describe_timeline
+    from asyncfail.handoff.html_page import html_text
+    from asyncfail.handoff.report import assess
+    from asyncfail.handoff.review import build_review
+    from asyncfail.lab.faults import Fault, describe_fault
 
     return (
         Answer,
-        CheckId,
-        FAULT_DESCRIPTIONS,
         Fault,
+        HINTS,
         MAX_TEXT,
+        QUESTIONS,
+        RecommendationId,
         ReplayDesign,
-        ScopeAnswer,
+        Role,
+        SCOPE_WORDS,
         TimeUnit,
         VegaLite,
         assess,
         build_review,
+        describe_fault,
         describe_heatmap,
         describe_timeline,
         duration_from_text,
@@ -56,149 +63,142 @@ def _():
         retention_heatmap_spec,
         sweep_retention,
         timeline_spec,
+        words,
     )
 
 
 @app.cell(hide_code=True)
-def _(mo):
-    mo.md(r"""
-    # Take the replay-readiness checklist to your own design
-
-    The lab's durable runtime was safe **under its assumptions**: one key carried across every
-    delivery attempt, an unknown outcome kept apart from a failure, a lookup by key at the
-    effect boundary, records retained for the whole replay window, and people who own the
-    replay. Describe your own design below and the checklist tells you which of the sample
-    handoff's recommendations it meets, in your own terms, running your retention and replay
-    window through the idempotency contract experiment.
-
-    Answer what you know; leave the rest as *unknown*. Your answers stay in this page's memory:
-    nothing is written to the address bar or sent anywhere, and the report downloads as a file
-    made in your browser.
-    """)
+def _(mo, words):
+    mo.md(f"# {words.TITLE}\n\n{words.INTRO}")
     return
 
 
 @app.cell
-def _(Answer, mo):
+def _(Answer, QUESTIONS, mo, words):
     key_across_attempts = mo.ui.radio(
         options=[a.value for a in Answer],
-        value=Answer.UNKNOWN.value,
+        value=words.DEFAULT_ANSWER.value,
         inline=True,
-        label="Is **one operation key** carried across every delivery attempt?",
+        label=QUESTIONS["key_across_attempts"],
     )
     return (key_across_attempts,)
 
 
 @app.cell
-def _(ScopeAnswer, mo):
+def _(QUESTIONS, SCOPE_WORDS, mo, words):
     key_scope = mo.ui.dropdown(
-        options={
-            "the delivery attempt (a new id per attempt)": ScopeAnswer.ATTEMPT.value,
-            "the business operation id alone": ScopeAnswer.OPERATION.value,
-            "the tenant and the business operation": ScopeAnswer.TENANT_OPERATION.value,
-            "unknown": ScopeAnswer.UNKNOWN.value,
-        },
-        value="unknown",
-        label="What does the key identify?",
+        options={text: scope.value for scope, text in SCOPE_WORDS.items()}
+        | {words.UNKNOWN_SCOPE: words.UNKNOWN_SCOPE},
+        value=words.UNKNOWN_SCOPE,
+        label=QUESTIONS["key_scope"],
     )
     return (key_scope,)
 
 
 @app.cell
-def _(Answer, mo):
+def _(Answer, QUESTIONS, mo, words):
     unknown_outcome_separate = mo.ui.radio(
         options=[a.value for a in Answer],
-        value=Answer.UNKNOWN.value,
+        value=words.DEFAULT_ANSWER.value,
         inline=True,
-        label="Is an **unknown outcome** represented separately from *failed*?",
+        label=QUESTIONS["unknown_outcome_separate"],
     )
     return (unknown_outcome_separate,)
 
 
 @app.cell
-def _(Answer, mo):
+def _(Answer, QUESTIONS, mo, words):
     lookup_by_key = mo.ui.radio(
         options=[a.value for a in Answer],
-        value=Answer.UNKNOWN.value,
+        value=words.DEFAULT_ANSWER.value,
         inline=True,
-        label="Can the worker **look the key up** at the effect boundary before calling again?",
+        label=QUESTIONS["lookup_by_key"],
     )
     return (lookup_by_key,)
 
 
 @app.cell
-def _(mo):
+def _(QUESTIONS, mo, words):
     retention_amount = mo.ui.text(
-        placeholder="e.g. 24 (blank: unknown)",
-        label="Deduplication records are retained for",
+        placeholder=words.DURATION_PLACEHOLDERS["retention"],
+        label=QUESTIONS["retention"],
     )
     return (retention_amount,)
 
 
 @app.cell
-def _(TimeUnit, mo):
+def _(TimeUnit, mo, words):
     retention_unit = mo.ui.dropdown(
-        options=[u.value for u in TimeUnit], value=TimeUnit.HOURS.value, label="unit"
+        options=[u.value for u in TimeUnit],
+        value=words.DEFAULT_UNIT.value,
+        label=words.UNIT_LABEL,
     )
     return (retention_unit,)
 
 
 @app.cell
-def _(mo):
+def _(QUESTIONS, mo, words):
     window_amount = mo.ui.text(
-        placeholder="e.g. 72 (blank: unknown)",
-        label="The longest replay window (how late a retry or manual replay can come)",
+        placeholder=words.DURATION_PLACEHOLDERS["replay_window"],
+        label=QUESTIONS["replay_window"],
     )
     return (window_amount,)
 
 
 @app.cell
-def _(TimeUnit, mo):
+def _(TimeUnit, mo, words):
     window_unit = mo.ui.dropdown(
-        options=[u.value for u in TimeUnit], value=TimeUnit.HOURS.value, label="unit"
+        options=[u.value for u in TimeUnit],
+        value=words.DEFAULT_UNIT.value,
+        label=words.UNIT_LABEL,
     )
     return (window_unit,)
 
 
 @app.cell
-def _(Answer, mo):
+def _(Answer, QUESTIONS, mo, words):
     fingerprint_compared = mo.ui.radio(
         options=[a.value for a in Answer],
-        value=Answer.UNKNOWN.value,
+        value=words.DEFAULT_ANSWER.value,
         inline=True,
-        label="Is a **request fingerprint** compared when a key is reused?",
+        label=QUESTIONS["fingerprint_compared"],
     )
     return (fingerprint_compared,)
 
 
 @app.cell
-def _(MAX_TEXT, mo):
+def _(MAX_TEXT, Role, mo, words):
     pause_owner = mo.ui.text(
-        placeholder="a role or a team", max_length=MAX_TEXT, label="Who can pause dispatch?"
+        placeholder=words.OWNER_PLACEHOLDER,
+        max_length=MAX_TEXT,
+        label=Role.PAUSE_OWNER.question,
     )
     return (pause_owner,)
 
 
 @app.cell
-def _(MAX_TEXT, mo):
+def _(MAX_TEXT, Role, mo, words):
     replay_approver = mo.ui.text(
-        placeholder="a role or a team", max_length=MAX_TEXT, label="Who approves a replay?"
+        placeholder=words.OWNER_PLACEHOLDER,
+        max_length=MAX_TEXT,
+        label=Role.REPLAY_APPROVER.question,
     )
     return (replay_approver,)
 
 
 @app.cell
-def _(MAX_TEXT, mo):
+def _(MAX_TEXT, Role, mo, words):
     state_verifier = mo.ui.text(
-        placeholder="a role or a team",
+        placeholder=words.OWNER_PLACEHOLDER,
         max_length=MAX_TEXT,
-        label="Who verifies the final business state?",
+        label=Role.STATE_VERIFIER.question,
     )
     return (state_verifier,)
 
 
 @app.cell
 def _(
+    HINTS,
     fingerprint_compared,
     key_across_attempts,
     key_scope,
@@ -212,18 +212,21 @@ def _(
     unknown_outcome_separate,
     window_amount,
     window_unit,
+    words,
 ):
     mo.vstack(
         [
-            mo.md("## Your design"),
+            mo.md(words.DESIGN_TITLE),
             key_across_attempts,
             key_scope,
             unknown_outcome_separate,
             lookup_by_key,
             mo.hstack([retention_amount, retention_unit], justify="start"),
+            mo.md(f"<small>{HINTS['retention']}</small>"),
             mo.hstack([window_amount, window_unit], justify="start"),
+            mo.md(f"<small>{HINTS['replay_window']}</small>"),
             fingerprint_compared,
-            mo.md("**Who owns recovery?**"),
+            mo.md(words.OWNERS_TITLE),
             mo.hstack([pause_owner, replay_approver, state_verifier], widths="equal"),
         ]
     )
@@ -246,12 +249,15 @@ def _(
     unknown_outcome_separate,
     window_amount,
     window_unit,
+    words,
 ):
     input_errors = []
     durations = {}
-    for _field, _label, _amount, _unit in (
-        ("retention", "Retention", retention_amount, retention_unit),
-        ("replay_window", "Replay window", window_amount, window_unit),
+    for (_field, _label), _amount, _unit in zip(
+        words.DURATION_FIELDS.items(),
+        (retention_amount, window_amount),
+        (retention_unit, window_unit),
+        strict=True,
     ):
         try:
             durations[_field] = duration_from_text(_label, _amount.value, _unit.value)
@@ -260,7 +266,7 @@ def _(
             durations[_field] = None
     design = ReplayDesign(
         key_across_attempts=key_across_attempts.value,
-        key_scope=key_scope.value,
+        key_scope=None if key_scope.value == words.UNKNOWN_SCOPE else key_scope.value,
         unknown_outcome_separate=unknown_outcome_separate.value,
         lookup_by_key=lookup_by_key.value,
         fingerprint_compared=fingerprint_compared.value,
@@ -273,25 +279,26 @@ def _(
 
 
 @app.cell
-def _(assess, design, html_text, input_errors, mo):
+def _(assess, design, html_text, input_errors, mo, words):
     report = assess(design)
     _errors = [
         mo.callout(
-            mo.Html(f"<strong>Not read; treated as unknown.</strong> {html_text(e)}"),
+            mo.Html(f"<strong>{html_text(words.INPUT_ERROR)}</strong> {html_text(e)}"),
             kind="danger",
         )
         for e in input_errors
     ]
+    _label, _filename = words.REPORT_DOWNLOAD
     mo.vstack(
         [
-            mo.md("## Your readiness report"),
+            mo.md(words.REPORT_TITLE),
             *_errors,
             mo.md(report.summary()),
             mo.download(
                 data=report.markdown().encode("utf-8"),
-                filename="replay-readiness.md",
-                mimetype="text/markdown",
-                label="Download the report (Markdown)",
+                filename=_filename,
+                mimetype=words.MARKDOWN_MIME,
+                label=_label,
             ),
             mo.Html(report.html(standalone=False)),
         ]
@@ -301,7 +308,7 @@ def _(assess, design, html_text, input_errors, mo):
 
 @app.cell
 def _(
-    CheckId,
+    RecommendationId,
     VegaLite,
     describe_heatmap,
     mo,
@@ -309,54 +316,49 @@ def _(
     report,
     retention_heatmap_spec,
     sweep_retention,
+    words,
 ):
     # The retention check already ran your numbers through the contract experiment: chart that
     # very run (its scenario), over the retentions and delays around it.
-    _probes = report.check(CheckId.RETENTION_COVERS_REPLAY).probes
+    _probes = report.check(RecommendationId.RETENTION_COVERS_REPLAY).probes
     if _probes:
         _scenario = _probes[0].result.scenario
         _axis = overview_axis(_scenario)
         _sweep = sweep_retention(_scenario, _axis, _axis)
         _view = mo.vstack(
             [
-                mo.md(
-                    "### Your retention against your replay window\n\n"
-                    "The ring is a replay as late as your longest replay window, against your "
-                    "retention; below the dashed diagonal the record is still there."
-                ),
-                VegaLite(retention_heatmap_spec(_sweep, "Your retention and replay window")),
+                mo.md(words.RETENTION_CHART_TEXT),
+                VegaLite(retention_heatmap_spec(_sweep, words.RETENTION_CHART_TITLE)),
                 mo.md(f"<small>{describe_heatmap(_sweep)}</small>"),
             ]
         )
     else:
-        _view = mo.md(
-            "*Give both the retention and the longest replay window to see whether a late "
-            "replay can become a second debit.*"
-        )
+        _view = mo.md(words.RETENTION_CHART_MISSING)
     _view
     return
 
 
 @app.cell
-def _(Fault, mo):
+def _(Fault, mo, words):
     handoff_fault = mo.ui.dropdown(
         options=[f.value for f in Fault],
-        value=Fault.CRASH_AFTER_EFFECT.value,
-        label="Fault the handoff reviews",
+        value=words.DEFAULT_HANDOFF_FAULT.value,
+        label=words.HANDOFF_FAULT_LABEL,
     )
     return (handoff_fault,)
 
 
 @app.cell
 def _(
-    FAULT_DESCRIPTIONS,
     Fault,
     VegaLite,
     build_review,
+    describe_fault,
     describe_timeline,
     handoff_fault,
     mo,
     timeline_spec,
+    words,
 ):
     review = build_review(Fault(handoff_fault.value))
     _evidence = mo.hstack(
@@ -374,21 +376,16 @@ def _(
     )
     mo.vstack(
         [
-            mo.md(
-                "## The model's own case: the review handoff\n\n"
-                "This is the sample handoff, generated now from running both runtimes: every "
-                "figure and event in it is the model's. Pick another fault to see the same "
-                "review of a different failure."
-            ),
+            mo.md(words.HANDOFF_TEXT),
             handoff_fault,
-            mo.md(f"*{FAULT_DESCRIPTIONS[Fault(handoff_fault.value)]}*"),
+            mo.md(f"*{describe_fault(Fault(handoff_fault.value))}*"),
             mo.download(
                 data=review.markdown().encode("utf-8"),
-                filename=f"review-handoff-{handoff_fault.value}.md",
-                mimetype="text/markdown",
-                label="Download the handoff (Markdown)",
+                filename=words.HANDOFF_FILE.format(fault=handoff_fault.value),
+                mimetype=words.MARKDOWN_MIME,
+                label=words.HANDOFF_DOWNLOAD,
             ),
-            mo.md("**The evidence, as timelines** (the same runs the handoff reports):"),
+            mo.md(words.EVIDENCE_TITLE),
             _evidence,
             mo.Html(review.html(standalone=False)),
         ]

@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from asyncfail.cli import main
+from asyncfail.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -122,7 +122,7 @@ def test_output_is_byte_identical_across_processes() -> None:
 
 def test_cli_path_does_not_import_course_dependencies() -> None:
     code = (
-        "import sys, asyncfail.cli; asyncfail.cli.main(['lab']);"
+        "import sys, asyncfail.cli.main; asyncfail.cli.main.main(['lab']);"
         "print(sorted(m for m in ('marimo', 'pandas', 'altair', 'numpy') if m in sys.modules))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

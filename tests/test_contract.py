@@ -1,7 +1,7 @@
 """The contract experiment against its stated rules: every combination, the seed's row, bounds.
 
 The expectations below are an independent oracle written from the rules in the docstrings of
-``asyncfail.contract_rules`` (which keys collide, when a record is retained, what is reused),
+``asyncfail.contract.rules`` (which keys collide, when a record is retained, what is reused),
 not computed by the code under test.
 """
 
@@ -14,20 +14,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from asyncfail.contract import (
+from asyncfail.contract.experiment import ContractScenario, check_seconds, evaluate
+from asyncfail.contract.requests import canonical_json
+from asyncfail.contract.rules import Disposition, Finding, RecordState
+from asyncfail.contract.terms import (
     MAX_SECONDS,
     BoundaryConvention,
     ContractProfile,
-    ContractScenario,
-    Disposition,
-    Finding,
     KeyScope,
     PayloadPolicy,
-    RecordState,
     SecondRequest,
-    canonical_json,
-    check_seconds,
-    evaluate,
 )
 
 SCOPES = ["attempt", "operation", "tenant-operation"]

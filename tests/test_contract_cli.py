@@ -8,13 +8,13 @@ import sys
 import jsonschema
 import pytest
 
-from asyncfail.cli import main
-from asyncfail.commands.render import to_json
-from asyncfail.contract import ContractScenario, evaluate
-from asyncfail.faults import Fault
-from asyncfail.results import LabResult
-from asyncfail.retention_sweep import sweep_around_boundary
-from asyncfail.scenario import Mode
+from asyncfail.cli.main import main
+from asyncfail.contract.experiment import ContractScenario, evaluate
+from asyncfail.contract.sweep import sweep_around_boundary
+from asyncfail.ground.canonical import to_json
+from asyncfail.lab.faults import Fault
+from asyncfail.lab.results import LabResult
+from asyncfail.lab.scenario import Mode
 from tests.cli_support import ROOT, run_main, run_process
 from tests.golden.regenerate import cli_output, golden_path
 
@@ -176,9 +176,9 @@ def test_lab_output_is_unaffected_by_running_the_contract_in_the_same_process() 
 def test_lab_output_is_unaffected_in_a_fresh_process_that_ran_the_contract_first() -> None:
     code = (
         "import io, sys\n"
-        "from asyncfail.cli import main\n"
-        "from asyncfail.contract import ContractScenario\n"
-        "from asyncfail.retention_sweep import sweep_retention\n"
+        "from asyncfail.cli.main import main\n"
+        "from asyncfail.contract.experiment import ContractScenario\n"
+        "from asyncfail.contract.sweep import sweep_retention\n"
         "sweep_retention(ContractScenario(), range(50), range(50))\n"
         "assert main(['contract', '--profile', 'powertools'], stdout=io.StringIO()) == 0\n"
         "sys.exit(main(['lab', '--all']))\n"
@@ -189,21 +189,32 @@ def test_lab_output_is_unaffected_in_a_fresh_process_that_ran_the_contract_first
     assert done.stdout == lab_all_from_golden_files()
 
 
-def test_lab_command_does_not_build_the_contract_models() -> None:
+def loaded_by(command: str) -> list[str]:
+    """The asyncfail modules a process imports to run ``asyncfail COMMAND``."""
     code = (
-        "import io, sys, asyncfail.cli; asyncfail.cli.main(['lab'], stdout=io.StringIO());"
-        "print([m for m in sys.modules if m.startswith('asyncfail.')])"
+        "import io, sys, asyncfail.cli.main as cli;"
+        f"cli.main([{command!r}], stdout=io.StringIO());"
+        "print(' '.join(m for m in sys.modules if m.startswith('asyncfail.')))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    loaded = done.stdout
-    assert "'asyncfail.commands.contract'" in loaded, "the command itself is registered"
-    for heavy in ("contract", "contract_rules", "retention_sweep"):
-        assert f"'asyncfail.{heavy}'" not in loaded
+    return done.stdout.split()
+
+
+def test_lab_command_imports_only_the_lab_and_its_own_subcommand() -> None:
+    loaded = loaded_by("lab")
+    assert "asyncfail.cli.lab" in loaded
+    assert [m for m in loaded if m.startswith("asyncfail.cli.")] == [
+        "asyncfail.cli.output",
+        "asyncfail.cli.main",
+        "asyncfail.cli.lab",
+    ]
+    for wing in ("contract", "handoff", "charts", "course"):
+        assert not [m for m in loaded if m.startswith(f"asyncfail.{wing}")], wing
 
 
 def test_contract_command_does_not_import_course_dependencies() -> None:
     code = (
-        "import io, sys, asyncfail.cli; asyncfail.cli.main(['contract'], stdout=io.StringIO());"
+        "import io, sys, asyncfail.cli.main as cli; cli.main(['contract'], stdout=io.StringIO());"
         "print(sorted(m for m in ('marimo', 'pandas', 'altair', 'numpy') if m in sys.modules))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -7,23 +7,22 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from asyncfail.contract import (
-    MAX_SECONDS,
-    BoundaryConvention,
-    ContractProfile,
-    ContractScenario,
-    KeyScope,
-    PayloadPolicy,
-    SecondRequest,
-    evaluate,
-)
-from asyncfail.retention_sweep import (
+from asyncfail.contract.experiment import ContractScenario, evaluate
+from asyncfail.contract.sweep import (
     COLUMNS,
     MAX_SWEEP_CELLS,
     RetentionSweep,
     boundary_axis,
     sweep_around_boundary,
     sweep_retention,
+)
+from asyncfail.contract.terms import (
+    MAX_SECONDS,
+    BoundaryConvention,
+    ContractProfile,
+    KeyScope,
+    PayloadPolicy,
+    SecondRequest,
 )
 
 FIXED = ("scope", "second", "policy", "profile", "boundary")

@@ -5,11 +5,13 @@ from itertools import pairwise
 from hypothesis import given
 from hypothesis import strategies as st
 
-from asyncfail.charts import FINDING_COLOURS, retention_heatmap_spec
-from asyncfail.contract import MAX_SECONDS, BoundaryConvention, ContractScenario, evaluate
-from asyncfail.contract_rules import Finding
-from asyncfail.heatmap import describe_heatmap, heatmap_cells, overview_axis
-from asyncfail.retention_sweep import sweep_around_boundary, sweep_retention
+from asyncfail.charts.heatmap import describe_heatmap, heatmap_cells, overview_axis
+from asyncfail.charts.look import FINDING_COLOURS
+from asyncfail.charts.specs import retention_heatmap_spec
+from asyncfail.contract.experiment import ContractScenario, evaluate
+from asyncfail.contract.rules import Finding
+from asyncfail.contract.sweep import sweep_around_boundary, sweep_retention
+from asyncfail.contract.terms import MAX_SECONDS, BoundaryConvention
 
 seconds = st.one_of(st.integers(0, MAX_SECONDS).map(float), st.sampled_from([0.0, MAX_SECONDS]))
 
@@ -80,10 +82,13 @@ def test_spec_layers_boundary_current_point_and_colours() -> None:
         (boundary[1]["retention_seconds"],) * 2,
     ]
     colour = spec["layer"][0]["encoding"]["color"]
-    assert colour["scale"]["domain"] == [
+    # The legend lists the findings present; each finding keeps its own colour in every chart.
+    present = {p["name"]: p["value"] for p in spec["params"]}["present"]
+    assert present == [
         Finding.SAME_INTENT_REUSED.value,
         Finding.APPLIED_TWICE_RECORD_EXPIRED.value,
     ]
+    assert colour["legend"]["values"] == {"expr": "present"}
     assert colour["scale"]["range"] == [FINDING_COLOURS[f] for f in colour["scale"]["domain"]]
     assert {t["field"] for t in spec["layer"][0]["encoding"]["tooltip"]} >= {"finding", "record"}
     assert spec["description"] == describe_heatmap(sweep)
@@ -121,17 +126,17 @@ def test_description_counts_cells_per_finding() -> None:
 
 
 def test_heatmap_spec_is_the_altair_builders_with_this_drawing_filled_in() -> None:
-    from asyncfail.chart_builders import heatmap_layers
+    from asyncfail.charts.builders import heatmap_layers
 
     scenario = ContractScenario()
     sweep = sweep_around_boundary(scenario, radius_seconds=2)
     for width in (240, 360, 500):
         spec = retention_heatmap_spec(sweep, "Zoom", width=width)
         built = heatmap_layers(width).to_dict()
+        # Filled in per drawing: the data, the titles, and the parameters' values (the findings
+        # present, and this grid's extent); everything else is the builders' spec.
         for key in ("datasets", "title", "description"):
             spec.pop(key)
-        encoding = spec["layer"][0]["encoding"]
-        # Filled in per drawing: the findings present, and this grid's extent.
-        for channel in ("color", "x", "y"):
-            encoding[channel].pop("scale")
+        for drawn in (spec, built):
+            drawn["params"] = [p["name"] for p in drawn["params"]]
         assert spec == built

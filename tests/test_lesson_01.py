@@ -8,9 +8,9 @@ import marimo as mo
 import pytest
 
 from asyncfail import Fault, Mode, Scenario, simulate
-from asyncfail.cli import main
-from asyncfail.quiz import LAB_QUESTION
-from asyncfail.timeline import narrate, timeline_rows
+from asyncfail.charts.timeline import narrate, timeline_rows
+from asyncfail.cli.main import main
+from asyncfail.course.questions import LAB_QUESTION
 from tests.notebook_support import (
     load_notebook,
     run_lesson,

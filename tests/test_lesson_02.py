@@ -5,10 +5,10 @@ from typing import Any
 import marimo as mo
 import pytest
 
-from asyncfail.contract import ContractScenario, evaluate
-from asyncfail.heatmap import heatmap_cells, overview_axis
-from asyncfail.quiz import CONTRACT_QUESTION
-from asyncfail.retention_sweep import sweep_around_boundary, sweep_retention
+from asyncfail.charts.heatmap import heatmap_cells, overview_axis
+from asyncfail.contract.experiment import ContractScenario, evaluate
+from asyncfail.contract.sweep import sweep_around_boundary, sweep_retention
+from asyncfail.course.questions import CONTRACT_QUESTION
 from tests.notebook_support import (
     load_notebook,
     run_lesson,

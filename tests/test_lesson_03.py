@@ -5,20 +5,21 @@ from typing import Any
 import marimo as mo
 import pytest
 
-from asyncfail.faults import Fault
-from asyncfail.readiness import (
+from asyncfail.contract.terms import KeyScope
+from asyncfail.ground.seed import RecommendationId
+from asyncfail.handoff.checks import CheckStatus
+from asyncfail.handoff.design import (
     MAX_TEXT,
     Answer,
-    CheckStatus,
     Duration,
     ReplayDesign,
-    ScopeAnswer,
     TimeUnit,
-    assess,
     duration_from_text,
 )
-from asyncfail.review import build_review
-from tests.notebook_support import load_notebook, run_lesson, visible_text
+from asyncfail.handoff.report import assess
+from asyncfail.handoff.review import build_review
+from asyncfail.lab.faults import Fault
+from tests.notebook_support import load_notebook, run_lesson, vega_specs, visible_text
 
 nb = load_notebook("03_review_handoff")
 HOSTILE = "<script>alert(1)</script> | a | b |\n`tick` **bold** " + "x" * 9_900
@@ -55,7 +56,7 @@ def test_a_described_design_gets_the_librarys_report() -> None:
     )
     design = ReplayDesign(
         key_across_attempts=Answer.YES,
-        key_scope=ScopeAnswer.TENANT_OPERATION,
+        key_scope=KeyScope.TENANT_OPERATION,
         unknown_outcome_separate=Answer.YES,
         lookup_by_key=Answer.YES,
         retention=Duration(amount=24, unit=TimeUnit.HOURS),
@@ -118,9 +119,6 @@ def test_duration_text_rejects_bad_input_naming_the_field(text: str) -> None:
 
 
 def test_charts_show_the_handoffs_evidence_and_the_learners_retention() -> None:
-    from asyncfail.readiness import CheckId
-    from tests.notebook_support import vega_specs
-
     page, defs = run()
     titles = [s["title"] for s in vega_specs(page)]
     assert titles == ["naive runtime: crash-after-effect", "durable runtime: crash-after-effect"]
@@ -134,7 +132,7 @@ def test_charts_show_the_handoffs_evidence_and_the_learners_retention() -> None:
     )
     heatmap, *timelines = vega_specs(page)
     assert heatmap["title"] == "Your retention and replay window" and len(timelines) == 2
-    probe = defs["report"].check(CheckId.RETENTION_COVERS_REPLAY).probes[0]
+    probe = defs["report"].check(RecommendationId.RETENTION_COVERS_REPLAY).probes[0]
     (current,) = heatmap["datasets"]["current"]
     assert (current["retention_seconds"], current["delay_seconds"]) == (86_400, 172_800)
     assert current["finding"] == probe.result.finding.value

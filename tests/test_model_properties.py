@@ -16,8 +16,8 @@ from asyncfail import (
     run_plan,
     simulate,
 )
-from asyncfail.results import counts_of, outcome_of
-from asyncfail.scenario import MAX_DELIVERIES
+from asyncfail.lab.reading import counts_of, outcome_of
+from asyncfail.lab.scenario import MAX_DELIVERIES
 
 faults = st.sampled_from(list(Fault))
 modes = st.sampled_from(list(Mode))
@@ -125,7 +125,7 @@ def test_outcome_classes(mode: Mode, plan: FaultPlan, budget: int) -> None:
 
 def test_every_outcome_and_status_is_reachable() -> None:
     from asyncfail import Status
-    from asyncfail.scenario import MAX_DELIVERIES as top
+    from asyncfail.lab.scenario import MAX_DELIVERIES as top
 
     results = [
         simulate(Scenario(fault=f, mode=m, deliveries=d))

@@ -8,22 +8,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from asyncfail.contract import MAX_SECONDS, ContractScenario, Finding, RecordState, evaluate
-from asyncfail.readiness import (
+from asyncfail.contract.experiment import ContractScenario, evaluate
+from asyncfail.contract.rules import Finding, RecordState
+from asyncfail.contract.terms import MAX_SECONDS, KeyScope
+from asyncfail.ground.seed import RECOMMENDATIONS, Priority, RecommendationId
+from asyncfail.handoff.checks import CHECKS, CheckId, CheckStatus, ContractRule
+from asyncfail.handoff.design import (
     MAX_TEXT,
     UNIT_SECONDS,
     Answer,
-    CheckId,
-    CheckStatus,
     Duration,
-    ReadinessReport,
     ReplayDesign,
-    ScopeAnswer,
     TimeUnit,
-    assess,
     open_questions,
 )
-from asyncfail.review import RECOMMENDATIONS, Priority
+from asyncfail.handoff.report import ReadinessReport, assess
 
 MET, UNMET, UNKNOWN = CheckStatus.MET, CheckStatus.UNMET, CheckStatus.UNKNOWN
 
@@ -45,11 +44,15 @@ OWNERS = {"pause_owner": "Payments on-call", "replay_approver": "Ledger lead",
 
 # (check, answers, expected status): each check in each of its three states, several ways.
 KEY, OUTCOME, RETENTION = (
-    CheckId.KEY_ACROSS_ATTEMPTS,
-    CheckId.UNKNOWN_OUTCOME,
-    CheckId.RETENTION_COVERS_REPLAY,
+    RecommendationId.KEY_ACROSS_ATTEMPTS,
+    RecommendationId.UNKNOWN_OUTCOME,
+    RecommendationId.RETENTION_COVERS_REPLAY,
 )
-OWNER, SCOPE, PRINT = CheckId.RECOVERY_OWNER, CheckId.KEY_SCOPE, CheckId.FINGERPRINT
+OWNER, SCOPE, PRINT = (
+    RecommendationId.RECOVERY_OWNER,
+    ContractRule.KEY_SCOPE,
+    ContractRule.FINGERPRINT,
+)
 CASES: list[tuple[CheckId, dict[str, Any], CheckStatus]] = [
     # P0: one operation key across every delivery attempt
     (KEY, {"key_across_attempts": "yes", "key_scope": "tenant-operation"}, MET),
@@ -104,17 +107,17 @@ def test_check_status(check: CheckId, answers: dict[str, Any], expected: CheckSt
 
 def test_every_check_is_tested_in_every_state() -> None:
     covered = {(check, expected) for check, _, expected in CASES}
-    assert covered == {(check, s) for check in CheckId for s in CheckStatus}
+    assert covered == {(check, s) for check in CHECKS for s in CheckStatus}
 
 
 def test_the_four_recommendations_come_first_with_the_seeds_priorities() -> None:
     checks = assess(ReplayDesign()).checks
-    assert [c.id for c in checks] == list(CheckId)
+    assert [c.id for c in checks] == list(CHECKS)
     assert [(c.priority, c.title) for c in checks[:4]] == [
-        (r.priority, r.title) for r in RECOMMENDATIONS
+        (r.priority, r.title) for r in RECOMMENDATIONS.values()
     ]
     assert [c.priority for c in checks[4:]] == [None, None]
-    assert {r.priority for r in RECOMMENDATIONS} == {Priority.P0, Priority.P1}
+    assert {r.priority for r in RECOMMENDATIONS.values()} == {Priority.P0, Priority.P1}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -122,26 +125,26 @@ def test_the_four_recommendations_come_first_with_the_seeds_priorities() -> None
 
 
 def test_reasons_quote_the_owners_by_name() -> None:
-    text = reason(CheckId.RECOVERY_OWNER, **OWNERS, lookup_by_key="yes")
+    text = reason(RecommendationId.RECOVERY_OWNER, **OWNERS, lookup_by_key="yes")
     assert "\u201cPayments on-call\u201d can pause dispatch" in text
     assert "\u201cLedger lead\u201d can approve replay" in text
     assert "\u201cFinance ops\u201d can verify the final business state" in text
 
 
 def test_missing_owners_are_named_as_open_questions() -> None:
-    text = reason(CheckId.RECOVERY_OWNER, pause_owner="SRE rota", lookup_by_key="yes")
+    text = reason(RecommendationId.RECOVERY_OWNER, pause_owner="SRE rota", lookup_by_key="yes")
     assert "\u201cSRE rota\u201d can pause dispatch" in text
     assert "who can approve replay" in text and "who can verify the final business state" in text
 
 
 def test_no_lookup_means_no_evidence_for_the_owners() -> None:
-    text = reason(CheckId.RECOVERY_OWNER, **OWNERS, lookup_by_key="no")
+    text = reason(RecommendationId.RECOVERY_OWNER, **OWNERS, lookup_by_key="no")
     assert "\u201cLedger lead\u201d" in text and "no lookup by operation key" in text
 
 
 def test_retention_reason_uses_the_learners_units_and_the_contracts_verdict() -> None:
     text = reason(
-        CheckId.RETENTION_COVERS_REPLAY,
+        RecommendationId.RETENTION_COVERS_REPLAY,
         retention=Duration(amount=36, unit=TimeUnit.HOURS),
         replay_window=Duration(amount=2, unit=TimeUnit.DAYS),
     )
@@ -155,7 +158,7 @@ def test_retention_reason_uses_the_learners_units_and_the_contracts_verdict() ->
 def test_equal_retention_and_window_names_the_boundary_rule() -> None:
     report = assess(ReplayDesign(retention=Duration(amount=1, unit="days"),
                                  replay_window=Duration(amount=24, unit="hours")))  # fmt: skip
-    check = report.check(CheckId.RETENTION_COVERS_REPLAY)
+    check = report.check(RecommendationId.RETENTION_COVERS_REPLAY)
     assert check.status is UNMET
     (probe,) = check.probes
     assert "exactly equal" in check.reason
@@ -163,17 +166,19 @@ def test_equal_retention_and_window_names_the_boundary_rule() -> None:
 
 
 def test_key_reasons_speak_of_the_stated_scope() -> None:
-    text = reason(CheckId.KEY_ACROSS_ATTEMPTS, key_across_attempts="yes", key_scope="attempt")
+    text = reason(
+        RecommendationId.KEY_ACROSS_ATTEMPTS, key_across_attempts="yes", key_scope="attempt"
+    )
     assert "scoped to the delivery attempt, so it changes on every redelivery" in text
     assert "although you answered yes" in text
     assert Finding.APPLIED_TWICE_KEY_PER_ATTEMPT.value.lower() in text
-    text = reason(CheckId.KEY_SCOPE, key_scope="operation", fingerprint_compared="no")
+    text = reason(ContractRule.KEY_SCOPE, key_scope="operation", fingerprint_compared="no")
     assert Finding.OTHER_TENANTS_RESULT.value.lower() in text
 
 
 def test_unknown_fingerprint_shows_both_outcomes() -> None:
     report = assess(ReplayDesign())
-    check = report.check(CheckId.FINGERPRINT)
+    check = report.check(ContractRule.FINGERPRINT)
     findings = [p.result.finding for p in check.probes]
     assert findings == [Finding.CONFLICT_REJECTED, Finding.CONFLICT_HIDDEN]
     assert all(f.value.lower() in check.reason for f in findings)
@@ -196,7 +201,7 @@ def test_retention_check_is_the_contract_experiments_verdict(
     retention: Duration, window: Duration
 ) -> None:
     check = assess(ReplayDesign(retention=retention, replay_window=window)).check(
-        CheckId.RETENTION_COVERS_REPLAY
+        RecommendationId.RETENTION_COVERS_REPLAY
     )
     (probe,) = check.probes
     direct = evaluate(
@@ -229,7 +234,9 @@ def test_retention_check_is_the_contract_experiments_verdict(
 def test_unit_conversions_are_exact_at_the_boundary(
     retention: Duration, window: Duration, expected: CheckStatus
 ) -> None:
-    got = status(CheckId.RETENTION_COVERS_REPLAY, retention=retention, replay_window=window)
+    got = status(
+        RecommendationId.RETENTION_COVERS_REPLAY, retention=retention, replay_window=window
+    )
     assert got is expected
 
 
@@ -328,7 +335,7 @@ def test_open_questions_list_every_unanswered_input() -> None:
     assert len(open_questions(ReplayDesign())) == 10
     complete = ReplayDesign(
         key_across_attempts=Answer.YES,
-        key_scope=ScopeAnswer.TENANT_OPERATION,
+        key_scope=KeyScope.TENANT_OPERATION,
         unknown_outcome_separate=Answer.YES,
         lookup_by_key=Answer.NO,
         retention=hours(1),
@@ -348,17 +355,15 @@ def test_report_is_derived_from_the_design_alone() -> None:
     design = ReplayDesign(key_scope="operation", fingerprint_compared="yes")
     report = assess(design)
     assert report == ReadinessReport(design=design)
-    assert sum(report.tally().values()) == len(report.checks) == len(CheckId)
+    assert sum(report.tally().values()) == len(report.checks) == len(CHECKS)
     dumped = report.model_dump(mode="json")
-    assert [c["id"] for c in dumped["checks"]] == [c.value for c in CheckId]
+    assert [c["id"] for c in dumped["checks"]] == [c.value for c in CHECKS]
     assert dumped["unknowns"] == list(report.unknowns)
     assert ReadinessReport.model_validate({"design": dumped["design"]}) == report
 
 
 def test_contract_probes_say_which_key_they_assume_when_the_learners_differs() -> None:
-    from asyncfail.readiness import CheckId, Duration, ReplayDesign, ScopeAnswer, TimeUnit, assess
-
-    def reasons(scope: ScopeAnswer) -> list[str]:
+    def reasons(scope: KeyScope) -> list[str]:
         report = assess(
             ReplayDesign(
                 key_scope=scope,
@@ -366,11 +371,10 @@ def test_contract_probes_say_which_key_they_assume_when_the_learners_differs() -
                 replay_window=Duration(amount=24, unit=TimeUnit.HOURS),
             )
         )
-        return [
-            report.check(c).reason for c in (CheckId.RETENTION_COVERS_REPLAY, CheckId.FINGERPRINT)
-        ]
+        checks = (RecommendationId.RETENTION_COVERS_REPLAY, ContractRule.FINGERPRINT)
+        return [report.check(c).reason for c in checks]
 
-    for reason in reasons(ScopeAnswer.ATTEMPT):
+    for reason in reasons(KeyScope.ATTEMPT):
         assert reason.endswith("(the delivery attempt) see the key checks, which decide first.")
-    for reason in reasons(ScopeAnswer.TENANT_OPERATION):
+    for reason in reasons(KeyScope.TENANT_OPERATION):
         assert "see the key checks" not in reason

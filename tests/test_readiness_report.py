@@ -7,15 +7,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from asyncfail.readiness import (
-    MAX_TEXT,
-    STATUS_LABELS,
-    CheckId,
-    Duration,
-    ReplayDesign,
-    assess,
-)
-from asyncfail.review_markup import plain
+from asyncfail.ground.seed import RecommendationId
+from asyncfail.handoff.checks import STATUS_LABELS
+from asyncfail.handoff.design import MAX_TEXT, Duration, ReplayDesign
+from asyncfail.handoff.markup import plain
+from asyncfail.handoff.report import assess
 from tests.test_review_markup import (
     HOSTILE,
     Node,
@@ -151,7 +147,7 @@ def test_hostile_owner_names_stay_text_in_html(text: str) -> None:
 def test_a_ten_thousand_character_name_is_kept_whole() -> None:
     text = "ab|" * (MAX_TEXT // 3)
     report = assess(design_with_owners(text))
-    assert report.check(CheckId.RECOVERY_OWNER).status.value == "met"
+    assert report.check(RecommendationId.RECOVERY_OWNER).status.value == "met"
     root = assert_self_contained_page(report.html())
     assert_owner_cells(design_table(root), text)
     (html,) = [markdown_engines(report.markdown())["python-markdown"]]

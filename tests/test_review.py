@@ -9,18 +9,12 @@ import re
 import pytest
 
 from asyncfail import Fault, Mode, Scenario, simulate
-from asyncfail.events import Event, EventKind
-from asyncfail.faults import FAULT_POINT
-from asyncfail.results import LabResult
-from asyncfail.review import (
-    SECTION_TITLES,
-    Order,
-    Review,
-    ReviewFormat,
-    build_review,
-    fault_event,
-    order_of,
-)
+from asyncfail.ground.seed import HandoffSection
+from asyncfail.handoff.review import Review, ReviewFormat, build_review
+from asyncfail.lab.events import Event, EventKind
+from asyncfail.lab.faults import FAULT_POINT
+from asyncfail.lab.reading import Order, failure_event, order_of
+from asyncfail.lab.results import LabResult
 from tests.test_review_markup import Node, assert_self_contained_page, parse_html
 
 # Written out here, independently of the module's own table.
@@ -179,10 +173,10 @@ def test_generated_document_has_every_seed_section_in_order(seed_handoff: str) -
     for fault in Fault:
         review = build_review(fault)
         headings = [line[3:] for line in review.markdown().splitlines() if line.startswith("## ")]
-        assert headings == list(SECTION_TITLES)
+        assert headings == [t.value for t in HandoffSection]
         root = assert_self_contained_page(review.html())
-        assert [h.text() for h in root.find_all("h2")] == list(SECTION_TITLES)
-    assert all(title in seed_lines for title in SECTION_TITLES)
+        assert [h.text() for h in root.find_all("h2")] == [t.value for t in HandoffSection]
+    assert all(title in seed_lines for title in HandoffSection)
 
 
 def test_assumptions_and_synthetic_nature_are_stated() -> None:
@@ -225,7 +219,7 @@ def test_failure_point_sentences_agree_with_the_traces(fault: Fault) -> None:
     text = review.markdown()
     lead = text.split("\n\n")[2]
     evidence = failure_map(text)
-    orders = {order_of(r) for r in review.runs}
+    orders = {order_of(r.events) for r in review.runs}
     effect_first = orders == {Order.EFFECT_FIRST}
     if FAULT_POINT[fault] is None:
         assert orders == {Order.NO_FAULT}
@@ -335,11 +329,11 @@ def test_runtimes_that_disagree_are_described_one_by_one() -> None:
     assert review.lead().startswith("In the first delivery, ")
 
 
-def test_fault_event_is_the_first_crash_or_timeout() -> None:
+def test_failure_event_is_the_first_crash_or_timeout() -> None:
     for fault in Fault:
         for mode in Mode:
             result = expected(fault, mode)
-            event = fault_event(result)
+            event = failure_event(result.events)
             kinds = [e.kind for e in result.events]
             if FAULT_POINT[fault] is None:
                 assert event is None
@@ -378,7 +372,7 @@ def test_a_review_refuses_runs_that_do_not_belong_together() -> None:
     from pydantic import ValidationError
 
     from asyncfail import Fault, Mode, Scenario, simulate
-    from asyncfail.review import Review
+    from asyncfail.handoff.review import Review
 
     def run(fault: Fault, mode: Mode, deliveries: int = 3) -> object:
         return simulate(Scenario(fault=fault, mode=mode, deliveries=deliveries))
@@ -410,7 +404,7 @@ DEBIT_BEFORE_FAILURE = {
 def test_order_of_debit_and_failure_matches_the_fault_definitions(fault: Fault) -> None:
     expected = Order.EFFECT_FIRST if DEBIT_BEFORE_FAILURE[fault] else Order.FAULT_FIRST
     review = build_review(fault)
-    assert [order_of(r) for r in review.runs] == [expected, expected]
+    assert [order_of(r.events) for r in review.runs] == [expected, expected]
     lead = review.markdown().split("\n\n")[2]
     assert lead.startswith("One virtual debit succeeds, then ") is DEBIT_BEFORE_FAILURE[fault]
     assert lead.startswith("Before any virtual debit is applied") is not DEBIT_BEFORE_FAILURE[fault]

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from asyncfail import Fault
-from asyncfail.cli import main
-from asyncfail.commands import review as review_command
-from asyncfail.review import build_review
+from asyncfail.cli import output
+from asyncfail.cli.main import main
+from asyncfail.handoff.review import build_review
 from tests.cli_support import run_main
 from tests.test_review_markup import assert_self_contained_page
 
@@ -109,7 +109,7 @@ def test_a_failure_midway_leaves_the_old_file_and_no_temporary(
     def fail(*args: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(review_command.os, failing, fail)
+    monkeypatch.setattr(output.os, failing, fail)
     code, out, err = run_main("review", "--output", str(target))
     assert (code, out) == (2, "")
     assert "No space left on device" in err

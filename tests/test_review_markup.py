@@ -14,7 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from asyncfail.review_markup import (
+from asyncfail.handoff.html_page import html_text, to_html, to_html_fragment
+from asyncfail.handoff.markdown import md_text, to_markdown
+from asyncfail.handoff.markup import (
     Bullets,
     Callout,
     Callouts,
@@ -26,12 +28,7 @@ from asyncfail.review_markup import (
     Steps,
     Strong,
     Table,
-    html_text,
-    md_text,
     plain,
-    to_html,
-    to_html_fragment,
-    to_markdown,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -283,7 +280,7 @@ def _document(text: str) -> Document:
                     Bullets(((text,), (Code("ToolCalled"),))),
                     Table(header=(text, "b"), rows=(((text,), (text,)),)),
                     Steps(((1, (text,)), (2, (Code("DebitApplied"),)))),
-                    Callouts((Callout(text, text, (text,), tone=text),)),
+                    Callouts((Callout(text, text, (text,)),)),
                 ),
             ),
         ),
@@ -299,6 +296,13 @@ def test_any_text_anywhere_keeps_the_html_page_well_formed(text: str) -> None:
     (callout,) = root.find_all("li", "callout")
     tones = {"neutral", "p0", "p1", "met", "unmet", "unknown"}
     assert callout.attrs["class"] in {f"callout {tone}" for tone in tones}
+
+
+@pytest.mark.parametrize("tone", ['p0" onclick="alert(1)', "neutral", None])
+def test_a_callout_tone_is_one_of_the_closed_set(tone: object) -> None:
+    # The tone becomes a class attribute: nothing but a Tone may reach it.
+    with pytest.raises(TypeError, match="must be a Tone"):
+        Callout("b", "t", ("x",), tone=tone)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("text", HOSTILE)

@@ -5,12 +5,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from asyncfail import Fault, Mode, Scenario, simulate
-from asyncfail.chart_builders import timeline_chart
-from asyncfail.charts import VegaLite, timeline_spec
-from asyncfail.commands.lab import command_line
-from asyncfail.prediction import check_predictions
-from asyncfail.quiz import LAB_QUESTION, Question
-from asyncfail.timeline import LANES, Marker, describe_timeline, narrate, timeline_rows
+from asyncfail.charts.builders import timeline_chart
+from asyncfail.charts.specs import VegaLite, timeline_spec
+from asyncfail.charts.timeline import LANES, Marker, describe_timeline, narrate, timeline_rows
+from asyncfail.course.prediction import check_predictions
+from asyncfail.course.questions import LAB_QUESTION
+from asyncfail.ground.quiz import Question
+from asyncfail.lab.scenario import command_line
 
 SEED_NAIVE = simulate(Scenario(fault=Fault.CRASH_AFTER_EFFECT, mode=Mode.NAIVE))
 SEED_DURABLE = simulate(Scenario(fault=Fault.CRASH_AFTER_EFFECT, mode=Mode.DURABLE))
@@ -134,7 +135,7 @@ def test_lessons_chart_path_does_not_import_altair() -> None:
     import sys
 
     code = (
-        "import sys, asyncfail.charts, asyncfail.heatmap, asyncfail.timeline;"
+        "import sys, asyncfail.charts.specs, asyncfail.charts.heatmap, asyncfail.charts.timeline;"
         "print(sorted(m for m in ('altair', 'pandas', 'numpy') if m in sys.modules))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

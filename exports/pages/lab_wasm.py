@@ -23,8 +23,8 @@ def _():
 @app.cell
 def _():
     from asyncfail import Fault, Mode, Scenario, simulate
-    from asyncfail.charts import VegaLite, timeline_spec
-    from asyncfail.timeline import describe_timeline
+    from asyncfail.charts.specs import VegaLite, timeline_spec
+    from asyncfail.charts.timeline import describe_timeline
 
     return (
         Fault,

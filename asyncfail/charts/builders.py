@@ -1,0 +1,187 @@
+"""The lessons' charts as altair objects: the one place their encodings are written.
+
+Lessons do not import this module (altair cannot be loaded in an offline browser): they draw
+``asyncfail.charts.specs`` specs, whose templates ``templates()`` produces and ``make golden``
+writes into ``asyncfail/charts/templates.py``; a test keeps the two identical. What varies from
+one drawing to the next (its data, its size, the ends of an axis, the findings in a legend) is a
+named dataset or a top-level parameter, so a drawing fills in top-level keys and nothing deeper.
+"""
+
+from typing import Any, Final
+
+import altair as alt
+
+from asyncfail.charts.look import FINDING_COLOURS, MARKER_COLOURS, MARKER_SHAPES, timeline_title
+from asyncfail.charts.timeline import LANES, Marker, timeline_rows
+from asyncfail.lab.results import LabResult
+
+TEMPLATE_EVENTS: Final = 1
+TEMPLATE_WIDTH: Final = 420
+
+
+def timeline_chart(result: LabResult, step: int | None = None, width: int = 420) -> alt.LayerChart:
+    """Events on a sequence axis, one lane per actor, business effects and crashes distinct.
+
+    With ``step`` set, the current event is enlarged and later events are faded, so stepping
+    through the trace reads like a replay. Tooltips carry the full event.
+    """
+    rows = timeline_rows(result, step)
+    data = alt.Data(values=rows)  # type: ignore[no-untyped-call]  # altair's stubs omit it
+    return timeline_layers(data, len(rows), width).properties(title=timeline_title(result))
+
+
+def timeline_layers(data: alt.Data | alt.NamedData, events: int, width: int) -> alt.LayerChart:
+    """The timeline's layers; the parameter ``events`` sets where the sequence axis ends."""
+    lanes = [a.value for a in LANES]
+    events_param = alt.param(name="events", value=max(events, 1))
+    x = alt.X(
+        "seq:Q",
+        title="Event sequence",
+        scale=alt.Scale(domainMin=0.5, domainMax=alt.ExprRef(expr="events + 0.5")),
+        axis=alt.Axis(tickMinStep=1, format="d"),
+    )
+    y = alt.Y("actor:N", title="Actor", sort=lanes, scale=alt.Scale(domain=lanes))
+    markers = [m.value for m in Marker]
+    marker = alt.Color(
+        "marker:N",
+        title="Event type",
+        scale=alt.Scale(domain=markers, range=list(MARKER_COLOURS)),
+        legend=alt.Legend(orient="bottom", columns=3),
+    )
+    shape = alt.Shape(
+        "marker:N", scale=alt.Scale(domain=markers, range=list(MARKER_SHAPES)), legend=None
+    )
+    fade = alt.condition("datum.state == 'future'", alt.value(0.2), alt.value(1.0))
+    tooltip = [
+        alt.Tooltip("seq:Q", title="Step"),
+        alt.Tooltip("attempt:Q", title="Delivery attempt"),
+        alt.Tooltip("actor:N", title="Actor"),
+        alt.Tooltip("kind:N", title="Event"),
+        alt.Tooltip("layer:N", title="Layer"),
+        alt.Tooltip("description:N", title="What happens"),
+    ]
+    points = (
+        alt.Chart(data)
+        .mark_point(filled=True, stroke="#000000")
+        .encode(
+            x=x,
+            y=y,
+            color=marker,
+            shape=shape,
+            opacity=fade,
+            size=alt.condition("datum.state == 'current'", alt.value(420), alt.value(160)),
+            strokeWidth=alt.condition("datum.state == 'current'", alt.value(2), alt.value(0)),
+            tooltip=tooltip,
+        )
+    )
+    # Labels alternate above and below their point so neighbouring events never overlap.
+    labels = [
+        alt.Chart(data)
+        .transform_filter(f"datum.seq % 2 == {parity}")
+        .mark_text(dy=dy, fontSize=10)
+        .encode(x=x, y=y, text="kind:N", opacity=fade, tooltip=tooltip)
+        for parity, dy in ((1, -16), (0, 18))
+    ]
+    return (
+        alt.LayerChart(layer=[points, *labels])
+        .add_params(events_param)
+        .properties(width=width, height=210)
+    )
+
+
+def heatmap_layers(width: int) -> alt.LayerChart:
+    """The retention x delay heatmap of the finding.
+
+    Layers: one rectangle per cell coloured by finding (a fixed colour per finding in every
+    chart; the legend lists the findings in the parameter ``present``), the exact boundary
+    delay = retention as a dashed diagonal, and the scenario's own (retention, delay) as a
+    ringed point filled with its finding's colour. The parameters ``x_min``, ``x_max``,
+    ``y_min`` and ``y_max`` are where the axes end: the edges of the grid.
+    """
+    bounds = {name: alt.param(name=name, value=0) for name in ("x_min", "x_max", "y_min", "y_max")}
+    present = alt.param(name="present", value=[])
+    cells = alt.NamedData(name="cells")
+    tooltip = [
+        alt.Tooltip("retention_seconds:Q", title="Retention (s)"),
+        alt.Tooltip("delay_seconds:Q", title="Second request after (s)"),
+        alt.Tooltip("record:N", title="Record"),
+        alt.Tooltip("disposition:N", title="Disposition"),
+        alt.Tooltip("effects:Q", title="Total effects"),
+        alt.Tooltip("finding:N", title="Finding"),
+    ]
+
+    def axis_scale(low: str, high: str) -> alt.Scale:
+        return alt.Scale(
+            domainMin=alt.ExprRef(expr=low),
+            domainMax=alt.ExprRef(expr=high),
+            nice=False,
+            zero=False,
+        )
+
+    rect = (
+        alt.Chart(cells)
+        .mark_rect()
+        .encode(
+            x=alt.X(
+                "retention_from:Q",
+                title="Idempotency retention (seconds)",
+                scale=axis_scale("x_min", "x_max"),
+            ),
+            x2="retention_to:Q",
+            y=alt.Y(
+                "delay_from:Q",
+                title="Second request after (seconds)",
+                scale=axis_scale("y_min", "y_max"),
+            ),
+            y2="delay_to:Q",
+            color=alt.Color(
+                "finding:N",
+                title="Finding",
+                scale=alt.Scale(
+                    domain=[f.value for f in FINDING_COLOURS],
+                    range=list(FINDING_COLOURS.values()),
+                ),
+                legend=alt.Legend(orient="bottom", columns=1, values=alt.ExprRef(expr="present")),
+            ),
+            tooltip=tooltip,
+        )
+    )
+    boundary = (
+        alt.Chart(alt.NamedData(name="boundary"))
+        .mark_line(color="#000000", strokeDash=[6, 3], strokeWidth=1.5, clip=True)
+        .encode(x="retention_seconds:Q", y="delay_seconds:Q")
+    )
+    # The ring is filled with the current inputs' own finding: a coarse cell on the diagonal
+    # straddles the boundary, so its colour alone can differ from the exact result.
+    current = (
+        alt.Chart(alt.NamedData(name="current"))
+        .mark_point(
+            shape="circle", size=220, filled=True, stroke="#000000", strokeWidth=2.5, clip=True
+        )
+        .encode(
+            x="retention_seconds:Q",
+            y="delay_seconds:Q",
+            fill=alt.Fill("colour:N", scale=None),
+            tooltip=[
+                alt.Tooltip("label:N", title="Current inputs"),
+                alt.Tooltip("finding:N", title="Finding"),
+            ],
+        )
+    )
+    return (
+        alt.LayerChart(layer=[rect, boundary, current])
+        .add_params(*bounds.values(), present)
+        .properties(width=width, height=width)
+    )
+
+
+def templates() -> dict[str, dict[str, Any]]:
+    """The Vega-Lite spec of every chart against named data sources, for ``charts.templates``.
+
+    Sizes, parameters and data are placeholders that ``asyncfail.charts.specs`` fills per
+    drawing; everything else (marks, encodings, scales, tooltips) is taken as is.
+    """
+    events = alt.NamedData(name="events")
+    timeline: dict[str, Any] = timeline_layers(events, TEMPLATE_EVENTS, TEMPLATE_WIDTH).to_dict()
+    heatmap: dict[str, Any] = heatmap_layers(TEMPLATE_WIDTH).to_dict()
+    return {"timeline": timeline, "heatmap": heatmap}

@@ -1,0 +1,34 @@
+"""How the lessons' charts look: colours, shapes and titles, fixed so a mark means the same thing
+in every chart. Read by the altair builders (when templates are generated) and by the specs
+(when a chart is drawn), so neither depends on the other.
+"""
+
+from typing import Final
+
+from asyncfail.contract.rules import Finding
+from asyncfail.lab.results import LabResult
+
+MARKER_COLOURS: Final = ("#c0392b", "#111111", "#e67e22", "#8e44ad", "#2c7fb8")
+"""One colour per ``timeline.Marker``, in its order: business effects red, crashes black."""
+
+MARKER_SHAPES: Final = ("diamond", "cross", "triangle-up", "square", "circle")
+"""One shape per ``timeline.Marker``, in its order, so the markers survive colour blindness."""
+
+# Right outcomes in greens and blue, wrong ones in warm colours: a glance tells which is which.
+FINDING_COLOURS: Final[dict[Finding, str]] = {
+    Finding.SAME_INTENT_REUSED: "#1a9850",
+    Finding.NEW_INTENT_APPLIED: "#4575b4",
+    Finding.CONFLICT_REJECTED: "#91cf60",
+    Finding.APPLIED_TWICE_RECORD_EXPIRED: "#d73027",
+    Finding.APPLIED_TWICE_KEY_PER_ATTEMPT: "#a50026",
+    Finding.CONFLICT_APPLIED_RECORD_EXPIRED: "#f46d43",
+    Finding.CONFLICT_APPLIED_KEY_PER_ATTEMPT: "#fdae61",
+    Finding.CONFLICT_HIDDEN: "#762a83",
+    Finding.OTHER_TENANTS_RESULT: "#c51b7d",
+    Finding.OTHER_TENANT_REJECTED: "#e08214",
+}
+
+
+def timeline_title(result: LabResult) -> str:
+    """The title of a run's timeline: ``durable runtime: crash-after-effect``."""
+    return f"{result.mode.value} runtime: {result.fault.value}"

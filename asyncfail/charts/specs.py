@@ -1,0 +1,115 @@
+"""Vega-Lite specs of the lessons' charts, drawn from the library's plain-data rows.
+
+No altair here: a spec is a template (built by altair in ``asyncfail.charts.builders`` and kept
+in ``asyncfail.charts.templates``) with one drawing's data, sizes, parameters and titles filled
+in at its top level. That keeps a slider move to a fraction of a millisecond and lets the
+lessons run in an offline browser, where altair cannot be installed. ``VegaLite`` hands a spec
+to marimo, which renders it exactly as it renders an altair chart. Every chart comes with a
+text description.
+"""
+
+import copy
+import json
+from typing import Any, Final
+
+from asyncfail.charts.heatmap import describe_heatmap, findings_present, heatmap_cells
+from asyncfail.charts.look import FINDING_COLOURS, timeline_title
+from asyncfail.charts.templates import TEMPLATES_JSON
+from asyncfail.charts.timeline import describe_timeline, timeline_rows
+from asyncfail.contract.experiment import evaluate
+from asyncfail.contract.sweep import RetentionSweep
+from asyncfail.lab.results import LabResult
+
+_TEMPLATES: Final[dict[str, dict[str, Any]]] = json.loads(TEMPLATES_JSON)
+
+
+def fill(
+    name: str,
+    *,
+    params: dict[str, Any],
+    datasets: dict[str, Any],
+    **top: Any,
+) -> dict[str, Any]:
+    """Template ``name`` with one drawing filled in: each parameter's value by name, the named
+    datasets, and the other top-level keys (title, description, width, height).
+
+    Only top-level keys change, and every parameter must be one the template declares, so a
+    template can never be edited out of shape.
+    """
+    spec = copy.deepcopy(_TEMPLATES[name])
+    declared = {p["name"] for p in spec.get("params", ())}
+    if set(params) != declared:
+        raise ValueError(f"{name} takes parameters {sorted(declared)}, got {sorted(params)}")
+    spec["params"] = [{**p, "value": params[p["name"]]} for p in spec.get("params", ())]
+    spec["datasets"] = datasets
+    return spec | top
+
+
+def timeline_spec(result: LabResult, step: int | None = None, width: int = 420) -> dict[str, Any]:
+    """The Vega-Lite spec of ``builders.timeline_chart(result, step, width)``.
+
+    Same encodings and data; the rows sit in the top-level ``datasets`` under a name, and the
+    text description travels in the spec's ``description``.
+    """
+    return fill(
+        "timeline",
+        params={"events": max(len(result.events), 1)},
+        datasets={"events": timeline_rows(result, step)},
+        width=width,
+        title=timeline_title(result),
+        description=describe_timeline(result),
+    )
+
+
+class VegaLite:
+    """A ready Vega-Lite spec that marimo displays like an altair chart (same mime type)."""
+
+    def __init__(self, spec: dict[str, Any]) -> None:
+        self.spec = spec
+
+    def _mime_(self) -> tuple[str, str]:
+        version = "v6" if "/v6" in str(self.spec.get("$schema", "")) else "v5"
+        return f"application/vnd.vegalite.{version}+json", json.dumps(self.spec)
+
+
+def retention_heatmap_spec(sweep: RetentionSweep, title: str, width: int = 360) -> dict[str, Any]:
+    """The Vega-Lite spec of ``builders.heatmap_layers`` for one sweep.
+
+    The axes end where the grid ends; a current point outside the grid (a zoom elsewhere) is
+    clipped. The legend lists the findings present in the sweep, in ``Finding`` order.
+    """
+    cells = heatmap_cells(sweep)
+    x_min, x_max = cells[0]["retention_from"], cells[-1]["retention_to"]
+    y_min, y_max = cells[0]["delay_from"], cells[-1]["delay_to"]
+    low, high = max(x_min, y_min), min(x_max, y_max)
+    scenario = sweep.scenario
+    finding = evaluate(scenario).finding
+    current = {
+        "retention_seconds": scenario.retention_seconds,
+        "delay_seconds": scenario.delay_seconds,
+        "label": f"retention {scenario.retention_seconds:g} s, delay {scenario.delay_seconds:g} s",
+        "finding": finding.value,
+        "colour": FINDING_COLOURS[finding],
+    }
+    return fill(
+        "heatmap",
+        params={
+            "x_min": x_min,
+            "x_max": x_max,
+            "y_min": y_min,
+            "y_max": y_max,
+            "present": findings_present(sweep),
+        },
+        datasets={
+            "cells": cells,
+            "boundary": [
+                {"retention_seconds": low, "delay_seconds": low},
+                {"retention_seconds": high, "delay_seconds": high},
+            ],
+            "current": [current],
+        },
+        width=width,
+        height=width,
+        title=title,
+        description=describe_heatmap(sweep),
+    )

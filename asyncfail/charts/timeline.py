@@ -1,0 +1,114 @@
+"""A trace laid out for a timeline: lanes, markers, step state and narration, as plain data.
+
+Charts (``asyncfail.charts.specs``) and lessons draw from these rows; tests read them without
+altair.
+"""
+
+from enum import StrEnum
+from typing import Final, Literal, TypedDict
+
+from asyncfail.ground.prose import counted, plural
+from asyncfail.lab.events import LOOKUP_KINDS, Actor, Event, EventKind
+from asyncfail.lab.results import LabResult
+
+LANES: Final[tuple[Actor, ...]] = (Actor.CHANNEL, Actor.WORKER, Actor.STORE, Actor.RECEIVER)
+"""Timeline lanes, top to bottom: the path a delivery takes from channel to receiver."""
+
+
+class Marker(StrEnum):
+    """How an event is drawn. Business effects and crashes must stand out from the rest."""
+
+    BUSINESS_EFFECT = "business effect"
+    CRASH = "crash"
+    TIMEOUT = "timeout"
+    LOOKUP = "lookup"
+    DELIVERY_FACT = "delivery fact"
+
+
+def marker_of(event: Event) -> Marker:
+    """Business effects first (the ledger changed), then crashes, timeouts, lookups."""
+    if event.is_business_effect:
+        return Marker.BUSINESS_EFFECT
+    if event.kind is EventKind.PROCESS_CRASHED:
+        return Marker.CRASH
+    if event.kind is EventKind.TIMEOUT_OBSERVED:
+        return Marker.TIMEOUT
+    if event.kind in LOOKUP_KINDS:
+        return Marker.LOOKUP
+    return Marker.DELIVERY_FACT
+
+
+StepState = Literal["past", "current", "future"]
+
+
+class TimelineRow(TypedDict):
+    """One event as a chart or table row."""
+
+    runtime: str
+    seq: int
+    attempt: int
+    actor: str
+    lane: int
+    kind: str
+    layer: str
+    marker: str
+    description: str
+    state: StepState
+
+
+def clamp_step(result: LabResult, step: int | None) -> int:
+    """The step actually shown: ``None`` means the whole trace; steps beyond it show its end."""
+    last = len(result.events)
+    return last if step is None else max(1, min(step, last))
+
+
+def timeline_rows(result: LabResult, step: int | None = None) -> list[TimelineRow]:
+    """One row per event; with ``step`` set, events after it are ``future`` and it is current."""
+    shown = clamp_step(result, step)
+    return [
+        TimelineRow(
+            runtime=result.mode.value,
+            seq=e.seq,
+            attempt=e.attempt,
+            actor=e.actor.value,
+            lane=LANES.index(e.actor),
+            kind=e.kind.value,
+            layer=e.layer.value,
+            marker=marker_of(e).value,
+            description=e.description,
+            state="current" if e.seq == shown else ("past" if e.seq < shown else "future"),
+        )
+        for e in result.events
+    ]
+
+
+def narrate(result: LabResult, step: int) -> str:
+    """One sentence for one step of a trace: where we are, who acts, and what happens."""
+    shown = clamp_step(result, step)
+    event = result.events[shown - 1]
+    return (
+        f"Step {shown} of {len(result.events)}, delivery attempt {event.attempt}, "
+        f"{event.actor.value}: {event.description}"
+    )
+
+
+def describe_timeline(result: LabResult) -> str:
+    """A text description of a timeline chart, for screen readers and static pages."""
+    c = result.counts
+    marked = {
+        marker: [str(e.seq) for e in result.events if marker_of(e) is marker]
+        for marker in (Marker.BUSINESS_EFFECT, Marker.CRASH, Marker.TIMEOUT)
+    }
+    notes = "; ".join(
+        f"{marker.value} at {plural(len(seqs), 'step')} {', '.join(seqs)}"
+        for marker, seqs in marked.items()
+        if seqs
+    )
+    sequence = ", ".join(f"{e.seq} {e.kind.value} ({e.actor.value})" for e in result.events)
+    return (
+        f"Timeline of the {result.mode.value} runtime under {result.fault.value}: "
+        f"{counted(len(result.events), 'event')} over {counted(c.attempts, 'delivery attempt')}, "
+        f"{counted(c.effects, 'business effect')}"
+        + (f" ({notes})" if notes else "")
+        + f". Events in order: {sequence}."
+    )

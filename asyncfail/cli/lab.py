@@ -1,0 +1,76 @@
+"""``asyncfail lab``: run the failure lab for one fault and runtime, or for all of them."""
+
+import argparse
+
+from asyncfail.cli.output import UsageError, bounded_int
+from asyncfail.ground.canonical import to_json
+from asyncfail.lab.faults import Fault
+from asyncfail.lab.results import LabResult
+from asyncfail.lab.scenario import DEFAULT_DELIVERIES, MAX_DELIVERIES, Mode, Scenario
+from asyncfail.lab.simulation import simulate, simulate_all
+
+_DEFAULT = Scenario()
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--fault",
+        choices=[f.value for f in Fault],
+        help=f"the injected fault (default: {_DEFAULT.fault})",
+    )
+    parser.add_argument(
+        "--mode",
+        choices=[m.value for m in Mode],
+        help=f"the runtime (default: {_DEFAULT.mode})",
+    )
+    parser.add_argument(
+        "--all", action="store_true", help="every fault under both runtimes, naive first"
+    )
+    parser.add_argument(
+        "--deliveries",
+        type=bounded_int(1, MAX_DELIVERIES),
+        default=DEFAULT_DELIVERIES,
+        help=f"how many times the channel may deliver (1-{MAX_DELIVERIES}, "
+        f"default: {DEFAULT_DELIVERIES})",
+    )
+    parser.add_argument("--format", choices=["json", "text"], default="json")
+
+
+def run(args: argparse.Namespace) -> str:
+    if args.all:
+        if args.fault is not None or args.mode is not None:
+            raise UsageError(
+                "asyncfail lab: error: --all runs every fault under both modes; "
+                "drop --fault and --mode"
+            )
+        results = simulate_all(args.deliveries)
+    else:
+        scenario = Scenario(
+            fault=Fault(args.fault or _DEFAULT.fault),
+            mode=Mode(args.mode or _DEFAULT.mode),
+            deliveries=args.deliveries,
+        )
+        results = (simulate(scenario),)
+    if args.format == "text":
+        return "\n".join(render_text(r) for r in results)
+    documents = [r.model_dump(mode="json") for r in results]
+    return to_json(documents if args.all else documents[0])
+
+
+def render_text(result: LabResult) -> str:
+    """A terminal table of one result: figures first, then the trace, then the assumptions."""
+    c = result.counts
+    lines = [
+        f"Async Failure Lab: {result.fault} / {result.mode} runtime "
+        f"(up to {result.deliveries} deliveries)",
+        f"attempts {c.attempts}   effects {c.effects}   tool calls {c.tool_calls}   "
+        f"lookups {c.lookups}",
+        f"outcome {result.outcome}   status: {result.status}",
+        "",
+        f"{'seq':>3}  {'attempt':>7}  {'actor':<8}  {'layer':<15}  event",
+    ]
+    lines += [
+        f"{e.seq:>3}  {e.attempt:>7}  {e.actor:<8}  {e.layer:<15}  {e.kind}" for e in result.events
+    ]
+    lines += ["", "Assumptions:"] + [f"- {a}" for a in result.assumptions]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,61 @@
+"""How the course writes small pieces of English: counts, plurals, lists, capitals, quotes.
+
+Every sentence the library builds uses these, so a count or a list reads the same in a lesson,
+the CLI, the review handoff and the readiness report.
+"""
+
+from collections.abc import Sequence
+from decimal import Decimal
+from typing import Final
+
+_NUMBER_WORDS: Final = (
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+)
+
+
+def number_word(n: int) -> str:
+    """A count as the seed writes it in prose: a word up to twelve, digits beyond."""
+    return _NUMBER_WORDS[n] if 0 <= n < len(_NUMBER_WORDS) else str(n)
+
+
+def plural(n: int | float | Decimal, noun: str) -> str:
+    """``noun`` for exactly one, ``noun + "s"`` otherwise (zero included): ``1 effect``,
+    ``2 effects``, ``0 effects``. Every noun the library counts takes a plain ``s``."""
+    return noun if n == 1 else f"{noun}s"
+
+
+def counted(n: int | Decimal, noun: str, *, words: bool = False) -> str:
+    """A count and its noun: ``2 effects``; with ``words``, as the seed writes it in prose:
+    ``two attempts``, ``one modeled effect``."""
+    shown = number_word(int(n)) if words and n == int(n) else n
+    return f"{shown} {plural(n, noun)}"
+
+
+def capitalised(text: str) -> str:
+    """``text`` with its first character upper-cased and the rest left alone (unlike
+    ``str.capitalize``, which lower-cases the rest: "DurableRuntime" must survive)."""
+    return text[:1].upper() + text[1:]
+
+
+def joined(items: Sequence[str], conjunction: str = "and") -> str:
+    """A list as prose: ``a``, ``a and b``, ``a, b and c`` (no serial comma, as the seed)."""
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {conjunction} {items[-1]}"
+
+
+def quoted(text: str) -> str:
+    """``text`` between typographic double quotes, as the seed quotes a status."""
+    return f"\u201c{text}\u201d"

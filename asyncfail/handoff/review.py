@@ -1,0 +1,338 @@
+"""The reliability review handoff, generated from the model at the moment it is asked for.
+
+``build_review(fault)`` runs the naive and the durable runtime under one fault; ``Review``
+words the two results as the seed's handoff. Every figure, event list and every sentence about
+where the failure struck comes from facts the lab reads off the two traces
+(``asyncfail.lab.reading``) or, for what a fault is, from its definition
+(``asyncfail.lab.faults``), so if the model changed, the document would change with it. Fixed
+prose (recommendations, the handoff checklist, the caveats) is the seed's (``ground.seed``).
+"""
+
+from collections.abc import Callable
+from enum import StrEnum
+from typing import Final
+
+from pydantic import BaseModel, ConfigDict, model_validator
+
+from asyncfail.ground import seed
+from asyncfail.ground.prose import capitalised, counted, quoted
+from asyncfail.ground.seed import Boundary, HandoffSection, Priority
+from asyncfail.ground.version import VERSION
+from asyncfail.handoff.html_page import to_html, to_html_fragment
+from asyncfail.handoff.markdown import to_markdown
+from asyncfail.handoff.markup import (
+    Block,
+    Bullets,
+    Callout,
+    Callouts,
+    Code,
+    Document,
+    Facts,
+    Paragraph,
+    Section,
+    Steps,
+    Subsection,
+    Table,
+    Tone,
+)
+from asyncfail.lab.events import EventKind, has_kind
+from asyncfail.lab.faults import FAULT_POINT, POINT_PROSE, Fault
+from asyncfail.lab.reading import (
+    Order,
+    ResultRecord,
+    Route,
+    failure_event,
+    order_of,
+    recovery_of,
+    result_record_of,
+)
+from asyncfail.lab.results import LabResult
+from asyncfail.lab.scenario import MODE_TITLES, SEED_FAULT, Mode, Scenario
+from asyncfail.lab.simulation import simulate
+
+# ---------------------------------------------------------------------------------------------
+# The words for the facts the lab reads off a trace
+
+_ORDER_PLACE: Final[dict[Order, str]] = {
+    Order.EFFECT_FIRST: "after the modeled debit",
+    Order.FAULT_FIRST: "before the modeled debit",
+    Order.NO_EFFECT: "with no modeled debit",
+    Order.NO_FAULT: "with no failure in the trace",
+}
+
+_ABSENCE: Final[dict[ResultRecord, str]] = {
+    ResultRecord.NO_FAILURE: "absent",
+    ResultRecord.ABSENT_AT_TIMEOUT: "absent when the worker sees the timeout",
+    ResultRecord.ABSENT_AT_RESTART: "absent when the worker restarts",
+    ResultRecord.ABSENT_AT_CRASH: "absent when the worker crashes",
+}
+
+_RECOVERY: Final[dict[Route, str]] = {
+    Route.REPEATED: "retry repeats",
+    Route.FOUND_BY_KEY: "recovery looks up the key",
+    Route.REUSED_RESULT: "recovery reuses the recorded result",
+    Route.CALLED_AFTER_MISSING: "recovery looks up the key, finds nothing, and calls again",
+    Route.CALLED: "retry applies the debit once",
+    Route.NONE: "run ends without a replay",
+}
+
+_PRIORITY_TONE: Final[dict[Priority, Tone]] = {Priority.P0: Tone.P0, Priority.P1: Tone.P1}
+
+
+def model_version() -> str:
+    """The asyncfail release, from the package itself, so it is right in a WebAssembly wheel
+    too (where package metadata names a build, not the release)."""
+    return VERSION
+
+
+class ReviewFormat(StrEnum):
+    """The renderings of a review."""
+
+    MARKDOWN = "markdown"
+    HTML = "html"
+
+
+class Review(BaseModel):
+    """The two runs a handoff is generated from: the naive loop and the durable runtime.
+
+    Rule: both runs share the fault and the delivery budget; the document is a pure function of
+    them and of the model version it names.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    fault: Fault
+    naive: LabResult
+    durable: LabResult
+    model_version: str
+
+    @model_validator(mode="after")
+    def _runs_match(self) -> "Review":
+        naive, durable = self.naive, self.durable
+        if naive.mode is not Mode.NAIVE or durable.mode is not Mode.DURABLE:
+            raise ValueError("naive and durable must be runs of those runtimes")
+        if not naive.fault is durable.fault is self.fault:
+            raise ValueError("both runs must be of the review's fault")
+        if naive.deliveries != durable.deliveries:
+            raise ValueError("both runs must have the same delivery budget")
+        return self
+
+    def run(self, mode: Mode) -> LabResult:
+        return self.naive if mode is Mode.NAIVE else self.durable
+
+    @property
+    def runs(self) -> tuple[LabResult, LabResult]:
+        return (self.naive, self.durable)
+
+    # -- derived sentences -----------------------------------------------------------------
+
+    def _injection(self) -> str:
+        """``injected crash``, ``injected reply loss``: the fault's failure, named."""
+        point = FAULT_POINT[self.fault]
+        return "" if point is None else f"injected {POINT_PROSE[point].name}"
+
+    def _per_runtime(self, phrases: dict[Mode, str]) -> str:
+        """One phrase if both runtimes agree, otherwise one per runtime, naive first;
+        capitalised."""
+        if len(set(phrases.values())) == 1:
+            return capitalised(phrases[Mode.NAIVE])
+        return capitalised("; ".join(f"{MODE_TITLES[m].lower()}: {phrases[m]}" for m in Mode))
+
+    def _no_failure(self) -> bool:
+        return all(failure_event(r.events) is None for r in self.runs)
+
+    def lead(self) -> str:
+        """The opening sentence: what happens to the first delivery, as the traces show it."""
+        point = FAULT_POINT[self.fault]
+        orders = {order_of(r.events) for r in self.runs}
+        if point is None or orders == {Order.NO_FAULT}:
+            return "One virtual debit is delivered, and no fault is injected."
+        if orders == {Order.EFFECT_FIRST}:
+            opening = "One virtual debit succeeds, then "
+        elif orders <= {Order.FAULT_FIRST, Order.NO_EFFECT}:
+            opening = "Before any virtual debit is applied, "
+        else:
+            opening = "In the first delivery, "
+        return f"{opening}{POINT_PROSE[point].clause}."
+
+    def flow(self) -> str:
+        if FAULT_POINT[self.fault] is None:
+            return "One virtual debit operation and no injected fault"
+        return f"One virtual debit operation and one {self._injection()}"
+
+    def failure_point(self) -> str:
+        point = FAULT_POINT[self.fault]
+        if point is None:
+            return "None: no fault is injected"
+        phrases = {mode: _ORDER_PLACE[order_of(self.run(mode).events)] for mode in Mode}
+        return f"{self._per_runtime(phrases)}, {POINT_PROSE[point].place}"
+
+    def evidence(self) -> str:
+        traces = counted(len(self.runs), "deterministic trace", words=True)
+        return (
+            f"{capitalised(traces)} generated by the asyncfail model, version {self.model_version}"
+        )
+
+    def presence(self, kind: EventKind) -> str:
+        """In which traces an event of ``kind`` is recorded."""
+        present = [mode for mode in Mode if has_kind(self.run(mode).events, kind)]
+        if not present:
+            return "Recorded in neither trace"
+        if len(present) == len(Mode):
+            return "Recorded in both traces"
+        return f"Recorded only in the {present[0]} trace"
+
+    def effect_evidence(self) -> str:
+        phrases: dict[Mode, str] = {}
+        for mode in Mode:
+            order = order_of(self.run(mode).events)
+            if order is Order.NO_FAULT or FAULT_POINT[self.fault] is None:
+                phrases[mode] = "the virtual debit happens with no injected fault"
+            elif order is Order.NO_EFFECT:
+                phrases[mode] = "no virtual debit happens"
+            elif order is Order.EFFECT_FIRST:
+                phrases[mode] = f"the virtual debit happens before the {self._injection()}"
+            else:
+                phrases[mode] = f"the virtual debit happens only after the {self._injection()}"
+        return self._per_runtime(phrases)
+
+    def result_evidence(self) -> str:
+        if FAULT_POINT[self.fault] is None or self._no_failure():
+            return self.presence(EventKind.TOOL_RESULT_RECORDED)
+        records = {mode: result_record_of(self.run(mode).events) for mode in Mode}
+        first = [mode for mode in Mode if records[mode] is ResultRecord.BEFORE_FAILURE]
+        if first:
+            where = "in both traces" if len(first) == len(Mode) else f"only in the {first[0]} trace"
+            return f"Recorded before the {self._injection()} {where}"
+        return self._per_runtime({mode: _ABSENCE[records[mode]] for mode in Mode})
+
+    def replay_evidence(self) -> str:
+        if self._no_failure():
+            return "Nothing is replayed: no fault is injected"
+        phrases = (f"{mode.value} {_RECOVERY[recovery_of(self.run(mode).events)]}" for mode in Mode)
+        return capitalised("; ".join(phrases))
+
+    def summary(self) -> str:
+        """The evidence summary's closing sentences, from the counts and the durable status."""
+        naive, durable = self.naive.counts, self.durable.counts
+        return (
+            f"The model produces {counted(naive.attempts, 'attempt', words=True)} and "
+            f"{counted(naive.effects, 'effect', words=True)} for the naive loop. With the stated "
+            "durable-runtime assumptions, it produces "
+            f"{counted(durable.attempts, 'attempt', words=True)} and "
+            f"{counted(durable.effects, 'modeled effect', words=True)}, then reports "
+            f"{quoted(f'{self.durable.status}.')}"
+        )
+
+    # -- the document, section by section --------------------------------------------------
+
+    def _scope(self) -> tuple[Block, ...]:
+        values = (self.flow(), self.failure_point(), self.evidence(), seed.DECISION)
+        return (
+            Facts(
+                tuple(
+                    (term, (value,)) for term, value in zip(seed.SCOPE_TERMS, values, strict=True)
+                )
+            ),
+        )
+
+    def _assumptions(self) -> tuple[Block, ...]:
+        return (Bullets(tuple((a,) for a in seed.ASSUMPTIONS)),)
+
+    def _failure_map(self) -> tuple[Block, ...]:
+        evidence = {
+            Boundary.DISPATCH_INTENT: self.presence(EventKind.DISPATCH_INTENT_RECORDED),
+            Boundary.EXTERNAL_EFFECT: self.effect_evidence(),
+            Boundary.RECORDED_RESULT: self.result_evidence(),
+            Boundary.REPLAY: self.replay_evidence(),
+        }
+        rows = tuple(((b.value,), (evidence[b],), (seed.REVIEW_QUESTIONS[b],)) for b in Boundary)
+        return (Table(header=seed.FAILURE_MAP_HEADER, rows=rows),)
+
+    def _evidence(self) -> tuple[Block, ...]:
+        return (
+            *(_runtime_block(mode, self.run(mode)) for mode in Mode),
+            Paragraph((self.summary(),)),
+        )
+
+    def _recommendations(self) -> tuple[Block, ...]:
+        callouts = tuple(
+            Callout(r.priority.value, r.title, (r.body,), tone=_PRIORITY_TONE[r.priority])
+            for r in seed.RECOMMENDATIONS.values()
+        )
+        return (Callouts(callouts),)
+
+    def _handoff(self) -> tuple[Block, ...]:
+        steps = Bullets(tuple((s,) for s in seed.BEFORE_REPLAY))
+        return (Subsection(seed.BEFORE_REPLAY_TITLE, (steps,)),)
+
+    def _cannot_decide(self) -> tuple[Block, ...]:
+        return (Bullets(tuple((s,) for s in seed.CANNOT_DECIDE)),)
+
+    def _closing(self) -> tuple[Block, ...]:
+        command = Code(f"asyncfail review --fault {self.fault}")
+        generated = Paragraph((f"Generated by asyncfail {self.model_version}: ", command))
+        return (Paragraph((seed.CLOSING,)), generated)
+
+    def document(self) -> Document:
+        """The handoff as a document: each of the seed's sections, in its order."""
+        builders: dict[HandoffSection, Callable[[], tuple[Block, ...]]] = {
+            HandoffSection.SCOPE: self._scope,
+            HandoffSection.ASSUMPTIONS: self._assumptions,
+            HandoffSection.FAILURE_MAP: self._failure_map,
+            HandoffSection.EVIDENCE: self._evidence,
+            HandoffSection.RECOMMENDATIONS: self._recommendations,
+            HandoffSection.HANDOFF: self._handoff,
+            HandoffSection.CANNOT_DECIDE: self._cannot_decide,
+            HandoffSection.CLOSING: self._closing,
+        }
+        intro = (
+            Paragraph((f"{self.lead()} {seed.PURPOSE}",)),
+            Paragraph((seed.SYNTHETIC_NATURE,)),
+        )
+        sections = tuple(Section(title.value, builders[title]()) for title in HandoffSection)
+        return Document(kicker=seed.KICKER, title=seed.TITLE, intro=intro, sections=sections)
+
+    def markdown(self) -> str:
+        """The handoff as Markdown."""
+        return to_markdown(self.document())
+
+    def html(self, *, standalone: bool = True) -> str:
+        """The handoff as a self-contained HTML page (inline style, nothing loaded), or
+        (``standalone=False``) an embeddable ``<article>`` with its scoped style sheet."""
+        document = self.document()
+        return to_html(document) if standalone else to_html_fragment(document)
+
+    def render(self, fmt: ReviewFormat) -> str:
+        return self.markdown() if fmt is ReviewFormat.MARKDOWN else self.html()
+
+
+def _runtime_block(mode: Mode, result: LabResult) -> Subsection:
+    counts = result.counts
+    return Subsection(
+        MODE_TITLES[mode],
+        (
+            Facts(
+                (
+                    ("Attempts", (str(counts.attempts),)),
+                    ("Effects", (str(counts.effects),)),
+                    ("Status", (result.status.value,)),
+                )
+            ),
+            Paragraph(("Events, in trace order:",)),
+            Steps(tuple((e.seq, (Code(e.kind.value),)) for e in result.events)),
+        ),
+    )
+
+
+def build_review(fault: Fault = SEED_FAULT, *, version: str | None = None) -> Review:
+    """Run both runtimes under ``fault`` (default deliveries) and return the review of the two.
+
+    ``version`` names the model in the document; by default the installed package version.
+    """
+    return Review(
+        fault=fault,
+        naive=simulate(Scenario(fault=fault, mode=Mode.NAIVE)),
+        durable=simulate(Scenario(fault=fault, mode=Mode.DURABLE)),
+        model_version=model_version() if version is None else version,
+    )

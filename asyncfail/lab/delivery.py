@@ -1,0 +1,71 @@
+"""One delivery attempt as a runtime sees it: the actors, the fault plan, and the wire.
+
+Runtimes call ``checkpoint`` at every fault point they pass and ``send`` for every call; the
+fault plan decides, here and nowhere else, whether a failure strikes.
+"""
+
+from dataclasses import dataclass, field
+
+from asyncfail.lab.actors import DurableStore, Receipt, Receiver
+from asyncfail.lab.events import TOOL_CALL_KINDS, EventKind
+from asyncfail.lab.faults import FAILURE_AT, Failure, FaultPlan, FaultPoint
+from asyncfail.lab.trace import TraceRecorder
+
+
+class WorkerCrashed(Exception):
+    """The worker process died at a fault point; the interpreter records it as a fact."""
+
+    def __init__(self, point: FaultPoint) -> None:
+        super().__init__(f"worker crashed at {point}")
+        self.point = point
+
+
+@dataclass(slots=True)
+class Delivery:
+    """The context of one delivery attempt.
+
+    ``memory`` is the worker process's memory. The model gives every delivery a fresh process,
+    so whatever a runtime keeps there is gone by the next delivery, as after a crash.
+    """
+
+    attempt: int
+    plan: FaultPlan
+    trace: TraceRecorder
+    receiver: Receiver
+    store: DurableStore
+    memory: dict[str, Receipt] = field(default_factory=dict)
+    _passed: set[FaultPoint] = field(default_factory=set)
+
+    def _strikes(self, point: FaultPoint) -> bool:
+        # An injection fires the first time its attempt reaches its point, never again.
+        first_pass = point not in self._passed
+        self._passed.add(point)
+        return first_pass and self.plan.fires(self.attempt, point)
+
+    def checkpoint(self, point: FaultPoint) -> None:
+        """Pass a crash point: raise ``WorkerCrashed`` if the plan crashes the worker here."""
+        if FAILURE_AT[point] is Failure.CRASH and self._strikes(point):
+            raise WorkerCrashed(point)
+
+    def tool_call_kind(self) -> EventKind:
+        """``ToolCalledAgain`` once any call was made for the operation, ``ToolCalled`` before."""
+        return (
+            EventKind.TOOL_CALLED_AGAIN
+            if self.trace.has(*TOOL_CALL_KINDS)
+            else EventKind.TOOL_CALLED
+        )
+
+    def send(self, key: str | None) -> Receipt | None:
+        """Send the debit request and wait for the reply.
+
+        Returns the receipt, or None after a timeout: the request or the reply was lost, and
+        the worker cannot tell which.
+        """
+        if self._strikes(FaultPoint.REQUEST):
+            self.trace.emit(EventKind.TIMEOUT_OBSERVED)
+            return None
+        receipt = self.receiver.apply_debit(key)
+        if self._strikes(FaultPoint.RESPONSE):
+            self.trace.emit(EventKind.TIMEOUT_OBSERVED)
+            return None
+        return receipt

@@ -1,0 +1,187 @@
+"""Trace events: the facts a run of the model produces, one frozen record each.
+
+Every event kind has one fixed actor, one fixed layer and one sentence of narration, declared
+once in ``EVENT_KINDS``; an ``Event`` stores only what varies (its sequence number, kind and
+delivery attempt) and derives the rest, so the table cannot drift from the trace.
+"""
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Final
+
+from pydantic import BaseModel, ConfigDict, Field, computed_field
+
+
+class Actor(StrEnum):
+    """Who a fact belongs to: one lane each in a timeline."""
+
+    CHANNEL = "channel"
+    """The delivery channel that (re)delivers the operation to a worker until acknowledged."""
+    WORKER = "worker"
+    """The worker process; its memory is lost when it crashes."""
+    STORE = "store"
+    """The durable runtime's own store (durable mode only); it survives crashes."""
+    RECEIVER = "receiver"
+    """The downstream receiver: owns the ledger and the idempotency records."""
+
+
+class Layer(StrEnum):
+    """Whether a fact is about delivering and processing the operation, or about the business.
+
+    The lab's point is that the two are counted separately: a delivery can be repeated without
+    repeating the effect, and an effect can be repeated by a single delivery.
+    """
+
+    DELIVERY = "delivery"
+    BUSINESS_EFFECT = "business-effect"
+
+
+class EventKind(StrEnum):
+    """The closed vocabulary of trace events, named as the seed names them."""
+
+    TOOL_CALLED = "ToolCalled"
+    TOOL_CALLED_AGAIN = "ToolCalledAgain"
+    DISPATCH_INTENT_RECORDED = "DispatchIntentRecorded"
+    DEBIT_APPLIED = "DebitApplied"
+    DEBIT_APPLIED_AGAIN = "DebitAppliedAgain"
+    PROCESS_CRASHED = "ProcessCrashed"
+    TIMEOUT_OBSERVED = "TimeoutObserved"
+    RUN_REPLAYED = "RunReplayed"
+    OPERATION_LOOKUP_FOUND = "OperationLookupFound"
+    OPERATION_LOOKUP_MISSING = "OperationLookupMissing"
+    TOOL_RESULT_RECORDED = "ToolResultRecorded"
+    TOOL_RESULT_REPLAYED = "ToolResultReplayed"
+    DELIVERY_ABANDONED = "DeliveryAbandoned"
+
+
+@dataclass(frozen=True, slots=True)
+class KindInfo:
+    """What is fixed for every event of one kind."""
+
+    actor: Actor
+    layer: Layer
+    narration: str
+
+
+EVENT_KINDS: Final[dict[EventKind, KindInfo]] = {
+    EventKind.TOOL_CALLED: KindInfo(
+        Actor.WORKER, Layer.DELIVERY, "The worker calls the debit tool."
+    ),
+    EventKind.TOOL_CALLED_AGAIN: KindInfo(
+        Actor.WORKER,
+        Layer.DELIVERY,
+        "The worker calls the debit tool again for the same operation.",
+    ),
+    EventKind.DISPATCH_INTENT_RECORDED: KindInfo(
+        Actor.STORE,
+        Layer.DELIVERY,
+        "The runtime records a dispatch intent under the stable operation key, "
+        "then dispatches the call with that key.",
+    ),
+    EventKind.DEBIT_APPLIED: KindInfo(
+        Actor.RECEIVER,
+        Layer.BUSINESS_EFFECT,
+        "The receiver applies the debit to the ledger (a request that carries an operation key "
+        "also commits its idempotency record, in the same transaction).",
+    ),
+    EventKind.DEBIT_APPLIED_AGAIN: KindInfo(
+        Actor.RECEIVER,
+        Layer.BUSINESS_EFFECT,
+        "The receiver applies the same debit again: the ledger now holds a duplicate.",
+    ),
+    EventKind.PROCESS_CRASHED: KindInfo(
+        Actor.WORKER,
+        Layer.DELIVERY,
+        "The worker process crashes: its memory is lost and the delivery is not acknowledged.",
+    ),
+    EventKind.TIMEOUT_OBSERVED: KindInfo(
+        Actor.WORKER,
+        Layer.DELIVERY,
+        "The call times out: the worker cannot tell whether the debit happened.",
+    ),
+    EventKind.RUN_REPLAYED: KindInfo(
+        Actor.WORKER,
+        Layer.DELIVERY,
+        "The operation is redelivered and the runtime replays its recorded run.",
+    ),
+    EventKind.OPERATION_LOOKUP_FOUND: KindInfo(
+        Actor.RECEIVER,
+        Layer.DELIVERY,
+        "A lookup by operation key finds the debit already applied, so no new call is made.",
+    ),
+    EventKind.OPERATION_LOOKUP_MISSING: KindInfo(
+        Actor.RECEIVER,
+        Layer.DELIVERY,
+        "A lookup by operation key finds no debit, so calling the tool is safe.",
+    ),
+    EventKind.TOOL_RESULT_RECORDED: KindInfo(
+        Actor.STORE,
+        Layer.DELIVERY,
+        "The runtime records the tool result in its durable store.",
+    ),
+    EventKind.TOOL_RESULT_REPLAYED: KindInfo(
+        Actor.STORE,
+        Layer.DELIVERY,
+        "The runtime reuses the result recorded in its store instead of calling the tool.",
+    ),
+    EventKind.DELIVERY_ABANDONED: KindInfo(
+        Actor.CHANNEL,
+        Layer.DELIVERY,
+        "The channel stops redelivering: the delivery budget is spent.",
+    ),
+}
+
+
+class Event(BaseModel):
+    """One fact of a trace.
+
+    ``seq`` numbers the events of one run from 1 without gaps; ``attempt`` is the delivery
+    attempt (from 1) during which the fact happened. Actor, layer and description are derived
+    from the kind.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    seq: int = Field(ge=1, description="Position in the trace, from 1, without gaps.")
+    kind: EventKind
+    attempt: int = Field(ge=1, description="The delivery attempt this fact belongs to.")
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def actor(self) -> Actor:
+        """The lane this fact belongs to."""
+        return EVENT_KINDS[self.kind].actor
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def layer(self) -> Layer:
+        """Whether this is a delivery-level fact or a business effect."""
+        return EVENT_KINDS[self.kind].layer
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def description(self) -> str:
+        """One sentence of narration for this fact."""
+        return EVENT_KINDS[self.kind].narration
+
+    @property
+    def is_business_effect(self) -> bool:
+        """True for facts that change the ledger (the business effect), false otherwise."""
+        return self.layer is Layer.BUSINESS_EFFECT
+
+
+TOOL_CALL_KINDS: Final[frozenset[EventKind]] = frozenset(
+    {EventKind.TOOL_CALLED, EventKind.TOOL_CALLED_AGAIN, EventKind.DISPATCH_INTENT_RECORDED}
+)
+"""Kinds that send an effect-capable request towards the receiver (see ``counts_of``)."""
+
+LOOKUP_KINDS: Final[frozenset[EventKind]] = frozenset(
+    {EventKind.OPERATION_LOOKUP_FOUND, EventKind.OPERATION_LOOKUP_MISSING}
+)
+"""Kinds that query the receiver's idempotency record by operation key."""
+
+
+def has_kind(events: Iterable[Event], *kinds: EventKind) -> bool:
+    """Whether any of ``events`` is of one of ``kinds``."""
+    return any(e.kind in kinds for e in events)

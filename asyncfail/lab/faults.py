@@ -1,0 +1,179 @@
+"""Fault points in the worker's timeline, the named faults of the lab, and fault plans.
+
+A fault plan is data: a set of (delivery attempt, fault point) injections. The runtimes ask the
+plan at each point they pass; they never branch on which named fault was chosen. So a new fault,
+more injections, or an exhaustive enumeration of plans needs no change to the runtimes.
+"""
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Final
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from asyncfail.ground.prose import capitalised
+
+
+class FaultPoint(StrEnum):
+    """A named point on the dispatch path of one delivery, in timeline order.
+
+    The worker passes them in this order on each dispatch: it decides to dispatch
+    (``before-dispatch``), sends the request (``request``), the receiver applies the debit, the
+    reply travels back (``response``), the worker holds the outcome (``after-effect``), records it
+    (``after-record``) and finally acknowledges the delivery.
+    """
+
+    BEFORE_DISPATCH = "before-dispatch"
+    REQUEST = "request"
+    RESPONSE = "response"
+    AFTER_EFFECT = "after-effect"
+    AFTER_RECORD = "after-record"
+
+
+class Failure(StrEnum):
+    """What an injection at a point does."""
+
+    CRASH = "crash"
+    """The worker process dies: its memory is gone and the delivery is not acknowledged."""
+    MESSAGE_LOST = "message-lost"
+    """A message between worker and receiver is lost; the worker observes a timeout."""
+
+
+# Which failure each point injects. Network points lose a message; the others crash the worker.
+FAILURE_AT: Final[dict[FaultPoint, Failure]] = {
+    FaultPoint.BEFORE_DISPATCH: Failure.CRASH,
+    FaultPoint.REQUEST: Failure.MESSAGE_LOST,
+    FaultPoint.RESPONSE: Failure.MESSAGE_LOST,
+    FaultPoint.AFTER_EFFECT: Failure.CRASH,
+    FaultPoint.AFTER_RECORD: Failure.CRASH,
+}
+
+
+class Fault(StrEnum):
+    """The lab's named faults; each is injected once, into the first delivery."""
+
+    NONE = "none"
+    CRASH_BEFORE_DISPATCH = "crash-before-dispatch"
+    REQUEST_LOST = "request-lost"
+    CRASH_AFTER_EFFECT = "crash-after-effect"
+    RESPONSE_LOST = "response-lost"
+    CRASH_AFTER_RECORD = "crash-after-record"
+
+
+@dataclass(frozen=True, slots=True)
+class PointProse:
+    """How the course words an injection at one fault point, written once for every document."""
+
+    clause: str
+    """The injection as a clause: "the worker crashes before it records the result"."""
+    place: str
+    """Where on the dispatch path it strikes: "before the result is recorded"."""
+    name: str
+    """What the injected failure is called: "crash", "request loss", "reply loss"."""
+    detail: str = ""
+    """A sentence that completes the fault's description, or nothing."""
+
+
+POINT_PROSE: Final[dict[FaultPoint, PointProse]] = {
+    FaultPoint.BEFORE_DISPATCH: PointProse(
+        "the worker crashes before it dispatches the call",
+        "before the call is dispatched",
+        "crash",
+        "In durable mode it dies before the dispatch intent is written.",
+    ),
+    FaultPoint.REQUEST: PointProse(
+        "the request is lost on its way to the receiver, and the worker sees a timeout",
+        "on the request's way to the receiver",
+        "request loss",
+    ),
+    FaultPoint.RESPONSE: PointProse(
+        "the reply is lost on its way back, and the worker sees a timeout",
+        "on the reply's way back to the worker",
+        "reply loss",
+        "The receiver has already applied the debit.",
+    ),
+    FaultPoint.AFTER_EFFECT: PointProse(
+        "the worker crashes before it records the result",
+        "before the result is recorded",
+        "crash",
+        "The receiver has already applied the debit.",
+    ),
+    FaultPoint.AFTER_RECORD: PointProse(
+        "the worker crashes after it records the result, before it acknowledges the delivery",
+        "after the result is recorded, before the delivery is acknowledged",
+        "crash",
+        "The operation is redelivered.",
+    ),
+}
+"""The words for an injection at each point; the review's sentences and the faults'
+descriptions are built from these and nothing else."""
+
+NO_FAULT_DESCRIPTION: Final = "No fault: the first delivery runs to completion."
+
+
+# Where each named fault strikes. ``none`` strikes nowhere.
+FAULT_POINT: Final[dict[Fault, FaultPoint | None]] = {
+    Fault.NONE: None,
+    Fault.CRASH_BEFORE_DISPATCH: FaultPoint.BEFORE_DISPATCH,
+    Fault.REQUEST_LOST: FaultPoint.REQUEST,
+    Fault.CRASH_AFTER_EFFECT: FaultPoint.AFTER_EFFECT,
+    Fault.RESPONSE_LOST: FaultPoint.RESPONSE,
+    Fault.CRASH_AFTER_RECORD: FaultPoint.AFTER_RECORD,
+}
+
+
+def describe_fault(fault: Fault) -> str:
+    """One or two sentences on a named fault, for lessons and help text: its point's clause,
+    capitalised, then the point's detail."""
+    point = FAULT_POINT[fault]
+    if point is None:
+        return NO_FAULT_DESCRIPTION
+    prose = POINT_PROSE[point]
+    return " ".join(filter(None, (f"{capitalised(prose.clause)}.", prose.detail)))
+
+
+class Injection(BaseModel):
+    """One failure at one point of one delivery attempt.
+
+    An injection fires the first time its attempt reaches its point, and only then: a retried
+    call later in the same attempt passes the point unharmed.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    attempt: int = Field(ge=1)
+    point: FaultPoint
+
+    @property
+    def failure(self) -> Failure:
+        return FAILURE_AT[self.point]
+
+
+class FaultPlan(BaseModel):
+    """The injections of one run, kept sorted so equal plans are equal values."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    injections: tuple[Injection, ...] = ()
+
+    @field_validator("injections")
+    @classmethod
+    def _sorted_and_unique(cls, injections: tuple[Injection, ...]) -> tuple[Injection, ...]:
+        # However a plan is built, equal plans compare equal: by attempt, then timeline order.
+        order = list(FaultPoint)
+        unique = {(i.attempt, i.point): i for i in injections}
+        return tuple(unique[k] for k in sorted(unique, key=lambda k: (k[0], order.index(k[1]))))
+
+    @classmethod
+    def of(cls, *injections: Injection) -> "FaultPlan":
+        return cls(injections=injections)
+
+    @classmethod
+    def for_fault(cls, fault: Fault) -> "FaultPlan":
+        """The plan of a named fault: one injection into the first delivery, or none."""
+        point = FAULT_POINT[fault]
+        return cls() if point is None else cls.of(Injection(attempt=1, point=point))
+
+    def fires(self, attempt: int, point: FaultPoint) -> bool:
+        """Whether this plan injects a failure at ``point`` during delivery ``attempt``."""
+        return any(i.attempt == attempt and i.point is point for i in self.injections)

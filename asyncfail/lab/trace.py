@@ -1,0 +1,26 @@
+"""The trace recorder: numbers events in the order they happen within one run.
+
+The counter belongs to the run, not to the module, so two runs (or two processes) number their
+events identically.
+"""
+
+from asyncfail.lab.events import Event, EventKind, has_kind
+
+
+class TraceRecorder:
+    """Collects the events of one run; the current delivery attempt is set by the interpreter."""
+
+    __slots__ = ("_events", "attempt")
+
+    def __init__(self) -> None:
+        self._events: list[Event] = []
+        self.attempt = 1
+
+    def emit(self, kind: EventKind) -> None:
+        self._events.append(Event(seq=len(self._events) + 1, kind=kind, attempt=self.attempt))
+
+    def has(self, *kinds: EventKind) -> bool:
+        return has_kind(self._events, *kinds)
+
+    def events(self) -> tuple[Event, ...]:
+        return tuple(self._events)

@@ -1,0 +1,247 @@
+"""The layout is the architecture: wing import rules, no import loops, small modules, no start-up
+tricks, a browser-safe model, and lessons that write no words of their own.
+
+The rules are written here independently of DESIGN.md's map; a test below checks that the map
+names the same wings and floors.
+"""
+
+import ast
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import asyncfail
+
+LIBRARY = Path(asyncfail.__file__).parent
+ROOT = LIBRARY.parent
+NOTEBOOKS = ROOT / "notebooks"
+
+# What each wing may import from asyncfail (itself always).
+MAY_IMPORT: dict[str, set[str]] = {
+    "ground": set(),
+    "lab": {"ground"},
+    "contract": {"ground"},
+    "handoff": {"ground", "lab", "contract"},
+    "charts": {"ground", "lab", "contract"},
+    "course": {"ground", "lab", "contract", "handoff", "charts"},
+    "cli": {"ground", "lab", "contract", "handoff", "charts"},
+}
+# The package root re-exports the lab's public API; `python -m asyncfail` runs the CLI.
+ROOT_MODULES: dict[str, set[str]] = {"asyncfail": {"ground", "lab"}, "asyncfail.__main__": {"cli"}}
+# The readiness checklist runs the contract experiment, never the failure lab.
+READINESS = {"asyncfail.handoff.design", "asyncfail.handoff.checks", "asyncfail.handoff.report"}
+# The model may not touch the process: no threads, processes, files, network, clock or RNG.
+NOT_IN_THE_MODEL = {
+    "threading",
+    "subprocess",
+    "socket",
+    "multiprocessing",
+    "asyncio",
+    "random",
+    "time",
+    "datetime",
+    "uuid",
+    "urllib",
+    "http",
+    "os",
+    "pathlib",
+    "shutil",
+    "tempfile",
+    "importlib",
+}
+MAX_LINES = 420
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def modules() -> dict[str, Path]:
+    return {module_name(p): p for p in sorted(LIBRARY.rglob("*.py"))}
+
+
+def wing_of(name: str) -> str | None:
+    parts = name.split(".")
+    return parts[1] if len(parts) > 2 or (len(parts) == 2 and parts[1] in MAY_IMPORT) else None
+
+
+def parsed(path: Path) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
+def imports_of(tree: ast.Module) -> Iterator[tuple[ast.stmt, str]]:
+    """Every import statement in a module (nested ones too) and the module it names."""
+    known = modules()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node, alias.name
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:
+                sub = f"{node.module}.{alias.name}"
+                yield node, sub if sub in known else node.module
+
+
+def library_imports(path: Path) -> set[str]:
+    return {name for _, name in imports_of(parsed(path)) if name.split(".")[0] == "asyncfail"}
+
+
+def test_every_module_belongs_to_a_wing_or_the_root() -> None:
+    for name in modules():
+        assert name in ROOT_MODULES or wing_of(name) in MAY_IMPORT, name
+
+
+def test_each_wing_imports_only_the_floors_below_it() -> None:
+    for name, path in modules().items():
+        wing = wing_of(name)
+        allowed = ROOT_MODULES[name] if name in ROOT_MODULES else MAY_IMPORT[wing] | {wing}  # type: ignore[index]
+        for imported in library_imports(path):
+            assert imported != "asyncfail", f"{name} imports the package root"
+            assert wing_of(imported) in allowed, f"{name} may not import {imported}"
+
+
+def test_the_readiness_checklist_never_reaches_the_failure_lab() -> None:
+    seen, todo = set(), list(READINESS)
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        todo += library_imports(modules()[name])
+    assert not {n for n in seen if wing_of(n) == "lab" or n == "asyncfail.handoff.review"}
+
+
+def test_there_is_no_import_loop() -> None:
+    graph = {name: library_imports(path) for name, path in modules().items()}
+    # A module imports its parent packages first: an import of a parent from its own package's
+    # __init__ (the loop `commands/__init__` once had) closes a cycle through these edges too.
+    for name in graph:
+        parts = name.split(".")
+        graph[name] |= {".".join(parts[:i]) for i in range(2, len(parts))}
+    done: set[str] = set()
+
+    def visit(name: str, path: tuple[str, ...]) -> None:
+        assert name not in path, " -> ".join((*path, name))
+        if name in done:
+            return
+        for imported in sorted(graph.get(name, ())):
+            visit(imported, (*path, name))
+        done.add(name)
+
+    for name in sorted(graph):
+        visit(name, ())
+
+
+def test_imports_sit_at_the_top_of_every_module_but_the_cli_dispatch() -> None:
+    for name, path in modules().items():
+        tree = parsed(path)
+        top = {id(node) for node in tree.body}
+        nested = [n.lineno for n, _ in imports_of(tree) if id(n) not in top]
+        assert nested == [], f"{name} imports inside a function (lines {nested})"
+
+
+def test_no_module_changes_the_environment_or_reads_it() -> None:
+    for name, path in modules().items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        attributes = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+        assert not attributes & {"environ", "putenv", "setdefault_env"}, name
+
+
+def test_the_model_uses_no_threads_processes_files_network_clock_or_rng() -> None:
+    for name, path in modules().items():
+        if wing_of(name) == "cli" or name == "asyncfail.__main__":
+            continue
+        roots = {imported.split(".")[0] for _, imported in imports_of(parsed(path))}
+        assert not roots & NOT_IN_THE_MODEL, f"{name} imports {sorted(roots & NOT_IN_THE_MODEL)}"
+        calls = {
+            n.func.id
+            for n in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+        }
+        assert not calls & {"open", "print", "input", "exec", "eval"}, name
+
+
+def test_modules_are_small() -> None:
+    for name, path in modules().items():
+        text = path.read_text(encoding="utf-8")
+        if "generated by `make golden`" in text[:200]:
+            continue
+        assert len(text.splitlines()) <= MAX_LINES, f"{name} has {len(text.splitlines())} lines"
+
+
+def test_every_module_says_what_it_holds() -> None:
+    for name, path in modules().items():
+        docstring = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
+        assert docstring, f"{name} has no module docstring"
+
+
+def test_design_md_maps_the_same_wings() -> None:
+    design = (ROOT / "DESIGN.md").read_text(encoding="utf-8")
+    table = design.split("## The house", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| `(\w+)/` \| (\d) \|", table, re.MULTILINE)
+    assert {wing for wing, _ in rows} == set(MAY_IMPORT)
+    floor = {wing: int(level) for wing, level in rows}
+    for wing, allowed in MAY_IMPORT.items():
+        assert all(floor[below] < floor[wing] for below in allowed), wing
+
+
+# ---------------------------------------------------------------------------------------------
+# Lessons lay out the library's words; they write none of their own
+
+LESSONS = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.py"))
+# Two words in a row: prose, a label or a sentence, which belongs in asyncfail.course.
+PROSE = re.compile(r"[A-Za-z]{2,}[ ,:;]+[A-Za-z]{2,}")
+VISIBLE_KEYWORDS = {"label", "placeholder", "caption", "submit_button_label", "value", "options"}
+
+
+def cell_functions(tree: ast.Module) -> Iterator[ast.FunctionDef]:
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            yield node
+
+
+def literal_text(node: ast.expr) -> str:
+    """The text a literal writes itself (the constant parts of an f-string), else ''."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(literal_text(v) for v in node.values)
+    return ""
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
+def test_a_lesson_writes_no_prose_of_its_own(lesson: Path) -> None:
+    tree = ast.parse(lesson.read_text(encoding="utf-8"))
+    found = [
+        text
+        for cell in cell_functions(tree)
+        for node in ast.walk(cell)
+        if isinstance(node, ast.Constant | ast.JoinedStr)
+        and PROSE.search(text := literal_text(node))
+    ]
+    assert found == []
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
+def test_a_lessons_controls_take_labels_options_and_defaults_from_the_library(
+    lesson: Path,
+) -> None:
+    tree = ast.parse(lesson.read_text(encoding="utf-8"))
+    written = []
+    for cell in cell_functions(tree):
+        for call in (n for n in ast.walk(cell) if isinstance(n, ast.Call)):
+            for keyword in call.keywords:
+                if keyword.arg not in VISIBLE_KEYWORDS:
+                    continue
+                values = [keyword.value]
+                if isinstance(keyword.value, ast.List | ast.Tuple | ast.Dict):
+                    values = [v for v in ast.walk(keyword.value) if isinstance(v, ast.expr)]
+                written += [
+                    f"{keyword.arg}={literal_text(v)!r}"
+                    for v in values
+                    if re.search("[A-Za-z]", literal_text(v))
+                ]
+    assert written == []
