@@ -6,7 +6,6 @@ the dependent cells (model, tables, chart specs) plus the few output-only cells 
 nothing (markdown prose). Those are timed on their own as a floor and reported beside it.
 """
 
-import importlib.util
 import statistics
 import sys
 import time
@@ -15,15 +14,11 @@ from typing import Any
 
 import marimo as mo
 
-NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+from asyncfail import Fault
 
-
-def load(stem: str) -> Any:
-    spec = importlib.util.spec_from_file_location(stem, NOTEBOOKS / f"{stem}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+# The notebooks are loaded exactly as the lesson tests load them.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tests.notebook_support import load_notebook
 
 
 def _dependent_defs(app: Any, control: str) -> set[str]:
@@ -65,9 +60,7 @@ def report(label: str, goal_ms: float, runs: list[tuple[str, float, float]]) -> 
 
 
 def lesson_1() -> None:
-    from asyncfail import Fault
-
-    app = load("01_async_failure_lab").app
+    app = load_notebook("01_async_failure_lab").app
     faults = [f.value for f in Fault]
     revealed = {"skip_prediction": mo.ui.switch(value=True)}
     runs = [
@@ -79,7 +72,7 @@ def lesson_1() -> None:
 
 
 def lesson_2() -> None:
-    app = load("02_idempotency_contract").app
+    app = load_notebook("02_idempotency_contract").app
     scopes = ["attempt", "operation", "tenant-operation"]
     runs = [
         ("delay", *recompute_ms(app, "delay", mo.ui.number(start=0, stop=10**7, value=3600), {})),

@@ -7,9 +7,10 @@ document and a failed write leaves the target as it was.
 
 import argparse
 import os
+import tempfile
 from pathlib import Path
 
-from asyncfail.cli.output import UsageError, write_atomically
+from asyncfail.cli.output import UsageError
 from asyncfail.handoff.review import ReviewFormat, build_review
 from asyncfail.lab.faults import Fault
 from asyncfail.lab.scenario import SEED_FAULT
@@ -33,6 +34,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="write the document to FILE (atomically) instead of stdout",
     )
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` as UTF-8 so that the file is either complete or untouched.
+
+    The text goes to a temporary file in the same directory (same file system, so the rename
+    is atomic), is flushed to disk, and replaces ``path`` in one ``os.replace``. On any error
+    the temporary file is removed and the error propagates. The new file gets the usual
+    permissions (0666 less the umask), not the temporary file's private 0600.
+    """
+    directory = path.parent
+    handle, temporary = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
 
 
 def run(args: argparse.Namespace) -> str:

@@ -33,11 +33,15 @@ def html_text(text: str) -> str:
 
 
 def _html_inline(part: Inline) -> str:
-    if isinstance(part, Code):
-        return f"<code>{html.escape(part.text)}</code>"
-    if isinstance(part, Strong):
-        return f"<strong>{html.escape(part.text)}</strong>"
-    return html.escape(part)
+    match part:
+        case Code():
+            return f"<code>{html.escape(part.text)}</code>"
+        case Strong():
+            return f"<strong>{html.escape(part.text)}</strong>"
+        case str():
+            return html.escape(part)
+        case _:
+            assert_never(part)
 
 
 def html_rich(parts: Rich) -> str:

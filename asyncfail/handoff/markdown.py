@@ -77,13 +77,17 @@ def md_rich(parts: Rich) -> str:
     """Render a run of inline parts as escaped Markdown on one line."""
     out: list[str] = []
     for i, part in enumerate(normalize(parts)):
-        if isinstance(part, Code) and _SAFE_CODE.fullmatch(part.text):
-            out.append(f"`{part.text}`")
-        elif isinstance(part, Strong):
-            out.append(f"**{_md_escape(part.text, at_start=False)}**")
-        else:
-            text = part if isinstance(part, str) else part.text
-            out.append(_md_escape(text, at_start=i == 0))
+        match part:
+            case Code() if _SAFE_CODE.fullmatch(part.text):
+                out.append(f"`{part.text}`")
+            case Code():
+                out.append(_md_escape(part.text, at_start=i == 0))
+            case Strong():
+                out.append(f"**{_md_escape(part.text, at_start=False)}**")
+            case str():
+                out.append(_md_escape(part, at_start=i == 0))
+            case _:
+                assert_never(part)
     return "".join(out)
 
 

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, computed_field
 from asyncfail.contract.terms import SCOPE_WORDS, KeyScope
 from asyncfail.ground.prose import quoted
 from asyncfail.ground.seed import CANNOT_DECIDE
-from asyncfail.handoff.checks import CHECKS, STATUS_LABELS, Check, CheckId, CheckStatus
+from asyncfail.handoff.checks import CHECKS
 from asyncfail.handoff.design import (
     QUESTIONS,
     Answer,
@@ -34,6 +34,7 @@ from asyncfail.handoff.markup import (
     Tone,
     plain,
 )
+from asyncfail.handoff.verdict import STATUS_LABELS, Check, CheckId, CheckStatus
 
 REPORT_KICKER: Final = "Replay-readiness checklist · your answers, not a review of your system"
 REPORT_TITLE: Final = "Replay-readiness report"

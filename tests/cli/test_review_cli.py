@@ -9,13 +9,11 @@ from pathlib import Path
 import pytest
 
 from asyncfail import Fault
-from asyncfail.cli import output
+from asyncfail.cli import review as review_command
 from asyncfail.cli.main import main
 from asyncfail.handoff.review import build_review
-from tests.cli_support import run_main
-from tests.test_review_markup import assert_self_contained_page
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.cli_support import ROOT, run_main
+from tests.markup_support import assert_self_contained_page
 
 
 def test_markdown_to_stdout_by_default_for_the_seed_fault() -> None:
@@ -109,7 +107,7 @@ def test_a_failure_midway_leaves_the_old_file_and_no_temporary(
     def fail(*args: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(output.os, failing, fail)
+    monkeypatch.setattr(review_command.os, failing, fail)
     code, out, err = run_main("review", "--output", str(target))
     assert (code, out) == (2, "")
     assert "No space left on device" in err

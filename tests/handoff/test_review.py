@@ -15,7 +15,7 @@ from asyncfail.lab.events import Event, EventKind
 from asyncfail.lab.faults import FAULT_POINT
 from asyncfail.lab.reading import Order, failure_event, order_of
 from asyncfail.lab.results import LabResult
-from tests.test_review_markup import Node, assert_self_contained_page, parse_html
+from tests.markup_support import Node, assert_self_contained_page, parse_html
 
 # Written out here, independently of the module's own table.
 WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
@@ -356,10 +356,14 @@ def test_html_fragment_embeds_without_a_page() -> None:
     assert "<html" not in fragment and "<!doctype" not in fragment
 
 
-def test_render_dispatches_on_the_format() -> None:
-    review = build_review()
-    assert review.render(ReviewFormat.MARKDOWN) == review.markdown()
-    assert review.render(ReviewFormat.HTML) == review.html()
+@pytest.mark.parametrize("fmt", list(ReviewFormat))
+def test_each_format_renders_the_same_handoff(fmt: ReviewFormat) -> None:
+    text = build_review().render(fmt)
+    if fmt is ReviewFormat.HTML:
+        titles = [h.text() for h in assert_self_contained_page(text).find_all("h2")]
+    else:
+        titles = [line.removeprefix("## ") for line in text.splitlines() if line.startswith("## ")]
+    assert titles == [t.value for t in HandoffSection]
 
 
 def test_document_is_deterministic_and_names_the_version() -> None:

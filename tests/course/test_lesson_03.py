@@ -7,7 +7,6 @@ import pytest
 
 from asyncfail.contract.terms import KeyScope
 from asyncfail.ground.seed import RecommendationId
-from asyncfail.handoff.checks import CheckStatus
 from asyncfail.handoff.design import (
     MAX_TEXT,
     Answer,
@@ -18,6 +17,7 @@ from asyncfail.handoff.design import (
 )
 from asyncfail.handoff.report import assess
 from asyncfail.handoff.review import build_review
+from asyncfail.handoff.verdict import CheckStatus
 from asyncfail.lab.faults import Fault
 from tests.notebook_support import load_notebook, run_lesson, vega_specs, visible_text
 

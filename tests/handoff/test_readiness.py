@@ -12,7 +12,7 @@ from asyncfail.contract.experiment import ContractScenario, evaluate
 from asyncfail.contract.rules import Finding, RecordState
 from asyncfail.contract.terms import MAX_SECONDS, KeyScope
 from asyncfail.ground.seed import RECOMMENDATIONS, Priority, RecommendationId
-from asyncfail.handoff.checks import CHECKS, CheckId, CheckStatus, ContractRule
+from asyncfail.handoff.checks import CHECKS
 from asyncfail.handoff.design import (
     MAX_TEXT,
     UNIT_SECONDS,
@@ -23,6 +23,7 @@ from asyncfail.handoff.design import (
     open_questions,
 )
 from asyncfail.handoff.report import ReadinessReport, assess
+from asyncfail.handoff.verdict import CheckId, CheckStatus, ContractRule
 
 MET, UNMET, UNKNOWN = CheckStatus.MET, CheckStatus.UNMET, CheckStatus.UNKNOWN
 

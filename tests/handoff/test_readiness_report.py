@@ -8,11 +8,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from asyncfail.ground.seed import RecommendationId
-from asyncfail.handoff.checks import STATUS_LABELS
 from asyncfail.handoff.design import MAX_TEXT, Duration, ReplayDesign
 from asyncfail.handoff.markup import plain
 from asyncfail.handoff.report import assess
-from tests.test_review_markup import (
+from asyncfail.handoff.verdict import STATUS_LABELS
+from tests.markup_support import (
     HOSTILE,
     Node,
     assert_loads_nothing,
