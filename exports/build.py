@@ -53,9 +53,6 @@ RANDOM_ID = re.compile(r"random-id=(\\u0027|'|&#x27;|&quot;|\")[0-9a-f-]{36}")
 class BuildReport:
     out: Path
     pages: list[Lesson] = field(default_factory=list)
-    offline_wasm: dict[str, bool] = field(default_factory=dict)
-    # per page, the imports the mirror cannot satisfy (loaded from the Pyodide CDN instead)
-    from_cdn: dict[str, list[str]] = field(default_factory=dict)
     seconds: float = 0.0
     # digest of the checkout's inputs, "" if they changed while the build ran
     source: str = ""
@@ -112,11 +109,11 @@ def export_static(lesson: Lesson, target: Path) -> None:
     target.write_text(text, encoding="utf-8")
 
 
-def export_wasm(lesson: Lesson, target_dir: Path, offline: bool) -> None:
+def export_wasm(lesson: Lesson, target_dir: Path) -> None:
     """The interactive page: marimo's html-wasm export, pointed at the shared assets.
 
-    ``offline`` pages also load Pyodide and every package from the site's own mirror (and a
-    package index inside the site, so a missing package fails instead of reaching out).
+    It loads Pyodide and every package from the site's own mirror (and a package index inside
+    the site, so a missing package fails instead of reaching out).
     """
     with tempfile.TemporaryDirectory() as tmp:
         raw = Path(tmp) / "wasm"
@@ -133,16 +130,15 @@ def export_wasm(lesson: Lesson, target_dir: Path, offline: bool) -> None:
     text = text.replace("..%2Fpublic%2Fwheels%2F", quote(wheels, safe=""))
     prefix = up(lesson.depth) + ASSETS_DIR + "/"
     text = re.sub(r'(href|src)="\./(?!public/)', rf'\1="{prefix}', text)
-    if offline:
-        mirror = up(lesson.depth) + MIRROR_DIR + "/"
-        attrs = (
-            f'data-pyodide-index-url="{mirror}" '
-            f'data-pyodide-lockfile-url="{mirror}pyodide-lock.json" '
-            f'data-pypi-index-url="{mirror}simple/{{package_name}}/"'
-        )
-        if text.count("<marimo-wasm hidden=") != 1:
-            raise SystemExit(f"{lesson.slug}: no single <marimo-wasm> element to configure")
-        text = text.replace("<marimo-wasm hidden=", f"<marimo-wasm {attrs} hidden=")
+    mirror = up(lesson.depth) + MIRROR_DIR + "/"
+    attrs = (
+        f'data-pyodide-index-url="{mirror}" '
+        f'data-pyodide-lockfile-url="{mirror}pyodide-lock.json" '
+        f'data-pypi-index-url="{mirror}simple/{{package_name}}/"'
+    )
+    if text.count("<marimo-wasm hidden=") != 1:
+        raise SystemExit(f"{lesson.slug}: no single <marimo-wasm> element to configure")
+    text = text.replace("<marimo-wasm hidden=", f"<marimo-wasm {attrs} hidden=")
     (target_dir / "index.html").write_text(text, encoding="utf-8")
 
 
@@ -179,16 +175,28 @@ def mirror_imports(mirror: Path) -> set[str]:
     return {name for entry in lock["packages"].values() for name in entry["imports"]}
 
 
-def landing_page(lessons: list[Lesson], lab: Lesson, from_cdn: dict[str, list[str]]) -> str:
+def require_mirrored_imports(lesson: Lesson, available: set[str]) -> None:
+    """Stop the build if a page imports a package the site's Pyodide mirror does not hold.
+
+    Every page boots from the mirror, and publishing is unattended (the Pages workflow deploys
+    what this writes): such a page would fail in the reader's browser, so it fails the build.
+    """
+    missing = sorted(third_party_imports(lesson.path) - available)
+    if missing:
+        raise SystemExit(
+            f"export: {lesson.slug} imports {', '.join(missing)}, which the site's Pyodide "
+            "mirror does not hold (exports/pyodide-wheels.txt)"
+        )
+
+
+def landing_page(lessons: list[Lesson], lab: Lesson) -> str:
     def item(lesson: Lesson) -> str:
         number = f'<span class="n">{lesson.number}</span> ' if lesson.number else ""
         summary = html.escape(lesson.summary or f"notebooks/{lesson.path.name}")
-        missing = html.escape(", ".join(from_cdn[lesson.slug]))
-        cdn = f" <small>(loads {missing} from the Pyodide CDN)</small>" if missing else ""
         return (
             f'<li data-lesson="{html.escape(lesson.slug)}">{number}'
             f"<strong>{html.escape(lesson.title)}</strong>: {summary}<br>"
-            f'<a href="{lesson.site_dir}/">Interactive (WebAssembly)</a>{cdn} · '
+            f'<a href="{lesson.site_dir}/">Interactive (WebAssembly)</a> · '
             f'<a href="{lesson.site_dir}/static.html">Static snapshot</a></li>'
         )
 
@@ -251,26 +259,15 @@ def build_site(out: Path = DEFAULT_OUT, cache: Path = CACHE, log=print) -> Build
         page_started = time.perf_counter()
         target = out / lesson.site_dir
         target.mkdir(parents=True)
-        missing = sorted(third_party_imports(lesson.path) - available)
-        if missing:
-            # Publishing is unattended (the Pages workflow deploys what this writes), so a page
-            # that would load packages from a CDN is an error, not a page with a warning.
-            raise SystemExit(
-                f"export: {lesson.slug} imports {', '.join(missing)}, which the site's Pyodide "
-                "mirror cannot hold; its page would load them from a third-party CDN"
-            )
-        offline = True
-        report.offline_wasm[lesson.slug] = offline
-        report.from_cdn[lesson.slug] = missing
+        require_mirrored_imports(lesson, available)
         log(f"export: [{index}/{len(pages)}] {lesson.slug}: static snapshot ...")
         export_static(lesson, target / "static.html")
-        mode = "offline" if offline else f"{', '.join(missing)} from the Pyodide CDN"
-        log(f"export: [{index}/{len(pages)}] {lesson.slug}: WebAssembly page ({mode}) ...")
-        export_wasm(lesson, target, offline)
+        log(f"export: [{index}/{len(pages)}] {lesson.slug}: WebAssembly page ...")
+        export_wasm(lesson, target)
         seconds = time.perf_counter() - page_started
         log(f"export: [{index}/{len(pages)}] {lesson.slug}: done in {seconds:.1f} s")
         report.pages.append(lesson)
-    (out / "index.html").write_text(landing_page(lessons, lab, report.from_cdn), encoding="utf-8")
+    (out / "index.html").write_text(landing_page(lessons, lab), encoding="utf-8")
     # GitHub Pages would hide folders starting with "_" (such as _marimo/) from Jekyll.
     (out / ".nojekyll").write_text("", encoding="utf-8")
     report.seconds = time.perf_counter() - started

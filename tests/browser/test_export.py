@@ -11,8 +11,14 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "exports"))
 
-from build import BuildReport, build_site, normalise  # noqa: E402
-from lessons import discover, lab_page, third_party_imports, title_and_summary  # noqa: E402
+from build import BuildReport, build_site, normalise, require_mirrored_imports  # noqa: E402
+from lessons import (  # noqa: E402
+    Lesson,
+    discover,
+    lab_page,
+    third_party_imports,
+    title_and_summary,
+)
 
 PAGES = [*discover(), lab_page()]
 # A tag that makes the browser fetch something from another host.
@@ -45,6 +51,15 @@ def test_the_lab_page_needs_only_what_the_mirror_ships() -> None:
     assert third_party_imports(lab_page().path) == {"marimo", "pydantic"}
 
 
+def test_a_page_importing_what_the_mirror_lacks_stops_the_build(tmp_path: Path) -> None:
+    path = tmp_path / "09_charts.py"
+    path.write_text("import marimo\nimport pandas\nimport asyncfail\n", encoding="utf-8")
+    page = Lesson(path, "09_charts", "09", "Charts", "", "lessons/09_charts")
+    require_mirrored_imports(page, {"marimo", "pandas", "pydantic"})
+    with pytest.raises(SystemExit, match="09_charts imports pandas, which the site's Pyodide"):
+        require_mirrored_imports(page, {"marimo", "pydantic"})
+
+
 def test_random_ids_are_the_only_thing_normalised() -> None:
     a = "<x random-id='0b9c7a51-3f0e-4e5e-8a3e-2c1d2d0f6a11'> 12 </x>"
     b = "<x random-id='7d3e2b14-aaaa-bbbb-cccc-0123456789ab'> 12 </x>"
@@ -59,9 +74,8 @@ def test_every_page_fetches_only_from_the_site(built_site: BuildReport, lesson) 
         text = (folder / name).read_text(encoding="utf-8")
         assert FETCHES_ELSEWHERE.findall(text) == [], name
         assert "cdn.jsdelivr.net/npm/@marimo-team" not in text, name
-    if built_site.offline_wasm[lesson.slug]:
-        wasm = (folder / "index.html").read_text(encoding="utf-8")
-        assert 'data-pyodide-lockfile-url="' in wasm
+    wasm = (folder / "index.html").read_text(encoding="utf-8")
+    assert 'data-pyodide-lockfile-url="' in wasm
     assert list(folder.glob("public/wheels/asyncfail-*.whl")), "asyncfail ships as a wheel"
 
 
