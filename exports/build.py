@@ -7,7 +7,8 @@ Layout of the site (default ``exports/site/``):
 - ``pyodide/``: the site's own Pyodide mirror (see ``pyodide_mirror.py``);
 - ``lab/``: the offline WebAssembly lab page (``pages/lab_wasm.py``) and its static snapshot;
 - ``lessons/NN_name/``: ``index.html`` (WebAssembly, ``--mode run``, asyncfail shipped as a
-  wheel under ``public/wheels/``) and ``static.html`` (a snapshot with outputs).
+  wheel under ``public/wheels/``, built once per site build by setuptools, see ``wheels.py``)
+  and ``static.html`` (a snapshot with outputs).
 """
 
 from __future__ import annotations
@@ -23,8 +24,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import tomllib
-import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
@@ -33,8 +32,9 @@ import marimo
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from lessons import ROOT, Lesson, discover, lab_page, third_party_imports
-from pyodide_mirror import CACHE, build_mirror, wheel_record
+from lessons import LIBRARY, ROOT, Lesson, discover, lab_page, third_party_imports
+from pyodide_mirror import CACHE, build_mirror
+from wheels import LIBRARY_FILES, library_wheel
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_OUT = HERE / "site"
@@ -64,7 +64,8 @@ def source_fingerprint() -> str:
     for folder in ("asyncfail", "notebooks", "exports/pages"):
         for path in sorted((ROOT / folder).rglob("*.py")):
             digest.update(path.relative_to(ROOT).as_posix().encode() + path.read_bytes())
-    digest.update((ROOT / "pyproject.toml").read_bytes())
+    for name in LIBRARY_FILES:
+        digest.update((ROOT / name).read_bytes())
     return digest.hexdigest()
 
 
@@ -109,25 +110,23 @@ def export_static(lesson: Lesson, target: Path) -> None:
     target.write_text(text, encoding="utf-8")
 
 
-def export_wasm(lesson: Lesson, target_dir: Path) -> None:
+def export_wasm(lesson: Lesson, target_dir: Path, library: Path) -> None:
     """The interactive page: marimo's html-wasm export, pointed at the shared assets.
 
-    It loads Pyodide and every package from the site's own mirror (and a package index inside
-    the site, so a missing package fails instead of reaching out).
+    It installs ``library`` (the asyncfail wheel) and loads Pyodide and every package from the
+    site's own mirror (and a package index inside the site, so a missing package fails instead
+    of reaching out).
     """
     with tempfile.TemporaryDirectory() as tmp:
         raw = Path(tmp) / "wasm"
         marimo_cmd("html-wasm", str(lesson.path), "-o", str(raw), "--mode", "run")
         text = (raw / "index.html").read_text(encoding="utf-8")
+        built = [wheel.name for wheel in sorted(raw.glob("public/wheels/*.whl"))]
         if (raw / "public").exists():
-            shutil.copytree(raw / "public", target_dir / "public")
-    for wheel in sorted((target_dir / "public").glob("wheels/asyncfail-*.whl")):
-        declare_dependencies(wheel, library_dependencies())
-    # The header that installs the asyncfail wheel names it relative to marimo's worker script,
-    # which now lives in the shared assets folder two levels below the site root.
-    wheels = f"../../{lesson.site_dir}/public/wheels/"
-    text = text.replace("../public/wheels/", wheels)
-    text = text.replace("..%2Fpublic%2Fwheels%2F", quote(wheels, safe=""))
+            ignore = shutil.ignore_patterns("*.whl")
+            shutil.copytree(raw / "public", target_dir / "public", ignore=ignore)
+    if built:
+        text = ship_library(text, lesson, built, library, target_dir)
     prefix = up(lesson.depth) + ASSETS_DIR + "/"
     text = re.sub(r'(href|src)="\./(?!public/)', rf'\1="{prefix}', text)
     mirror = up(lesson.depth) + MIRROR_DIR + "/"
@@ -142,32 +141,28 @@ def export_wasm(lesson: Lesson, target_dir: Path) -> None:
     (target_dir / "index.html").write_text(text, encoding="utf-8")
 
 
-def library_dependencies() -> list[str]:
-    """The library's runtime requirements, as pyproject.toml declares them."""
-    with (ROOT / "pyproject.toml").open("rb") as f:
-        return list(tomllib.load(f)["project"]["dependencies"])
+def ship_library(text: str, lesson: Lesson, built: list[str], library: Path, target: Path) -> str:
+    """Ship the library's own wheel instead of the one marimo built, and point the page at it.
 
-
-def declare_dependencies(wheel: Path, requirements: list[str]) -> None:
-    """Add Requires-Dist lines to the wheel marimo built of the library, in place.
-
-    marimo's wheel declares none, and Pyodide loads packages only for the notebook's own
-    imports, so without this ``import asyncfail`` would fail in the browser for want of pydantic.
-    Entries keep their order and timestamps, so the wheel stays byte-reproducible.
+    marimo builds ``asyncfail-0.0.0+marimo.<hash>`` of the modules the notebook reaches, with
+    no dependencies declared, and Pyodide installs a wheel's declared dependencies, not what its
+    modules import: ``import asyncfail`` would fail for want of pydantic. The library's wheel
+    declares it (pyproject.toml). The page's header names the wheel twice,
+    URL-quoted in the notebook code and quoted once more in ``<marimo-code>``, relative to
+    marimo's worker script, which lives in the shared assets folder two levels below the root.
     """
-    with zipfile.ZipFile(wheel) as zf:
-        entries = [(info, zf.read(info.filename)) for info in zf.infolist()]
-    lines = "".join(f"Requires-Dist: {r}\n" for r in requirements).encode()
-    updated: dict[str, bytes] = {}
-    for info, data in entries:
-        if info.filename.endswith(".dist-info/METADATA") and b"Requires-Dist" not in data:
-            updated[info.filename] = data.rstrip(b"\n") + b"\n" + lines
-    record_name = next(i.filename for i, _ in entries if i.filename.endswith("/RECORD"))
-    contents = {info.filename: updated.get(info.filename, data) for info, data in entries}
-    contents[record_name] = wheel_record(contents, record_name)
-    with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as zf:
-        for info, _ in entries:
-            zf.writestr(info, contents[info.filename])
+    if [name.split("-")[0] for name in built] != [LIBRARY]:
+        raise SystemExit(f"export: {lesson.slug}: marimo built {built}, not one {LIBRARY} wheel")
+    wheels = target / "public" / "wheels"
+    wheels.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(library, wheels / library.name)
+    before = f"../public/wheels/{quote(built[0])}"
+    after = f"../../{lesson.site_dir}/public/wheels/{quote(library.name)}"
+    for old, new in ((before, after), (quote(before, safe=""), quote(after, safe=""))):
+        if text.count(old) != 1:
+            raise SystemExit(f"export: {lesson.slug}: the page does not name {old} once")
+        text = text.replace(old, new)
+    return text
 
 
 def mirror_imports(mirror: Path) -> set[str]:
@@ -255,18 +250,21 @@ def build_site(out: Path = DEFAULT_OUT, cache: Path = CACHE, log=print) -> Build
     )
     lessons, lab = discover(), lab_page()
     pages = [*lessons, lab]
-    for index, lesson in enumerate(pages, 1):
-        page_started = time.perf_counter()
-        target = out / lesson.site_dir
-        target.mkdir(parents=True)
-        require_mirrored_imports(lesson, available)
-        log(f"export: [{index}/{len(pages)}] {lesson.slug}: static snapshot ...")
-        export_static(lesson, target / "static.html")
-        log(f"export: [{index}/{len(pages)}] {lesson.slug}: WebAssembly page ...")
-        export_wasm(lesson, target)
-        seconds = time.perf_counter() - page_started
-        log(f"export: [{index}/{len(pages)}] {lesson.slug}: done in {seconds:.1f} s")
-        report.pages.append(lesson)
+    with tempfile.TemporaryDirectory() as tmp:
+        library = library_wheel(Path(tmp))
+        log(f"export: {library.name} (setuptools) -> every page's public/wheels/")
+        for index, lesson in enumerate(pages, 1):
+            page_started = time.perf_counter()
+            target = out / lesson.site_dir
+            target.mkdir(parents=True)
+            require_mirrored_imports(lesson, available)
+            log(f"export: [{index}/{len(pages)}] {lesson.slug}: static snapshot ...")
+            export_static(lesson, target / "static.html")
+            log(f"export: [{index}/{len(pages)}] {lesson.slug}: WebAssembly page ...")
+            export_wasm(lesson, target, library)
+            seconds = time.perf_counter() - page_started
+            log(f"export: [{index}/{len(pages)}] {lesson.slug}: done in {seconds:.1f} s")
+            report.pages.append(lesson)
     (out / "index.html").write_text(landing_page(lessons, lab), encoding="utf-8")
     # GitHub Pages would hide folders starting with "_" (such as _marimo/) from Jekyll.
     (out / ".nojekyll").write_text("", encoding="utf-8")

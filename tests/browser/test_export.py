@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import re
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
+
+import asyncfail
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "exports"))
@@ -19,6 +22,7 @@ from lessons import (  # noqa: E402
     third_party_imports,
     title_and_summary,
 )
+from wheels import library_wheel  # noqa: E402
 
 PAGES = [*discover(), lab_page()]
 # A tag that makes the browser fetch something from another host.
@@ -77,6 +81,37 @@ def test_every_page_fetches_only_from_the_site(built_site: BuildReport, lesson) 
     wasm = (folder / "index.html").read_text(encoding="utf-8")
     assert 'data-pyodide-lockfile-url="' in wasm
     assert list(folder.glob("public/wheels/asyncfail-*.whl")), "asyncfail ships as a wheel"
+
+
+@pytest.mark.parametrize("lesson", PAGES, ids=lambda lesson: lesson.slug)
+def test_every_page_installs_the_library_wheel_setuptools_built(
+    built_site: BuildReport, lesson: Lesson
+) -> None:
+    folder = built_site.out / lesson.site_dir
+    name = f"asyncfail-{asyncfail.__version__}"
+    wheels = [p.name for p in folder.glob("public/wheels/*.whl")]
+    assert wheels == [f"{name}-py3-none-any.whl"]
+    with zipfile.ZipFile(folder / "public" / "wheels" / wheels[0]) as zf:
+        metadata = zf.read(f"{name}.dist-info/METADATA").decode()
+        generator = zf.read(f"{name}.dist-info/WHEEL").decode()
+    # Pyodide installs what the wheel declares: pydantic comes with it.
+    assert "\nRequires-Dist: pydantic" in metadata
+    assert "Generator: setuptools" in generator
+    page = (folder / "index.html").read_text(encoding="utf-8")
+    assert f"asyncfail @ ../../{lesson.site_dir}/public/wheels/{wheels[0]}" in page
+    assert "+marimo." not in page and "%2Bmarimo." not in page
+
+
+def test_building_the_library_wheel_leaves_no_litter(tmp_path: Path) -> None:
+    def listing() -> list[Path]:
+        return sorted(
+            p for p in ROOT.rglob("*") if ".venv" not in p.parts and ".git" not in p.parts
+        )
+
+    before = listing()
+    wheel = library_wheel(tmp_path)
+    assert listing() == before
+    assert wheel.parent == tmp_path and wheel.name.startswith("asyncfail-")
 
 
 def test_site_has_one_copy_of_marimo_assets_and_stays_small(built_site: BuildReport) -> None:
