@@ -8,14 +8,13 @@ is generated with each wheel's sha256, import names and dependencies. Downloads 
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import json
 import re
 import shutil
-import subprocess
 import sys
 import tarfile
+import tempfile
 import zipfile
 from dataclasses import dataclass
 from email.parser import Parser
@@ -24,6 +23,7 @@ from pathlib import Path
 from packaging.markers import default_environment
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
+from wheels import build_wheel, run, write_project
 
 HERE = Path(__file__).resolve().parent
 CACHE = HERE / ".cache"
@@ -48,8 +48,22 @@ BROWSER_ENV = {
     "platform_python_implementation": "CPython",
     "extra": "",
 }
-# Fixed timestamp for files we write into zips, so the built wheel is byte-identical each time.
-ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
+# The project setuptools builds the pure pyyaml wheel from (with the release's yaml/*.py).
+PURE_PROJECT = """\
+[build-system]
+requires = ["setuptools>=77"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "{name}"
+version = "{version}"
+description = "YAML parser and emitter for Python (the release's pure-Python modules)"
+license = "MIT"
+license-files = ["LICENSE"]
+
+[tool.setuptools]
+packages = ["yaml"]
+"""
 
 
 @dataclass(frozen=True)
@@ -69,13 +83,6 @@ def read_pins(path: Path = PINS) -> list[Pin]:
         name, version = spec.split("==")
         pins.append(Pin(canonicalize_name(name), version, flags[0] if flags else "pure"))
     return pins
-
-
-def run(argv: list[str], cwd: Path | None = None) -> None:
-    result = subprocess.run(argv, cwd=cwd, capture_output=True, text=True)
-    if result.returncode != 0:
-        sys.stderr.write(result.stdout + result.stderr)
-        raise SystemExit(f"command failed ({result.returncode}): {' '.join(argv)}")
 
 
 def fetch_core(cache: Path) -> Path:
@@ -103,83 +110,56 @@ def wheel_name_matches(path: Path, pin: Pin) -> bool:
     return canonicalize_name(dist) == pin.name and version == pin.version
 
 
+def cached_wheel(pin: Pin, folder: Path) -> Path | None:
+    return next((p for p in sorted(folder.glob("*.whl")) if wheel_name_matches(p, pin)), None)
+
+
+def download(pin: Pin, folder: Path, platform: list[str]) -> Path:
+    """The pinned wheel for ``platform``, from ``folder`` or else the package index into it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    found = cached_wheel(pin, folder)
+    if found is None:
+        pip = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps"]
+        pip += ["--only-binary=:all:", *platform, "-d", str(folder)]
+        run([*pip, f"{pin.name}=={pin.version}"])
+        found = cached_wheel(pin, folder)
+    if found is None:
+        raise SystemExit(f"pip did not leave a wheel for {pin.name}=={pin.version}")
+    return found
+
+
 def fetch_wheel(pin: Pin, cache: Path) -> Path:
-    """One pinned wheel from the package index (or made pure from a binary one), cached."""
-    wheels = cache / "wheels"
-    wheels.mkdir(parents=True, exist_ok=True)
-    for found in sorted(wheels.glob("*.whl")):
-        if wheel_name_matches(found, pin):
-            return found
-    pip = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:"]
+    """One pinned wheel from the package index, cached; for a ``purify`` pin, its Linux wheel."""
     if pin.kind == "purify":
         # The Linux wheel carries the same pure modules as the sdist's lib/ plus a C speed-up;
         # taking them from it avoids building the sdist's metadata (minutes on this machine).
-        binary = cache / "binary"
-        binary.mkdir(parents=True, exist_ok=True)
         linux = ["--platform", "manylinux_2_17_x86_64", "--python-version", "3.14"]
-        run([*pip, *linux, "-d", str(binary), f"{pin.name}=={pin.version}"])
-        return purify_wheel(pin, binary, wheels)
+        return download(pin, cache / "binary", linux)
     platform = WASM_PLATFORM if pin.kind == "wasm" else ["--python-version", "3.14"]
-    run([*pip, *platform, "-d", str(wheels), f"{pin.name}=={pin.version}"])
-    for found in sorted(wheels.glob("*.whl")):
-        if wheel_name_matches(found, pin):
-            return found
-    raise SystemExit(f"pip did not leave a wheel for {pin.name}=={pin.version}")
+    return download(pin, cache / "wheels", platform)
 
 
-def purify_wheel(pin: Pin, binary: Path, wheels: Path) -> Path:
-    """A pure-Python wheel of pyyaml: its ``yaml/*.py`` modules without the libyaml binding.
+def purify_wheel(pin: Pin, binary: Path, out: Path) -> Path:
+    """A pure-Python wheel of pyyaml, built by setuptools from the ``yaml/*.py`` modules (and
+    the licence) of its Linux wheel ``binary``, into the empty folder ``out``.
 
-    ``yaml/__init__.py`` falls back to the pure loaders when the C module is absent.
+    The libyaml binding stays out: ``yaml/__init__.py`` falls back to the pure loaders when
+    the C module is absent.
     """
-    source = next(p for p in sorted(binary.glob("*.whl")) if wheel_name_matches(p, pin))
-    dist = "pyyaml"
     files: dict[str, bytes] = {}
-    with zipfile.ZipFile(source) as zf:
+    with zipfile.ZipFile(binary) as zf:
         for name in zf.namelist():
             if re.fullmatch(r"yaml/[^/]+\.py", name):
                 files[name] = zf.read(name)
-    if "yaml/__init__.py" not in files:
-        raise SystemExit(f"{source.name} has no yaml package")
-    info = f"{dist}-{pin.version}.dist-info"
-    files[f"{info}/METADATA"] = (
-        f"Metadata-Version: 2.1\nName: PyYAML\nVersion: {pin.version}\n"
-        "Summary: YAML parser and emitter (pure Python modules only)\n"
-    ).encode()
-    files[f"{info}/WHEEL"] = (
-        b"Wheel-Version: 1.0\nGenerator: asyncfail-exports\nRoot-Is-Purelib: true\n"
-        b"Tag: py3-none-any\n"
-    )
-    files[f"{info}/top_level.txt"] = b"yaml\n"
-    files[f"{info}/RECORD"] = wheel_record(dict(sorted(files.items())), f"{info}/RECORD")
-    out = wheels / f"{dist}-{pin.version}-py3-none-any.whl"
-    write_zip(out, files)
-    return out
-
-
-def _b64sha(data: bytes) -> str:
-    return base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
-
-
-def wheel_record(files: dict[str, bytes], record_name: str) -> bytes:
-    """A wheel's RECORD: a row per file in the order given, the RECORD itself unhashed (last if
-    ``files`` does not hold it)."""
-    rows = [
-        f"{name},," if name == record_name else f"{name},sha256={_b64sha(data)},{len(data)}"
-        for name, data in files.items()
-    ]
-    if record_name not in files:
-        rows.append(f"{record_name},,")
-    return ("\n".join(rows) + "\n").encode()
-
-
-def write_zip(path: Path, files: dict[str, bytes]) -> None:
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
-        for name in sorted(files):
-            info = zipfile.ZipInfo(name, ZIP_EPOCH)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            zf.writestr(info, files[name])
+            elif re.fullmatch(r"[^/]+\.dist-info/licenses/LICENSE", name):
+                files["LICENSE"] = zf.read(name)
+    if "yaml/__init__.py" not in files or "LICENSE" not in files:
+        raise SystemExit(f"{binary.name} has no yaml package or no LICENSE")
+    files["pyproject.toml"] = PURE_PROJECT.format(name=pin.name, version=pin.version).encode()
+    with tempfile.TemporaryDirectory() as tmp:
+        project = Path(tmp) / pin.name
+        write_project(project, files)
+        return build_wheel(project, out)
 
 
 def wheel_metadata(path: Path) -> tuple[str, list[Requirement], list[str]]:
@@ -232,16 +212,23 @@ def build_mirror(out: Path, cache: Path = CACHE) -> Path:
     """Write the mirror (core files, wheels, pyodide-lock.json) into ``out``; return it."""
     core = fetch_core(cache)
     pins = read_pins()
-    wheels = {pin.name: fetch_wheel(pin, cache) for pin in pins}
+    fetched = {pin.name: fetch_wheel(pin, cache) for pin in pins}
     if out.exists():
         shutil.rmtree(out)
     out.mkdir(parents=True)
     for name in CORE_FILES:
         shutil.copyfile(core / name, out / name)
+    wheels = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for pin in pins:
+            wheel = fetched[pin.name]
+            if pin.kind == "purify":
+                wheel = purify_wheel(pin, wheel, Path(tmp) / pin.name)
+            wheels[pin.name] = out / wheel.name
+            shutil.copyfile(wheel, wheels[pin.name])
     stock = json.loads((core / "pyodide-lock.json").read_text(encoding="utf-8"))
     packages = {}
     for pin in pins:
-        shutil.copyfile(wheels[pin.name], out / wheels[pin.name].name)
         packages[pin.name] = lock_entry(wheels[pin.name], pin, set(wheels))
     lock = {"info": stock["info"], "packages": dict(sorted(packages.items()))}
     (out / "pyodide-lock.json").write_text(
