@@ -1,14 +1,14 @@
 """Build the site's own Pyodide mirror, so WebAssembly pages boot with no third-party request.
 
 The core comes from the npm package ``pyodide`` (the exact version marimo's frontend expects),
-the wheels from the package index as pinned in ``pyodide-wheels.txt``; a ``pyodide-lock.json``
-is generated with each wheel's sha256, import names and dependencies. Downloads are cached in
-``exports/.cache/``; the mirror itself is a pure function of those files.
+the wheels from the package index as pinned in ``pyodide-wheels.txt`` (pyyaml's pure-Python
+wheel is built here by setuptools); ``pyodide-lock.json`` is generated from the wheels by the
+``pyodide-lock`` package (each wheel's sha256, import names and dependencies). Downloads are
+cached in ``exports/.cache/``; the mirror itself is a pure function of those files.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import shutil
@@ -17,13 +17,14 @@ import tarfile
 import tempfile
 import zipfile
 from dataclasses import dataclass
-from email.parser import Parser
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from packaging.markers import default_environment
-from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from wheels import build_wheel, run, write_project
+
+if TYPE_CHECKING:
+    from pyodide_lock import PyodideLockSpec
 
 HERE = Path(__file__).resolve().parent
 CACHE = HERE / ".cache"
@@ -35,19 +36,6 @@ PYODIDE_VERSION = "314.0.0"
 CORE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
 WASM_PLATFORM = ["--platform", "pyemscripten_2026_0_wasm32", "--python-version", "3.14"]
 WASM_PLATFORM += ["--implementation", "cp", "--abi", "cp314"]
-# Requirement markers are judged as Pyodide would: CPython 3.14 on Emscripten.
-BROWSER_ENV = {
-    **default_environment(),
-    "sys_platform": "emscripten",
-    "platform_system": "Emscripten",
-    "platform_machine": "wasm32",
-    "os_name": "posix",
-    "python_version": "3.14",
-    "python_full_version": "3.14.0",
-    "implementation_name": "cpython",
-    "platform_python_implementation": "CPython",
-    "extra": "",
-}
 # The project setuptools builds the pure pyyaml wheel from (with the release's yaml/*.py).
 PURE_PROJECT = """\
 [build-system]
@@ -162,50 +150,60 @@ def purify_wheel(pin: Pin, binary: Path, out: Path) -> Path:
         return build_wheel(project, out)
 
 
-def wheel_metadata(path: Path) -> tuple[str, list[Requirement], list[str]]:
-    """A wheel's project name, requirements and top-level import names."""
-    with zipfile.ZipFile(path) as zf:
-        names = zf.namelist()
-        meta_name = next(n for n in names if n.endswith(".dist-info/METADATA"))
-        meta = Parser().parsestr(zf.read(meta_name).decode("utf-8"))
-    imports = set()
-    for name in names:
-        top, _, rest = name.partition("/")
-        if top.endswith((".dist-info", ".data")):
-            continue
-        if rest == "__init__.py":
-            imports.add(top)
-        elif not rest and top.endswith(".py"):
-            imports.add(top.removesuffix(".py"))
-        elif not rest and ".cpython-" in top and top.endswith(".so"):
-            imports.add(top.split(".")[0])
-    requires = [Requirement(r) for r in meta.get_all("Requires-Dist") or []]
-    return meta["Name"], requires, sorted(imports)
+def lock_spec(info: dict[str, Any], wheels: list[Path], mirror: Path) -> PyodideLockSpec:
+    """The lock of ``wheels`` (all in ``mirror``), made by ``pyodide-lock`` from the wheels.
+
+    ``info`` is the info block of the core's own lock. Dependencies are the wheels'
+    Requires-Dist as Pyodide judges their markers (CPython 3.14 on Emscripten); every one must
+    be a wheel of the mirror.
+    """
+    try:
+        from pyodide_lock import InfoSpec, PyodideLockSpec
+        from pyodide_lock.utils import add_wheels_to_spec
+    except ImportError:
+        raise SystemExit("pyodide-lock missing: install the dev extra (make export does)") from None
+    # Pyodide 314's lock info has no `version` (Pyodide checks only abi_version), and
+    # pyodide-lock requires one.
+    info_spec = InfoSpec(**{"version": PYODIDE_VERSION, **info})
+    binary = [w for w in wheels if not w.name.endswith("-none-any.whl")]
+    pure = [w for w in wheels if w not in binary]
+    # pyodide-lock 0.1.2 expects a binary wheel tagged `{platform}_{arch}` of the lock
+    # (emscripten_5_0_3_wasm32), but Pyodide 314 installs pyemscripten_{abi}_wasm32 wheels. So
+    # the binary wheels are added first under that platform, their dependencies checked by
+    # require_dependencies; then the pure wheels, under the lock's real platform. (Markers of
+    # the binary wheels' requirements see sys_platform "pyemscripten": the pinned msgspec and
+    # pydantic-core have no such markers.)
+    tagged = info_spec.model_copy(update={"platform": f"pyemscripten_{info_spec.abi_version}"})
+    spec = PyodideLockSpec(info=tagged, packages={})
+    spec = add_wheels_to_spec(spec, binary, mirror, ignore_missing_dependencies=True)
+    spec = PyodideLockSpec(info=info_spec, packages=spec.packages)
+    spec = add_wheels_to_spec(spec, pure, mirror)
+    spec.check_wheel_filenames()
+    return spec
 
 
-def lock_entry(path: Path, pin: Pin, available: set[str]) -> dict[str, object]:
-    _, requires, imports = wheel_metadata(path)
-    depends = sorted(
-        {
-            canonicalize_name(r.name)
-            for r in requires
-            if r.marker is None or r.marker.evaluate(BROWSER_ENV)
-        }
+def require_dependencies(spec: PyodideLockSpec) -> None:
+    """Stop the build if a package of the lock depends on one the mirror does not ship."""
+    missing = sorted(
+        f"{name} needs {dependency}"
+        for name, package in spec.packages.items()
+        for dependency in package.depends
+        if dependency not in spec.packages
     )
-    missing = [d for d in depends if d not in available]
     if missing:
-        raise SystemExit(f"{pin.name} needs {missing} in the browser: pin them in {PINS.name}")
-    return {
-        "name": pin.name,
-        "version": pin.version,
-        "file_name": path.name,
-        "install_dir": "site",
-        "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
-        "package_type": "package",
-        "imports": imports,
-        "depends": depends,
-        "unvendored_tests": False,
-    }
+        raise SystemExit(f"{'; '.join(missing)} in the browser: pin them in {PINS.name}")
+
+
+def write_lock(core: Path, wheels: list[Path], mirror: Path) -> None:
+    """``pyodide-lock.json`` of the mirror: the core's info block, one entry per wheel."""
+    stock = json.loads((core / "pyodide-lock.json").read_text(encoding="utf-8"))
+    try:
+        spec = lock_spec(stock["info"], wheels, mirror)
+    except (RuntimeError, ValueError) as error:
+        # pyodide-lock reports a dependency missing from the wheels, or a wheel it cannot use.
+        raise SystemExit(f"pyodide-lock: {' '.join(str(error).split())}") from None
+    require_dependencies(spec)
+    spec.to_json(mirror / "pyodide-lock.json", indent=1)
 
 
 def build_mirror(out: Path, cache: Path = CACHE) -> Path:
@@ -218,22 +216,15 @@ def build_mirror(out: Path, cache: Path = CACHE) -> Path:
     out.mkdir(parents=True)
     for name in CORE_FILES:
         shutil.copyfile(core / name, out / name)
-    wheels = {}
+    wheels = []
     with tempfile.TemporaryDirectory() as tmp:
         for pin in pins:
             wheel = fetched[pin.name]
             if pin.kind == "purify":
                 wheel = purify_wheel(pin, wheel, Path(tmp) / pin.name)
-            wheels[pin.name] = out / wheel.name
-            shutil.copyfile(wheel, wheels[pin.name])
-    stock = json.loads((core / "pyodide-lock.json").read_text(encoding="utf-8"))
-    packages = {}
-    for pin in pins:
-        packages[pin.name] = lock_entry(wheels[pin.name], pin, set(wheels))
-    lock = {"info": stock["info"], "packages": dict(sorted(packages.items()))}
-    (out / "pyodide-lock.json").write_text(
-        json.dumps(lock, indent=1, sort_keys=True) + "\n", encoding="utf-8"
-    )
+            wheels.append(out / wheel.name)
+            shutil.copyfile(wheel, wheels[-1])
+    write_lock(core, wheels, out)
     return out
 
 

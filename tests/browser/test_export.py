@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import sys
 import zipfile
@@ -112,6 +114,22 @@ def test_building_the_library_wheel_leaves_no_litter(tmp_path: Path) -> None:
     wheel = library_wheel(tmp_path)
     assert listing() == before
     assert wheel.parent == tmp_path and wheel.name.startswith("asyncfail-")
+
+
+def test_the_mirror_lock_lists_every_wheel_it_ships(built_site: BuildReport) -> None:
+    mirror = built_site.out / "pyodide"
+    lock = json.loads((mirror / "pyodide-lock.json").read_text(encoding="utf-8"))
+    entries = lock["packages"].values()
+    assert sorted(e["file_name"] for e in entries) == sorted(p.name for p in mirror.glob("*.whl"))
+    for entry in entries:
+        data = (mirror / entry["file_name"]).read_bytes()
+        assert hashlib.sha256(data).hexdigest() == entry["sha256"], entry["name"]
+        assert set(entry["depends"]) <= set(lock["packages"]), entry["name"]
+    # Requirements as Pyodide judges them, a WebAssembly wheel's too; server-only ones left out.
+    assert lock["packages"]["pydantic-core"]["depends"] == ["typing-extensions"]
+    assert "msgspec" in lock["packages"]["marimo-base"]["depends"]
+    assert "uvicorn" not in lock["packages"]["marimo-base"]["depends"]
+    assert lock["packages"]["pyyaml"]["imports"] == ["yaml"]
 
 
 def test_site_has_one_copy_of_marimo_assets_and_stays_small(built_site: BuildReport) -> None:
