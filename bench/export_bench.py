@@ -89,7 +89,7 @@ def main() -> None:
         notebook.write_text(TRIVIAL, encoding="utf-8")
         trivial = Lesson(notebook, "trivial", "", "Trivial page", "", "bench/trivial")
         (site / trivial.site_dir).mkdir(parents=True)
-        export_wasm(trivial, site / trivial.site_dir, offline=True)
+        export_wasm(trivial, site / trivial.site_dir, wheels[0])
 
         chromium = find_chromium()
         if chromium is None:

@@ -7,7 +7,8 @@ Layout of the site (default ``exports/site/``):
 - ``pyodide/``: the site's own Pyodide mirror (see ``pyodide_mirror.py``);
 - ``lab/``: the offline WebAssembly lab page (``pages/lab_wasm.py``) and its static snapshot;
 - ``lessons/NN_name/``: ``index.html`` (WebAssembly, ``--mode run``, asyncfail shipped as a
-  wheel under ``public/wheels/``) and ``static.html`` (a snapshot with outputs).
+  wheel under ``public/wheels/``, built once per site build by setuptools, see ``wheels.py``)
+  and ``static.html`` (a snapshot with outputs).
 """
 
 from __future__ import annotations
@@ -23,8 +24,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import tomllib
-import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
@@ -33,8 +32,9 @@ import marimo
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from lessons import ROOT, Lesson, discover, lab_page, third_party_imports
-from pyodide_mirror import CACHE, build_mirror, wheel_record
+from lessons import LIBRARY, ROOT, Lesson, discover, lab_page, third_party_imports
+from pyodide_mirror import CACHE, build_mirror
+from wheels import LIBRARY_FILES, library_wheel
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_OUT = HERE / "site"
@@ -53,9 +53,6 @@ RANDOM_ID = re.compile(r"random-id=(\\u0027|'|&#x27;|&quot;|\")[0-9a-f-]{36}")
 class BuildReport:
     out: Path
     pages: list[Lesson] = field(default_factory=list)
-    offline_wasm: dict[str, bool] = field(default_factory=dict)
-    # per page, the imports the mirror cannot satisfy (loaded from the Pyodide CDN instead)
-    from_cdn: dict[str, list[str]] = field(default_factory=dict)
     seconds: float = 0.0
     # digest of the checkout's inputs, "" if they changed while the build ran
     source: str = ""
@@ -67,7 +64,8 @@ def source_fingerprint() -> str:
     for folder in ("asyncfail", "notebooks", "exports/pages"):
         for path in sorted((ROOT / folder).rglob("*.py")):
             digest.update(path.relative_to(ROOT).as_posix().encode() + path.read_bytes())
-    digest.update((ROOT / "pyproject.toml").read_bytes())
+    for name in LIBRARY_FILES:
+        digest.update((ROOT / name).read_bytes())
     return digest.hexdigest()
 
 
@@ -112,66 +110,59 @@ def export_static(lesson: Lesson, target: Path) -> None:
     target.write_text(text, encoding="utf-8")
 
 
-def export_wasm(lesson: Lesson, target_dir: Path, offline: bool) -> None:
+def export_wasm(lesson: Lesson, target_dir: Path, library: Path) -> None:
     """The interactive page: marimo's html-wasm export, pointed at the shared assets.
 
-    ``offline`` pages also load Pyodide and every package from the site's own mirror (and a
-    package index inside the site, so a missing package fails instead of reaching out).
+    It installs ``library`` (the asyncfail wheel) and loads Pyodide and every package from the
+    site's own mirror (and a package index inside the site, so a missing package fails instead
+    of reaching out).
     """
     with tempfile.TemporaryDirectory() as tmp:
         raw = Path(tmp) / "wasm"
         marimo_cmd("html-wasm", str(lesson.path), "-o", str(raw), "--mode", "run")
         text = (raw / "index.html").read_text(encoding="utf-8")
+        built = [wheel.name for wheel in sorted(raw.glob("public/wheels/*.whl"))]
         if (raw / "public").exists():
-            shutil.copytree(raw / "public", target_dir / "public")
-    for wheel in sorted((target_dir / "public").glob("wheels/asyncfail-*.whl")):
-        declare_dependencies(wheel, library_dependencies())
-    # The header that installs the asyncfail wheel names it relative to marimo's worker script,
-    # which now lives in the shared assets folder two levels below the site root.
-    wheels = f"../../{lesson.site_dir}/public/wheels/"
-    text = text.replace("../public/wheels/", wheels)
-    text = text.replace("..%2Fpublic%2Fwheels%2F", quote(wheels, safe=""))
+            ignore = shutil.ignore_patterns("*.whl")
+            shutil.copytree(raw / "public", target_dir / "public", ignore=ignore)
+    if built:
+        text = ship_library(text, lesson, built, library, target_dir)
     prefix = up(lesson.depth) + ASSETS_DIR + "/"
     text = re.sub(r'(href|src)="\./(?!public/)', rf'\1="{prefix}', text)
-    if offline:
-        mirror = up(lesson.depth) + MIRROR_DIR + "/"
-        attrs = (
-            f'data-pyodide-index-url="{mirror}" '
-            f'data-pyodide-lockfile-url="{mirror}pyodide-lock.json" '
-            f'data-pypi-index-url="{mirror}simple/{{package_name}}/"'
-        )
-        if text.count("<marimo-wasm hidden=") != 1:
-            raise SystemExit(f"{lesson.slug}: no single <marimo-wasm> element to configure")
-        text = text.replace("<marimo-wasm hidden=", f"<marimo-wasm {attrs} hidden=")
+    mirror = up(lesson.depth) + MIRROR_DIR + "/"
+    attrs = (
+        f'data-pyodide-index-url="{mirror}" '
+        f'data-pyodide-lockfile-url="{mirror}pyodide-lock.json" '
+        f'data-pypi-index-url="{mirror}simple/{{package_name}}/"'
+    )
+    if text.count("<marimo-wasm hidden=") != 1:
+        raise SystemExit(f"{lesson.slug}: no single <marimo-wasm> element to configure")
+    text = text.replace("<marimo-wasm hidden=", f"<marimo-wasm {attrs} hidden=")
     (target_dir / "index.html").write_text(text, encoding="utf-8")
 
 
-def library_dependencies() -> list[str]:
-    """The library's runtime requirements, as pyproject.toml declares them."""
-    with (ROOT / "pyproject.toml").open("rb") as f:
-        return list(tomllib.load(f)["project"]["dependencies"])
+def ship_library(text: str, lesson: Lesson, built: list[str], library: Path, target: Path) -> str:
+    """Ship the library's own wheel instead of the one marimo built, and point the page at it.
 
-
-def declare_dependencies(wheel: Path, requirements: list[str]) -> None:
-    """Add Requires-Dist lines to the wheel marimo built of the library, in place.
-
-    marimo's wheel declares none, and Pyodide loads packages only for the notebook's own
-    imports, so without this ``import asyncfail`` would fail in the browser for want of pydantic.
-    Entries keep their order and timestamps, so the wheel stays byte-reproducible.
+    marimo builds ``asyncfail-0.0.0+marimo.<hash>`` of the modules the notebook reaches, with
+    no dependencies declared, and Pyodide installs a wheel's declared dependencies, not what its
+    modules import: ``import asyncfail`` would fail for want of pydantic. The library's wheel
+    declares it (pyproject.toml). The page's header names the wheel twice,
+    URL-quoted in the notebook code and quoted once more in ``<marimo-code>``, relative to
+    marimo's worker script, which lives in the shared assets folder two levels below the root.
     """
-    with zipfile.ZipFile(wheel) as zf:
-        entries = [(info, zf.read(info.filename)) for info in zf.infolist()]
-    lines = "".join(f"Requires-Dist: {r}\n" for r in requirements).encode()
-    updated: dict[str, bytes] = {}
-    for info, data in entries:
-        if info.filename.endswith(".dist-info/METADATA") and b"Requires-Dist" not in data:
-            updated[info.filename] = data.rstrip(b"\n") + b"\n" + lines
-    record_name = next(i.filename for i, _ in entries if i.filename.endswith("/RECORD"))
-    contents = {info.filename: updated.get(info.filename, data) for info, data in entries}
-    contents[record_name] = wheel_record(contents, record_name)
-    with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as zf:
-        for info, _ in entries:
-            zf.writestr(info, contents[info.filename])
+    if [name.split("-")[0] for name in built] != [LIBRARY]:
+        raise SystemExit(f"export: {lesson.slug}: marimo built {built}, not one {LIBRARY} wheel")
+    wheels = target / "public" / "wheels"
+    wheels.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(library, wheels / library.name)
+    before = f"../public/wheels/{quote(built[0])}"
+    after = f"../../{lesson.site_dir}/public/wheels/{quote(library.name)}"
+    for old, new in ((before, after), (quote(before, safe=""), quote(after, safe=""))):
+        if text.count(old) != 1:
+            raise SystemExit(f"export: {lesson.slug}: the page does not name {old} once")
+        text = text.replace(old, new)
+    return text
 
 
 def mirror_imports(mirror: Path) -> set[str]:
@@ -179,16 +170,28 @@ def mirror_imports(mirror: Path) -> set[str]:
     return {name for entry in lock["packages"].values() for name in entry["imports"]}
 
 
-def landing_page(lessons: list[Lesson], lab: Lesson, from_cdn: dict[str, list[str]]) -> str:
+def require_mirrored_imports(lesson: Lesson, available: set[str]) -> None:
+    """Stop the build if a page imports a package the site's Pyodide mirror does not hold.
+
+    Every page boots from the mirror, and publishing is unattended (the Pages workflow deploys
+    what this writes): such a page would fail in the reader's browser, so it fails the build.
+    """
+    missing = sorted(third_party_imports(lesson.path) - available)
+    if missing:
+        raise SystemExit(
+            f"export: {lesson.slug} imports {', '.join(missing)}, which the site's Pyodide "
+            "mirror does not hold (exports/pyodide-wheels.txt)"
+        )
+
+
+def landing_page(lessons: list[Lesson], lab: Lesson) -> str:
     def item(lesson: Lesson) -> str:
         number = f'<span class="n">{lesson.number}</span> ' if lesson.number else ""
         summary = html.escape(lesson.summary or f"notebooks/{lesson.path.name}")
-        missing = html.escape(", ".join(from_cdn[lesson.slug]))
-        cdn = f" <small>(loads {missing} from the Pyodide CDN)</small>" if missing else ""
         return (
             f'<li data-lesson="{html.escape(lesson.slug)}">{number}'
             f"<strong>{html.escape(lesson.title)}</strong>: {summary}<br>"
-            f'<a href="{lesson.site_dir}/">Interactive (WebAssembly)</a>{cdn} · '
+            f'<a href="{lesson.site_dir}/">Interactive (WebAssembly)</a> · '
             f'<a href="{lesson.site_dir}/static.html">Static snapshot</a></li>'
         )
 
@@ -247,30 +250,22 @@ def build_site(out: Path = DEFAULT_OUT, cache: Path = CACHE, log=print) -> Build
     )
     lessons, lab = discover(), lab_page()
     pages = [*lessons, lab]
-    for index, lesson in enumerate(pages, 1):
-        page_started = time.perf_counter()
-        target = out / lesson.site_dir
-        target.mkdir(parents=True)
-        missing = sorted(third_party_imports(lesson.path) - available)
-        if missing:
-            # Publishing is unattended (the Pages workflow deploys what this writes), so a page
-            # that would load packages from a CDN is an error, not a page with a warning.
-            raise SystemExit(
-                f"export: {lesson.slug} imports {', '.join(missing)}, which the site's Pyodide "
-                "mirror cannot hold; its page would load them from a third-party CDN"
-            )
-        offline = True
-        report.offline_wasm[lesson.slug] = offline
-        report.from_cdn[lesson.slug] = missing
-        log(f"export: [{index}/{len(pages)}] {lesson.slug}: static snapshot ...")
-        export_static(lesson, target / "static.html")
-        mode = "offline" if offline else f"{', '.join(missing)} from the Pyodide CDN"
-        log(f"export: [{index}/{len(pages)}] {lesson.slug}: WebAssembly page ({mode}) ...")
-        export_wasm(lesson, target, offline)
-        seconds = time.perf_counter() - page_started
-        log(f"export: [{index}/{len(pages)}] {lesson.slug}: done in {seconds:.1f} s")
-        report.pages.append(lesson)
-    (out / "index.html").write_text(landing_page(lessons, lab, report.from_cdn), encoding="utf-8")
+    with tempfile.TemporaryDirectory() as tmp:
+        library = library_wheel(Path(tmp))
+        log(f"export: {library.name} (setuptools) -> every page's public/wheels/")
+        for index, lesson in enumerate(pages, 1):
+            page_started = time.perf_counter()
+            target = out / lesson.site_dir
+            target.mkdir(parents=True)
+            require_mirrored_imports(lesson, available)
+            log(f"export: [{index}/{len(pages)}] {lesson.slug}: static snapshot ...")
+            export_static(lesson, target / "static.html")
+            log(f"export: [{index}/{len(pages)}] {lesson.slug}: WebAssembly page ...")
+            export_wasm(lesson, target, library)
+            seconds = time.perf_counter() - page_started
+            log(f"export: [{index}/{len(pages)}] {lesson.slug}: done in {seconds:.1f} s")
+            report.pages.append(lesson)
+    (out / "index.html").write_text(landing_page(lessons, lab), encoding="utf-8")
     # GitHub Pages would hide folders starting with "_" (such as _marimo/) from Jekyll.
     (out / ".nojekyll").write_text("", encoding="utf-8")
     report.seconds = time.perf_counter() - started

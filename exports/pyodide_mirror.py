@@ -1,29 +1,30 @@
 """Build the site's own Pyodide mirror, so WebAssembly pages boot with no third-party request.
 
 The core comes from the npm package ``pyodide`` (the exact version marimo's frontend expects),
-the wheels from the package index as pinned in ``pyodide-wheels.txt``; a ``pyodide-lock.json``
-is generated with each wheel's sha256, import names and dependencies. Downloads are cached in
-``exports/.cache/``; the mirror itself is a pure function of those files.
+the wheels from the package index as pinned in ``pyodide-wheels.txt`` (pyyaml's pure-Python
+wheel is built here by setuptools); ``pyodide-lock.json`` is generated from the wheels by the
+``pyodide-lock`` package (each wheel's sha256, import names and dependencies). Downloads are
+cached in ``exports/.cache/``; the mirror itself is a pure function of those files.
 """
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import json
 import re
 import shutil
-import subprocess
 import sys
 import tarfile
+import tempfile
 import zipfile
 from dataclasses import dataclass
-from email.parser import Parser
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from packaging.markers import default_environment
-from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
+from wheels import build_wheel, run, write_project
+
+if TYPE_CHECKING:
+    from pyodide_lock import PyodideLockSpec
 
 HERE = Path(__file__).resolve().parent
 CACHE = HERE / ".cache"
@@ -35,21 +36,22 @@ PYODIDE_VERSION = "314.0.0"
 CORE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
 WASM_PLATFORM = ["--platform", "pyemscripten_2026_0_wasm32", "--python-version", "3.14"]
 WASM_PLATFORM += ["--implementation", "cp", "--abi", "cp314"]
-# Requirement markers are judged as Pyodide would: CPython 3.14 on Emscripten.
-BROWSER_ENV = {
-    **default_environment(),
-    "sys_platform": "emscripten",
-    "platform_system": "Emscripten",
-    "platform_machine": "wasm32",
-    "os_name": "posix",
-    "python_version": "3.14",
-    "python_full_version": "3.14.0",
-    "implementation_name": "cpython",
-    "platform_python_implementation": "CPython",
-    "extra": "",
-}
-# Fixed timestamp for files we write into zips, so the built wheel is byte-identical each time.
-ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
+# The project setuptools builds the pure pyyaml wheel from (with the release's yaml/*.py).
+PURE_PROJECT = """\
+[build-system]
+requires = ["setuptools>=77"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "{name}"
+version = "{version}"
+description = "YAML parser and emitter for Python (the release's pure-Python modules)"
+license = "MIT"
+license-files = ["LICENSE"]
+
+[tool.setuptools]
+packages = ["yaml"]
+"""
 
 
 @dataclass(frozen=True)
@@ -69,13 +71,6 @@ def read_pins(path: Path = PINS) -> list[Pin]:
         name, version = spec.split("==")
         pins.append(Pin(canonicalize_name(name), version, flags[0] if flags else "pure"))
     return pins
-
-
-def run(argv: list[str], cwd: Path | None = None) -> None:
-    result = subprocess.run(argv, cwd=cwd, capture_output=True, text=True)
-    if result.returncode != 0:
-        sys.stderr.write(result.stdout + result.stderr)
-        raise SystemExit(f"command failed ({result.returncode}): {' '.join(argv)}")
 
 
 def fetch_core(cache: Path) -> Path:
@@ -103,150 +98,133 @@ def wheel_name_matches(path: Path, pin: Pin) -> bool:
     return canonicalize_name(dist) == pin.name and version == pin.version
 
 
+def cached_wheel(pin: Pin, folder: Path) -> Path | None:
+    return next((p for p in sorted(folder.glob("*.whl")) if wheel_name_matches(p, pin)), None)
+
+
+def download(pin: Pin, folder: Path, platform: list[str]) -> Path:
+    """The pinned wheel for ``platform``, from ``folder`` or else the package index into it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    found = cached_wheel(pin, folder)
+    if found is None:
+        pip = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps"]
+        pip += ["--only-binary=:all:", *platform, "-d", str(folder)]
+        run([*pip, f"{pin.name}=={pin.version}"])
+        found = cached_wheel(pin, folder)
+    if found is None:
+        raise SystemExit(f"pip did not leave a wheel for {pin.name}=={pin.version}")
+    return found
+
+
 def fetch_wheel(pin: Pin, cache: Path) -> Path:
-    """One pinned wheel from the package index (or made pure from a binary one), cached."""
-    wheels = cache / "wheels"
-    wheels.mkdir(parents=True, exist_ok=True)
-    for found in sorted(wheels.glob("*.whl")):
-        if wheel_name_matches(found, pin):
-            return found
-    pip = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:"]
+    """One pinned wheel from the package index, cached; for a ``purify`` pin, its Linux wheel."""
     if pin.kind == "purify":
         # The Linux wheel carries the same pure modules as the sdist's lib/ plus a C speed-up;
         # taking them from it avoids building the sdist's metadata (minutes on this machine).
-        binary = cache / "binary"
-        binary.mkdir(parents=True, exist_ok=True)
         linux = ["--platform", "manylinux_2_17_x86_64", "--python-version", "3.14"]
-        run([*pip, *linux, "-d", str(binary), f"{pin.name}=={pin.version}"])
-        return purify_wheel(pin, binary, wheels)
+        return download(pin, cache / "binary", linux)
     platform = WASM_PLATFORM if pin.kind == "wasm" else ["--python-version", "3.14"]
-    run([*pip, *platform, "-d", str(wheels), f"{pin.name}=={pin.version}"])
-    for found in sorted(wheels.glob("*.whl")):
-        if wheel_name_matches(found, pin):
-            return found
-    raise SystemExit(f"pip did not leave a wheel for {pin.name}=={pin.version}")
+    return download(pin, cache / "wheels", platform)
 
 
-def purify_wheel(pin: Pin, binary: Path, wheels: Path) -> Path:
-    """A pure-Python wheel of pyyaml: its ``yaml/*.py`` modules without the libyaml binding.
+def purify_wheel(pin: Pin, binary: Path, out: Path) -> Path:
+    """A pure-Python wheel of pyyaml, built by setuptools from the ``yaml/*.py`` modules (and
+    the licence) of its Linux wheel ``binary``, into the empty folder ``out``.
 
-    ``yaml/__init__.py`` falls back to the pure loaders when the C module is absent.
+    The libyaml binding stays out: ``yaml/__init__.py`` falls back to the pure loaders when
+    the C module is absent.
     """
-    source = next(p for p in sorted(binary.glob("*.whl")) if wheel_name_matches(p, pin))
-    dist = "pyyaml"
     files: dict[str, bytes] = {}
-    with zipfile.ZipFile(source) as zf:
+    with zipfile.ZipFile(binary) as zf:
         for name in zf.namelist():
             if re.fullmatch(r"yaml/[^/]+\.py", name):
                 files[name] = zf.read(name)
-    if "yaml/__init__.py" not in files:
-        raise SystemExit(f"{source.name} has no yaml package")
-    info = f"{dist}-{pin.version}.dist-info"
-    files[f"{info}/METADATA"] = (
-        f"Metadata-Version: 2.1\nName: PyYAML\nVersion: {pin.version}\n"
-        "Summary: YAML parser and emitter (pure Python modules only)\n"
-    ).encode()
-    files[f"{info}/WHEEL"] = (
-        b"Wheel-Version: 1.0\nGenerator: asyncfail-exports\nRoot-Is-Purelib: true\n"
-        b"Tag: py3-none-any\n"
+            elif re.fullmatch(r"[^/]+\.dist-info/licenses/LICENSE", name):
+                files["LICENSE"] = zf.read(name)
+    if "yaml/__init__.py" not in files or "LICENSE" not in files:
+        raise SystemExit(f"{binary.name} has no yaml package or no LICENSE")
+    files["pyproject.toml"] = PURE_PROJECT.format(name=pin.name, version=pin.version).encode()
+    with tempfile.TemporaryDirectory() as tmp:
+        project = Path(tmp) / pin.name
+        write_project(project, files)
+        return build_wheel(project, out)
+
+
+def lock_spec(info: dict[str, Any], wheels: list[Path], mirror: Path) -> PyodideLockSpec:
+    """The lock of ``wheels`` (all in ``mirror``), made by ``pyodide-lock`` from the wheels.
+
+    ``info`` is the info block of the core's own lock. Dependencies are the wheels'
+    Requires-Dist as Pyodide judges their markers (CPython 3.14 on Emscripten); every one must
+    be a wheel of the mirror.
+    """
+    try:
+        from pyodide_lock import InfoSpec, PyodideLockSpec
+        from pyodide_lock.utils import add_wheels_to_spec
+    except ImportError:
+        raise SystemExit("pyodide-lock missing: install the dev extra (make export does)") from None
+    # Pyodide 314's lock info has no `version` (Pyodide checks only abi_version), and
+    # pyodide-lock requires one.
+    info_spec = InfoSpec(**{"version": PYODIDE_VERSION, **info})
+    binary = [w for w in wheels if not w.name.endswith("-none-any.whl")]
+    pure = [w for w in wheels if w not in binary]
+    # pyodide-lock 0.1.2 expects a binary wheel tagged `{platform}_{arch}` of the lock
+    # (emscripten_5_0_3_wasm32), but Pyodide 314 installs pyemscripten_{abi}_wasm32 wheels. So
+    # the binary wheels are added first under that platform, their dependencies checked by
+    # require_dependencies; then the pure wheels, under the lock's real platform. (Markers of
+    # the binary wheels' requirements see sys_platform "pyemscripten": the pinned msgspec and
+    # pydantic-core have no such markers.)
+    tagged = info_spec.model_copy(update={"platform": f"pyemscripten_{info_spec.abi_version}"})
+    spec = PyodideLockSpec(info=tagged, packages={})
+    spec = add_wheels_to_spec(spec, binary, mirror, ignore_missing_dependencies=True)
+    spec = PyodideLockSpec(info=info_spec, packages=spec.packages)
+    spec = add_wheels_to_spec(spec, pure, mirror)
+    spec.check_wheel_filenames()
+    return spec
+
+
+def require_dependencies(spec: PyodideLockSpec) -> None:
+    """Stop the build if a package of the lock depends on one the mirror does not ship."""
+    missing = sorted(
+        f"{name} needs {dependency}"
+        for name, package in spec.packages.items()
+        for dependency in package.depends
+        if dependency not in spec.packages
     )
-    files[f"{info}/top_level.txt"] = b"yaml\n"
-    files[f"{info}/RECORD"] = wheel_record(dict(sorted(files.items())), f"{info}/RECORD")
-    out = wheels / f"{dist}-{pin.version}-py3-none-any.whl"
-    write_zip(out, files)
-    return out
-
-
-def _b64sha(data: bytes) -> str:
-    return base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
-
-
-def wheel_record(files: dict[str, bytes], record_name: str) -> bytes:
-    """A wheel's RECORD: a row per file in the order given, the RECORD itself unhashed (last if
-    ``files`` does not hold it)."""
-    rows = [
-        f"{name},," if name == record_name else f"{name},sha256={_b64sha(data)},{len(data)}"
-        for name, data in files.items()
-    ]
-    if record_name not in files:
-        rows.append(f"{record_name},,")
-    return ("\n".join(rows) + "\n").encode()
-
-
-def write_zip(path: Path, files: dict[str, bytes]) -> None:
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
-        for name in sorted(files):
-            info = zipfile.ZipInfo(name, ZIP_EPOCH)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            zf.writestr(info, files[name])
-
-
-def wheel_metadata(path: Path) -> tuple[str, list[Requirement], list[str]]:
-    """A wheel's project name, requirements and top-level import names."""
-    with zipfile.ZipFile(path) as zf:
-        names = zf.namelist()
-        meta_name = next(n for n in names if n.endswith(".dist-info/METADATA"))
-        meta = Parser().parsestr(zf.read(meta_name).decode("utf-8"))
-    imports = set()
-    for name in names:
-        top, _, rest = name.partition("/")
-        if top.endswith((".dist-info", ".data")):
-            continue
-        if rest == "__init__.py":
-            imports.add(top)
-        elif not rest and top.endswith(".py"):
-            imports.add(top.removesuffix(".py"))
-        elif not rest and ".cpython-" in top and top.endswith(".so"):
-            imports.add(top.split(".")[0])
-    requires = [Requirement(r) for r in meta.get_all("Requires-Dist") or []]
-    return meta["Name"], requires, sorted(imports)
-
-
-def lock_entry(path: Path, pin: Pin, available: set[str]) -> dict[str, object]:
-    _, requires, imports = wheel_metadata(path)
-    depends = sorted(
-        {
-            canonicalize_name(r.name)
-            for r in requires
-            if r.marker is None or r.marker.evaluate(BROWSER_ENV)
-        }
-    )
-    missing = [d for d in depends if d not in available]
     if missing:
-        raise SystemExit(f"{pin.name} needs {missing} in the browser: pin them in {PINS.name}")
-    return {
-        "name": pin.name,
-        "version": pin.version,
-        "file_name": path.name,
-        "install_dir": "site",
-        "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
-        "package_type": "package",
-        "imports": imports,
-        "depends": depends,
-        "unvendored_tests": False,
-    }
+        raise SystemExit(f"{'; '.join(missing)} in the browser: pin them in {PINS.name}")
+
+
+def write_lock(core: Path, wheels: list[Path], mirror: Path) -> None:
+    """``pyodide-lock.json`` of the mirror: the core's info block, one entry per wheel."""
+    stock = json.loads((core / "pyodide-lock.json").read_text(encoding="utf-8"))
+    try:
+        spec = lock_spec(stock["info"], wheels, mirror)
+    except (RuntimeError, ValueError) as error:
+        # pyodide-lock reports a dependency missing from the wheels, or a wheel it cannot use.
+        raise SystemExit(f"pyodide-lock: {' '.join(str(error).split())}") from None
+    require_dependencies(spec)
+    spec.to_json(mirror / "pyodide-lock.json", indent=1)
 
 
 def build_mirror(out: Path, cache: Path = CACHE) -> Path:
     """Write the mirror (core files, wheels, pyodide-lock.json) into ``out``; return it."""
     core = fetch_core(cache)
     pins = read_pins()
-    wheels = {pin.name: fetch_wheel(pin, cache) for pin in pins}
+    fetched = {pin.name: fetch_wheel(pin, cache) for pin in pins}
     if out.exists():
         shutil.rmtree(out)
     out.mkdir(parents=True)
     for name in CORE_FILES:
         shutil.copyfile(core / name, out / name)
-    stock = json.loads((core / "pyodide-lock.json").read_text(encoding="utf-8"))
-    packages = {}
-    for pin in pins:
-        shutil.copyfile(wheels[pin.name], out / wheels[pin.name].name)
-        packages[pin.name] = lock_entry(wheels[pin.name], pin, set(wheels))
-    lock = {"info": stock["info"], "packages": dict(sorted(packages.items()))}
-    (out / "pyodide-lock.json").write_text(
-        json.dumps(lock, indent=1, sort_keys=True) + "\n", encoding="utf-8"
-    )
+    wheels = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for pin in pins:
+            wheel = fetched[pin.name]
+            if pin.kind == "purify":
+                wheel = purify_wheel(pin, wheel, Path(tmp) / pin.name)
+            wheels.append(out / wheel.name)
+            shutil.copyfile(wheel, wheels[-1])
+    write_lock(core, wheels, out)
     return out
 
 

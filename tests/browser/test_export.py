@@ -2,17 +2,29 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
 
+import asyncfail
+
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "exports"))
 
-from build import BuildReport, build_site, normalise  # noqa: E402
-from lessons import discover, lab_page, third_party_imports, title_and_summary  # noqa: E402
+from build import BuildReport, build_site, normalise, require_mirrored_imports  # noqa: E402
+from lessons import (  # noqa: E402
+    Lesson,
+    discover,
+    lab_page,
+    third_party_imports,
+    title_and_summary,
+)
+from wheels import library_wheel  # noqa: E402
 
 PAGES = [*discover(), lab_page()]
 # A tag that makes the browser fetch something from another host.
@@ -45,6 +57,15 @@ def test_the_lab_page_needs_only_what_the_mirror_ships() -> None:
     assert third_party_imports(lab_page().path) == {"marimo", "pydantic"}
 
 
+def test_a_page_importing_what_the_mirror_lacks_stops_the_build(tmp_path: Path) -> None:
+    path = tmp_path / "09_charts.py"
+    path.write_text("import marimo\nimport pandas\nimport asyncfail\n", encoding="utf-8")
+    page = Lesson(path, "09_charts", "09", "Charts", "", "lessons/09_charts")
+    require_mirrored_imports(page, {"marimo", "pandas", "pydantic"})
+    with pytest.raises(SystemExit, match="09_charts imports pandas, which the site's Pyodide"):
+        require_mirrored_imports(page, {"marimo", "pydantic"})
+
+
 def test_random_ids_are_the_only_thing_normalised() -> None:
     a = "<x random-id='0b9c7a51-3f0e-4e5e-8a3e-2c1d2d0f6a11'> 12 </x>"
     b = "<x random-id='7d3e2b14-aaaa-bbbb-cccc-0123456789ab'> 12 </x>"
@@ -59,10 +80,56 @@ def test_every_page_fetches_only_from_the_site(built_site: BuildReport, lesson) 
         text = (folder / name).read_text(encoding="utf-8")
         assert FETCHES_ELSEWHERE.findall(text) == [], name
         assert "cdn.jsdelivr.net/npm/@marimo-team" not in text, name
-    if built_site.offline_wasm[lesson.slug]:
-        wasm = (folder / "index.html").read_text(encoding="utf-8")
-        assert 'data-pyodide-lockfile-url="' in wasm
+    wasm = (folder / "index.html").read_text(encoding="utf-8")
+    assert 'data-pyodide-lockfile-url="' in wasm
     assert list(folder.glob("public/wheels/asyncfail-*.whl")), "asyncfail ships as a wheel"
+
+
+@pytest.mark.parametrize("lesson", PAGES, ids=lambda lesson: lesson.slug)
+def test_every_page_installs_the_library_wheel_setuptools_built(
+    built_site: BuildReport, lesson: Lesson
+) -> None:
+    folder = built_site.out / lesson.site_dir
+    name = f"asyncfail-{asyncfail.__version__}"
+    wheels = [p.name for p in folder.glob("public/wheels/*.whl")]
+    assert wheels == [f"{name}-py3-none-any.whl"]
+    with zipfile.ZipFile(folder / "public" / "wheels" / wheels[0]) as zf:
+        metadata = zf.read(f"{name}.dist-info/METADATA").decode()
+        generator = zf.read(f"{name}.dist-info/WHEEL").decode()
+    # Pyodide installs what the wheel declares: pydantic comes with it.
+    assert "\nRequires-Dist: pydantic" in metadata
+    assert "Generator: setuptools" in generator
+    page = (folder / "index.html").read_text(encoding="utf-8")
+    assert f"asyncfail @ ../../{lesson.site_dir}/public/wheels/{wheels[0]}" in page
+    assert "+marimo." not in page and "%2Bmarimo." not in page
+
+
+def test_building_the_library_wheel_leaves_no_litter(tmp_path: Path) -> None:
+    def listing() -> list[Path]:
+        return sorted(
+            p for p in ROOT.rglob("*") if ".venv" not in p.parts and ".git" not in p.parts
+        )
+
+    before = listing()
+    wheel = library_wheel(tmp_path)
+    assert listing() == before
+    assert wheel.parent == tmp_path and wheel.name.startswith("asyncfail-")
+
+
+def test_the_mirror_lock_lists_every_wheel_it_ships(built_site: BuildReport) -> None:
+    mirror = built_site.out / "pyodide"
+    lock = json.loads((mirror / "pyodide-lock.json").read_text(encoding="utf-8"))
+    entries = lock["packages"].values()
+    assert sorted(e["file_name"] for e in entries) == sorted(p.name for p in mirror.glob("*.whl"))
+    for entry in entries:
+        data = (mirror / entry["file_name"]).read_bytes()
+        assert hashlib.sha256(data).hexdigest() == entry["sha256"], entry["name"]
+        assert set(entry["depends"]) <= set(lock["packages"]), entry["name"]
+    # Requirements as Pyodide judges them, a WebAssembly wheel's too; server-only ones left out.
+    assert lock["packages"]["pydantic-core"]["depends"] == ["typing-extensions"]
+    assert "msgspec" in lock["packages"]["marimo-base"]["depends"]
+    assert "uvicorn" not in lock["packages"]["marimo-base"]["depends"]
+    assert lock["packages"]["pyyaml"]["imports"] == ["yaml"]
 
 
 def test_site_has_one_copy_of_marimo_assets_and_stays_small(built_site: BuildReport) -> None:

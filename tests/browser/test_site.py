@@ -221,9 +221,8 @@ def test_static_snapshot_renders_offline(
 
 
 def test_wasm_lab_boots_offline_and_recomputes_like_the_cli(
-    guarded_page: Any, site_url: str, built_site: BuildReport, screenshots: Any
+    guarded_page: Any, site_url: str, screenshots: Any
 ) -> None:
-    assert built_site.offline_wasm["lab"], "the lab page must need nothing beyond the mirror"
     page, guard = guarded_page
     url = f"{site_url}{LAB.site_dir}/"
     page.goto(url)
@@ -245,11 +244,10 @@ def test_wasm_lab_boots_offline_and_recomputes_like_the_cli(
 
 @pytest.mark.parametrize("lesson", PAGES, ids=lambda lesson: lesson.slug)
 def test_offline_wasm_page_boots_without_errors(
-    guarded_page: Any, site_url: str, built_site: BuildReport, screenshots: Any, lesson: Lesson
+    guarded_page: Any, site_url: str, screenshots: Any, lesson: Lesson
 ) -> None:
-    # Every page must boot from the site's own mirror: no lesson may import a package the mirror
-    # cannot hold (altair, pandas), or its page would load it from the Pyodide CDN.
-    assert built_site.offline_wasm[lesson.slug], built_site.from_cdn[lesson.slug]
+    # Every page boots from the site's own mirror (the build refuses a page whose imports the
+    # mirror cannot hold, such as altair or pandas).
     page, guard = guarded_page
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if '"type":"exception"' in m.text else None)
