@@ -33,7 +33,6 @@ lint: $(STAMP) ## ruff lint and format check; marimo check on the notebooks
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/marimo check --strict notebooks/
-	$(BIN)/marimo check --strict exports/pages/
 
 typecheck: $(STAMP) ## mypy --strict on the library
 	$(BIN)/mypy --strict asyncfail

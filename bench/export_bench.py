@@ -1,9 +1,10 @@
 """Benchmarks of the published site (`make bench`): medians and ratios, never pass/fail.
 
 - build time of the whole site, its total size and the size of the asyncfail wheel it ships;
-- time from navigation to the first rendered result of the offline WebAssembly lab page, as a
-  ratio to a trivial marimo WebAssembly page served from the same site in the same run (goal
-  within 1.2x: the library and its wheel must add little to start-up). Each load runs in a
+- time from navigation to the first rendered result of lesson 1's WebAssembly page (the JSON
+  `asyncfail lab` prints, computed in the browser), as a ratio to a trivial marimo WebAssembly
+  page served from the same site in the same run (goal within 1.2x: the library and its wheel
+  must add little to start-up). Each load runs in a
   fresh browser context (cold cache); the two pages alternate so machine noise hits both alike.
 Needs Debian's Chromium (`apt-get install chromium`); without it only the build is measured.
 """
@@ -53,7 +54,7 @@ if __name__ == "__main__":
 '''
 FIRST_RESULT = {
     "trivial": "[data-bench-ready]",
-    "lab": 'section[data-lab-mode="durable"]',
+    "lab": "text=JSON printed by",
 }
 
 
@@ -79,7 +80,7 @@ def main() -> None:
         report = build_site(site, log=lambda _msg: None)
         build_s = time.perf_counter() - start
         size = sum(p.stat().st_size for p in site.rglob("*") if p.is_file())
-        wheels = sorted(site.glob("lab/public/wheels/asyncfail-*.whl"))
+        wheels = sorted(site.glob("lessons/01_*/public/wheels/asyncfail-*.whl"))
         print(f"export: site build ({len(report.pages)} pages)      {build_s:8.1f} s")
         print(f"export: site total size                {size / 1e6:8.1f} MB  (goal < 60 MB)")
         for wheel in wheels:
@@ -100,7 +101,8 @@ def main() -> None:
         samples: dict[str, list[float]] = {"trivial": [], "lab": []}
         with serving(site) as url, sync_playwright() as playwright:
             browser = launch(playwright, chromium)
-            pages = {"trivial": f"{url}bench/trivial/", "lab": f"{url}lab/"}
+            lab = next(p.site_dir for p in report.pages if p.slug.startswith("01_"))
+            pages = {"trivial": f"{url}bench/trivial/", "lab": f"{url}{lab}/"}
             for run in range(RUNS):
                 order = ["trivial", "lab"] if run % 2 == 0 else ["lab", "trivial"]
                 for name in order:
@@ -109,7 +111,7 @@ def main() -> None:
         trivial_s = statistics.median(samples["trivial"])
         lab_s = statistics.median(samples["lab"])
         print(f"export: trivial WASM page first output median {trivial_s:6.2f} s  ({RUNS} runs)")
-        print(f"export: WASM lab page first result     median {lab_s:6.2f} s  ({RUNS} runs)")
+        print(f"export: WASM lesson 1 first result     median {lab_s:6.2f} s  ({RUNS} runs)")
         print(
             f"export: WASM lab / trivial ratio              {lab_s / trivial_s:6.2f}x "
             "(goal <= 1.2x)"

@@ -5,7 +5,6 @@ Layout of the site (default ``exports/site/``):
 - ``index.html``: the landing page, lessons in order, one line each;
 - ``_marimo/``: one shared copy of marimo's frontend assets, used by every page;
 - ``pyodide/``: the site's own Pyodide mirror (see ``pyodide_mirror.py``);
-- ``lab/``: the offline WebAssembly lab page (``pages/lab_wasm.py``) and its static snapshot;
 - ``lessons/NN_name/``: ``index.html`` (WebAssembly, ``--mode run``, asyncfail shipped as a
   wheel under ``public/wheels/``, built once per site build by setuptools, see ``wheels.py``)
   and ``static.html`` (a snapshot with outputs).
@@ -32,7 +31,7 @@ import marimo
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from lessons import LIBRARY, ROOT, Lesson, discover, lab_page, third_party_imports
+from lessons import LIBRARY, ROOT, Lesson, discover, third_party_imports
 from pyodide_mirror import CACHE, build_mirror
 from wheels import LIBRARY_FILES, library_wheel
 
@@ -61,7 +60,7 @@ class BuildReport:
 def source_fingerprint() -> str:
     """A digest of everything a build reads from the checkout (to spot edits during a build)."""
     digest = hashlib.sha256()
-    for folder in ("asyncfail", "notebooks", "exports/pages"):
+    for folder in ("asyncfail", "notebooks"):
         for path in sorted((ROOT / folder).rglob("*.py")):
             digest.update(path.relative_to(ROOT).as_posix().encode() + path.read_bytes())
     for name in LIBRARY_FILES:
@@ -184,7 +183,7 @@ def require_mirrored_imports(lesson: Lesson, available: set[str]) -> None:
         )
 
 
-def landing_page(lessons: list[Lesson], lab: Lesson) -> str:
+def landing_page(lessons: list[Lesson]) -> str:
     def item(lesson: Lesson) -> str:
         number = f'<span class="n">{lesson.number}</span> ' if lesson.number else ""
         summary = html.escape(lesson.summary or f"notebooks/{lesson.path.name}")
@@ -218,10 +217,6 @@ attempt call the tool again?</em></p>
 <ol class="lessons">
 {items}
 </ol>
-<h2>Try it in your browser, offline</h2>
-<ul>
-{item(lab)}
-</ul>
 <p><small>Every page is served from this site: no analytics, no cookies, no third-party
 requests, and nothing you choose is written into the URL. Interactive pages run Python in
 your browser with WebAssembly; static snapshots need no WebAssembly.</small></p>
@@ -248,8 +243,7 @@ def build_site(out: Path = DEFAULT_OUT, cache: Path = CACHE, log=print) -> Build
     shutil.copytree(
         MARIMO_STATIC, out / ASSETS_DIR, ignore=lambda _d, names: STATIC_SKIP & set(names)
     )
-    lessons, lab = discover(), lab_page()
-    pages = [*lessons, lab]
+    pages = discover()
     with tempfile.TemporaryDirectory() as tmp:
         library = library_wheel(Path(tmp))
         log(f"export: {library.name} (setuptools) -> every page's public/wheels/")
@@ -265,7 +259,7 @@ def build_site(out: Path = DEFAULT_OUT, cache: Path = CACHE, log=print) -> Build
             seconds = time.perf_counter() - page_started
             log(f"export: [{index}/{len(pages)}] {lesson.slug}: done in {seconds:.1f} s")
             report.pages.append(lesson)
-    (out / "index.html").write_text(landing_page(lessons, lab), encoding="utf-8")
+    (out / "index.html").write_text(landing_page(pages), encoding="utf-8")
     # GitHub Pages would hide folders starting with "_" (such as _marimo/) from Jekyll.
     (out / ".nojekyll").write_text("", encoding="utf-8")
     report.seconds = time.perf_counter() - started

@@ -1,4 +1,4 @@
-"""The lessons the site publishes: every ``notebooks/NN_*.py``, in order, plus the offline lab page.
+"""The lessons the site publishes: every ``notebooks/NN_*.py``, in order.
 
 A lesson's title and one-line summary come from the notebook's module docstring (first line,
 second paragraph); a notebook without one falls back to its file name.
@@ -14,7 +14,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
-PAGES = Path(__file__).resolve().parent / "pages"
 LIBRARY = "asyncfail"
 LESSON_FILE = re.compile(r"^(\d\d)_[A-Za-z0-9_]+\.py$")
 
@@ -25,7 +24,7 @@ class Lesson:
 
     path: Path
     slug: str
-    number: str  # "01", or "" for the extra lab page
+    number: str  # "01"
     title: str
     summary: str
     site_dir: str  # folder of its pages, relative to the site root
@@ -57,13 +56,6 @@ def discover(notebooks: Path = NOTEBOOKS) -> list[Lesson]:
             Lesson(path, path.stem, match.group(1), title, summary, f"lessons/{path.stem}")
         )
     return lessons
-
-
-def lab_page() -> Lesson:
-    """The small WebAssembly page of the lab that imports only asyncfail, marimo and pydantic."""
-    path = PAGES / "lab_wasm.py"
-    title, summary = title_and_summary(path)
-    return Lesson(path, "lab", "", title, summary, "lab")
 
 
 def _imports_of(tree: ast.AST) -> set[str]:

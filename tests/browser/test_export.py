@@ -20,13 +20,12 @@ from build import BuildReport, build_site, normalise, require_mirrored_imports  
 from lessons import (  # noqa: E402
     Lesson,
     discover,
-    lab_page,
     third_party_imports,
     title_and_summary,
 )
 from wheels import library_wheel  # noqa: E402
 
-PAGES = [*discover(), lab_page()]
+PAGES = discover()
 # A tag that makes the browser fetch something from another host.
 FETCHES_ELSEWHERE = re.compile(
     r"<(?:script|link|img|iframe|source|audio|video)\b[^>]*\b(?:src|href)=[\"'](?:https?:)?//",
@@ -53,8 +52,9 @@ def test_title_is_the_docstrings_first_line(tmp_path: Path) -> None:
     assert title_and_summary(path) == ("Title here", "One line.")
 
 
-def test_the_lab_page_needs_only_what_the_mirror_ships() -> None:
-    assert third_party_imports(lab_page().path) == {"marimo", "pydantic"}
+@pytest.mark.parametrize("lesson", PAGES, ids=lambda lesson: lesson.slug)
+def test_every_lesson_needs_only_what_the_mirror_ships(lesson) -> None:  # type: ignore[no-untyped-def]
+    assert third_party_imports(lesson.path) <= {"marimo", "pydantic"}
 
 
 def test_a_page_importing_what_the_mirror_lacks_stops_the_build(tmp_path: Path) -> None:

@@ -21,26 +21,25 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "exports"))
 
 from build import BuildReport  # noqa: E402
-from lessons import Lesson, discover, lab_page  # noqa: E402
+from lessons import Lesson, discover  # noqa: E402
+
+from asyncfail import Fault, Mode  # noqa: E402
+from asyncfail.course import lab_lesson  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
 LESSONS = discover()
-LAB = lab_page()
-PAGES = [*LESSONS, LAB]
-FAULTS = ["crash-after-effect", "none", "crash-before-dispatch", "request-lost"]
-FAULTS += ["response-lost", "crash-after-record"]
-MODES = ("naive", "durable")
+PAGES = LESSONS
+LAB = next(lesson for lesson in LESSONS if lesson.slug == "01_async_failure_lab")
+# The lesson's default fault first, then every other in declaration order.
+FAULTS = [lab_lesson.DEFAULT_FAULT, *(f for f in Fault if f is not lab_lesson.DEFAULT_FAULT)]
 # The key result a reader must see on a static snapshot (the page's default controls). Every
 # snapshot must show its title; add a lesson's key result here when the lesson lands.
 KEY_RESULTS = {
     "01_async_failure_lab": ["Duplicate debit", "Recovered by operation key"],
     "02_idempotency_contract": ["Same intent reused its retained result"],
     "03_review_handoff": ["0 met, 0 not met and 6 unknown, of 6 checks"],
-    "lab": ["Duplicate debit", "Recovered by operation key"],
 }
-# Known gaps, kept visible: strict xfail flips to a failure once the gap is closed.
-SNAPSHOT_GAPS: dict[str, str] = {}
 # What a reader does on an interactive page before its key result shows (lesson 1 asks for a
 # prediction first; switching on "skip predicting" reveals the counts and the timelines).
 REVEAL = {"01_async_failure_lab": "Skip predicting"}
@@ -51,59 +50,36 @@ def test_every_page_has_a_key_result_to_check() -> None:
     assert set(KEY_RESULTS) == {page.slug for page in PAGES}
 
 
-def key_result_cases() -> list[Any]:
-    cases = []
-    for lesson in PAGES:
-        if lesson.slug not in KEY_RESULTS:
-            continue
-        gap = SNAPSHOT_GAPS.get(lesson.slug)
-        marks = [pytest.mark.xfail(strict=True, reason=gap)] if gap else []
-        cases.append(pytest.param(lesson, marks=marks, id=lesson.slug))
-    return cases
-
-
 CHART = ".vega-embed canvas, .vega-embed svg"
 # How long a WebAssembly page may take to boot or recompute before the test reads it anyway.
 BOOT_WAIT_S = 180
 RECOMPUTE_WAIT_S = 60
 
 
-def cli_lab(fault: str, mode: str) -> dict[str, Any]:
+def cli_lab(fault: Fault, mode: Mode) -> dict[str, Any]:
     """What `asyncfail lab --fault F --mode M` prints, as JSON."""
     argv = [sys.executable, "-m", "asyncfail", "lab", "--fault", fault, "--mode", mode]
     out = subprocess.run(argv, check=True, capture_output=True, text=True, cwd=ROOT).stdout
     return dict(json.loads(out))
 
 
-def expected_lab(fault: str) -> dict[str, Any]:
-    """The lab page's reading of both runtimes, as the CLI computes them."""
-    shown = {}
-    for mode in MODES:
-        doc = cli_lab(fault, mode)
-        c = doc["counts"]
-        shown[mode] = {
-            "counts": f"{c['attempts']} {c['effects']} {c['tool_calls']} {c['lookups']}",
-            "outcome": doc["outcome"],
-            "status": doc["status"],
-            "rows": [
-                [str(e["seq"]), str(e["attempt"]), e["actor"], e["layer"], e["kind"]]
-                for e in doc["events"]
-            ],
-        }
+def read_lab_json(page: Page) -> dict[str, Any]:
+    """The JSON documents lesson 1 shows under "JSON printed by `asyncfail lab`", by runtime:
+    each accordion item is opened and its code block parsed (None where it does not parse)."""
+    shown: dict[str, Any] = {}
+    for mode in Mode:
+        header = page.get_by_text(lab_lesson.JSON_LABEL.format(mode=mode.value).replace("`", ""))
+        if not header.count():
+            continue
+        block = page.locator("pre", has_text='"fault"').filter(has_text=f'"{mode.value}"')
+        if not block.count():
+            header.first.click()
+            page.wait_for_timeout(200)
+        try:
+            shown[mode.value] = json.loads(block.first.inner_text(timeout=1000))
+        except Exception:  # not rendered yet, or half rendered
+            shown[mode.value] = None
     return shown
-
-
-READ_LAB = """els => Object.fromEntries(els.map(e => [e.dataset.labMode, {
-    counts: e.querySelector('[data-lab-counts]').dataset.labCounts,
-    outcome: e.querySelector('[data-lab-outcome]').textContent,
-    status: e.querySelector('[data-lab-status]').textContent,
-    rows: [...e.querySelectorAll('tbody tr')].map(r =>
-        [...r.querySelectorAll('td')].map(td => td.textContent)),
-}]))"""
-
-
-def read_lab(page: Page) -> dict[str, Any]:
-    return dict(page.locator("section[data-lab-mode]").evaluate_all(READ_LAB))
 
 
 def wait_for_lab(page: Page, expected: dict[str, Any], seconds: float) -> dict[str, Any]:
@@ -111,7 +87,7 @@ def wait_for_lab(page: Page, expected: dict[str, Any], seconds: float) -> dict[s
     deadline = time.monotonic() + seconds
     shown: dict[str, Any] = {}
     while time.monotonic() < deadline:
-        shown = read_lab(page)
+        shown = read_lab_json(page)
         if shown == expected:
             break
         page.wait_for_timeout(250)
@@ -184,7 +160,7 @@ def test_landing_page_lists_the_lessons_in_order(
     assert guard.blocked == []
 
 
-@pytest.mark.parametrize("lesson", key_result_cases())
+@pytest.mark.parametrize("lesson", PAGES, ids=lambda lesson: lesson.slug)
 def test_static_snapshot_shows_the_key_result(
     guarded_page: Any, site_url: str, lesson: Lesson
 ) -> None:
@@ -220,24 +196,24 @@ def test_static_snapshot_renders_offline(
     assert guard.blocked == []
 
 
-def test_wasm_lab_boots_offline_and_recomputes_like_the_cli(
+def test_wasm_lab_lesson_boots_offline_and_prints_what_the_cli_prints(
     guarded_page: Any, site_url: str, screenshots: Any
 ) -> None:
+    # Lesson 1 shows the JSON `asyncfail lab` prints for each runtime; in the browser, computed
+    # by the library in WebAssembly, it must be the CLI's document for every fault.
     page, guard = guarded_page
     url = f"{site_url}{LAB.site_dir}/"
     page.goto(url)
-    expected = expected_lab(FAULTS[0])
-    shown = wait_for_lab(page, expected, BOOT_WAIT_S)
-    shot(page, screenshots, f"wasm-lab-{FAULTS[0]}")
-    assert shown == expected
-    expect(page.locator(CHART).first).to_be_visible()
     dropdown = page.locator("select").first
-    for fault in FAULTS[1:]:
-        dropdown.select_option(label=fault)
-        expected = expected_lab(fault)
-        shown = wait_for_lab(page, expected, RECOMPUTE_WAIT_S)
-        shot(page, screenshots, f"wasm-lab-{fault}")
+    for index, fault in enumerate(FAULTS):
+        if index:
+            dropdown.select_option(label=fault.value)
+        expected = {mode.value: cli_lab(fault, mode) for mode in Mode}
+        shown = wait_for_lab(page, expected, BOOT_WAIT_S if index == 0 else RECOMPUTE_WAIT_S)
+        shot(page, screenshots, f"wasm-lab-{fault.value}")
         assert shown == expected, fault
+        if index == 0:
+            expect(dropdown).to_be_visible()
     assert page.url == url
     assert guard.blocked == []
 
