@@ -22,7 +22,7 @@ def _():
     from asyncfail.charts.specs import VegaLite, timeline_spec
     from asyncfail.charts.timeline import describe_timeline, narrate, timeline_rows
     from asyncfail.course import lab_lesson as words
-    from asyncfail.course.prediction import check_predictions
+    from asyncfail.course.prediction import GUESS_RANGE, check_predictions
     from asyncfail.course.questions import CHECK_LABEL, LAB_QUESTION
     from asyncfail.ground.canonical import to_json
     from asyncfail.ground.seed import DISCLAIMER
@@ -34,6 +34,7 @@ def _():
         CHECK_LABEL,
         DISCLAIMER,
         Fault,
+        GUESS_RANGE,
         LAB_QUESTION,
         Mode,
         Scenario,
@@ -86,8 +87,8 @@ def _(Fault, Mode, Scenario, fault, simulate):
 
 
 @app.cell
-def _(fault, mo, words):
-    _low, _high = words.GUESS_RANGE
+def _(GUESS_RANGE, fault, mo, words):
+    _low, _high = GUESS_RANGE
     prediction = (
         mo.md(words.PREDICT_PROMPT.format(fault=fault.value))
         .batch(
@@ -123,7 +124,15 @@ def prediction_controls(mo, prediction, skip_prediction, snapshot, words):
 
 
 @app.cell
-def counts_panel(Mode, check_predictions, mo, prediction, results, revealed, words):
+def counts_panel(
+    Mode,
+    check_predictions,
+    mo,
+    prediction,
+    results,
+    revealed,
+    words,
+):
     def _runtime_panel(mode):
         result = results[mode]
         counts = result.counts
@@ -153,12 +162,14 @@ def counts_panel(Mode, check_predictions, mo, prediction, results, revealed, wor
 
     if revealed:
         _checks = (
-            check_predictions({Mode(k): int(v) for k, v in prediction.value.items()}, results)
-            if prediction.value is not None
-            else ()
+            check_predictions(prediction.value, results) if prediction.value is not None else ()
         )
         _feedback = [
-            mo.callout(mo.md(c.message), kind="success" if c.correct else "info") for c in _checks
+            mo.callout(
+                mo.md(c.message),
+                kind="success" if c.correct else "info" if c.guess is not None else "warn",
+            )
+            for c in _checks
         ]
         counts_view = mo.vstack(
             [mo.hstack([_runtime_panel(m) for m in Mode], widths="equal"), *_feedback]

@@ -20,30 +20,33 @@ def _():
 def _():
     from asyncfail.charts.heatmap import describe_heatmap, overview_axis
     from asyncfail.charts.specs import VegaLite, retention_heatmap_spec
-    from asyncfail.contract.experiment import ContractScenario, evaluate
+    from asyncfail.contract.experiment import evaluate
     from asyncfail.contract.requests import SECOND_WORDS
     from asyncfail.contract.sweep import sweep_around_boundary, sweep_retention
     from asyncfail.contract.terms import (
         BOUNDARY_WORDS,
         POLICY_WORDS,
+        PROFILE_NAMES,
         SCOPE_WORDS,
         ContractProfile,
     )
     from asyncfail.course import contract_lesson as words
     from asyncfail.course.questions import CHECK_LABEL, CONTRACT_QUESTION
+    from asyncfail.handoff.markdown import md_text
 
     return (
         BOUNDARY_WORDS,
         CHECK_LABEL,
         CONTRACT_QUESTION,
         ContractProfile,
-        ContractScenario,
         POLICY_WORDS,
+        PROFILE_NAMES,
         SCOPE_WORDS,
         SECOND_WORDS,
         VegaLite,
         describe_heatmap,
         evaluate,
+        md_text,
         overview_axis,
         retention_heatmap_spec,
         sweep_around_boundary,
@@ -59,10 +62,27 @@ def _(mo, words):
 
 
 @app.cell
-def _(SCOPE_WORDS, mo, words):
+def _(ContractProfile, mo, words):
+    profile = mo.ui.dropdown(
+        options={words.profile_label(p): p.value for p in ContractProfile},
+        value=words.profile_label(words.DEFAULTS.profile),
+        label=words.PROFILE_LABEL,
+    )
+    return (profile,)
+
+
+@app.cell
+def _(ContractProfile, profile, words):
+    # Every knob's control starts at what the chosen profile's system does.
+    start = words.controls_for(ContractProfile(profile.value))
+    return (start,)
+
+
+@app.cell
+def _(SCOPE_WORDS, mo, start, words):
     scope = mo.ui.radio(
         options={text: scope.value for scope, text in SCOPE_WORDS.items()},
-        value=SCOPE_WORDS[words.DEFAULTS.scope],
+        value=SCOPE_WORDS[start.scope],
         label=words.SCOPE_LABEL,
     )
     return (scope,)
@@ -79,34 +99,20 @@ def _(SECOND_WORDS, mo, words):
 
 
 @app.cell
-def _(ContractProfile, mo, words):
-    profile = mo.ui.dropdown(
-        options={words.profile_label(p): p.value for p in ContractProfile},
-        value=words.profile_label(words.DEFAULTS.profile),
-        label=words.PROFILE_LABEL,
-    )
-    return (profile,)
-
-
-@app.cell
-def _(POLICY_WORDS, mo, words):
-    _default_label, _default_value = words.PROFILE_DEFAULT_POLICY
+def _(POLICY_WORDS, mo, start, words):
     policy = mo.ui.radio(
-        options={_default_label: _default_value}
-        | {text: policy.value for policy, text in POLICY_WORDS.items()},
-        value=_default_label,
+        options={text: policy.value for policy, text in POLICY_WORDS.items()},
+        value=POLICY_WORDS[start.policy],
         label=words.POLICY_LABEL,
     )
     return (policy,)
 
 
 @app.cell
-def _(mo, words):
-    retention = mo.ui.number(
-        start=words.SECONDS_RANGE[0],
-        stop=words.SECONDS_RANGE[1],
-        step=1,
-        value=words.DEFAULTS.retention_seconds,
+def _(mo, start, words):
+    retention = mo.ui.text(
+        value=words.seconds_text(start),
+        placeholder=words.SECONDS_PLACEHOLDER,
         label=words.RETENTION_LABEL,
     )
     return (retention,)
@@ -114,21 +120,19 @@ def _(mo, words):
 
 @app.cell
 def _(mo, words):
-    delay = mo.ui.number(
-        start=words.SECONDS_RANGE[0],
-        stop=words.SECONDS_RANGE[1],
-        step=1,
-        value=words.DEFAULTS.delay_seconds,
+    delay = mo.ui.text(
+        value=words.DELAY_TEXT,
+        placeholder=words.SECONDS_PLACEHOLDER,
         label=words.DELAY_LABEL,
     )
     return (delay,)
 
 
 @app.cell
-def _(BOUNDARY_WORDS, mo, words):
+def _(BOUNDARY_WORDS, mo, start, words):
     boundary = mo.ui.radio(
         options={text: b.value for b, text in BOUNDARY_WORDS.items()},
-        value=BOUNDARY_WORDS[words.DEFAULTS.boundary],
+        value=BOUNDARY_WORDS[start.boundary],
         label=words.BOUNDARY_LABEL,
     )
     return (boundary,)
@@ -138,10 +142,10 @@ def _(BOUNDARY_WORDS, mo, words):
 def _(boundary, delay, mo, policy, profile, retention, scope, second):
     mo.vstack(
         [
+            profile,
             mo.hstack([scope, second], widths="equal", align="start"),
-            mo.hstack([profile, policy], widths="equal", align="start"),
+            mo.hstack([policy, boundary], widths="equal", align="start"),
             mo.hstack([retention, delay], widths="equal", align="start"),
-            boundary,
         ]
     )
     return
@@ -149,7 +153,6 @@ def _(boundary, delay, mo, policy, profile, retention, scope, second):
 
 @app.cell
 def _(
-    ContractScenario,
     boundary,
     delay,
     evaluate,
@@ -160,23 +163,37 @@ def _(
     second,
     words,
 ):
-    scenario = ContractScenario(
-        scope=scope.value,
-        second=second.value,
-        profile=profile.value,
-        policy=None if policy.value == words.PROFILE_DEFAULT_POLICY[1] else policy.value,
-        retention_seconds=retention.value,
-        delay_seconds=delay.value,
-        boundary=boundary.value,
+    scenario, input_errors = words.scenario_from_controls(
+        {
+            "profile": profile.value,
+            "second": second.value,
+            "scope": scope.value,
+            "policy": policy.value,
+            "boundary": boundary.value,
+        },
+        retention.value,
+        delay.value,
     )
     result = evaluate(scenario)
-    return result, scenario
+    return input_errors, result, scenario
 
 
 @app.cell
-def _(mo, result, words):
+def _(PROFILE_NAMES, input_errors, md_text, mo, result, words):
+    _notes = [
+        mo.callout(mo.md(f"{words.INPUT_NOT_READ} {md_text(e)}"), kind="warn") for e in input_errors
+    ]
+    if result.departures:
+        _title = words.DEPARTURES_TITLE.format(profile=PROFILE_NAMES[result.scenario.profile])
+        _notes.append(
+            mo.callout(
+                mo.md("\n".join([_title, *(f"- {md_text(d)}" for d in result.departures)])),
+                kind="info",
+            )
+        )
     mo.vstack(
         [
+            *_notes,
             mo.callout(
                 mo.md(f"### {result.finding.value}"),
                 kind="success" if result.correct else "danger",

@@ -24,16 +24,16 @@ def _():
     from asyncfail.contract.sweep import sweep_retention
     from asyncfail.contract.terms import SCOPE_WORDS
     from asyncfail.course import readiness_lesson as words
+    from asyncfail.ground.durations import TimeUnit
     from asyncfail.ground.seed import RecommendationId
     from asyncfail.handoff.design import (
         HINTS,
         MAX_TEXT,
         QUESTIONS,
+        UNKNOWN_SCOPE,
         Answer,
-        ReplayDesign,
         Role,
-        TimeUnit,
-        duration_from_text,
+        design_from_answers,
     )
     from asyncfail.handoff.html_page import html_text
     from asyncfail.handoff.report import assess
@@ -47,17 +47,17 @@ def _():
         MAX_TEXT,
         QUESTIONS,
         RecommendationId,
-        ReplayDesign,
         Role,
         SCOPE_WORDS,
         TimeUnit,
+        UNKNOWN_SCOPE,
         VegaLite,
         assess,
         build_review,
         describe_fault,
         describe_heatmap,
         describe_timeline,
-        duration_from_text,
+        design_from_answers,
         html_text,
         overview_axis,
         retention_heatmap_spec,
@@ -85,11 +85,11 @@ def _(Answer, QUESTIONS, mo, words):
 
 
 @app.cell
-def _(QUESTIONS, SCOPE_WORDS, mo, words):
+def _(QUESTIONS, SCOPE_WORDS, UNKNOWN_SCOPE, mo):
     key_scope = mo.ui.dropdown(
         options={text: scope.value for scope, text in SCOPE_WORDS.items()}
-        | {words.UNKNOWN_SCOPE: words.UNKNOWN_SCOPE},
-        value=words.UNKNOWN_SCOPE,
+        | {UNKNOWN_SCOPE: UNKNOWN_SCOPE},
+        value=UNKNOWN_SCOPE,
         label=QUESTIONS["key_scope"],
     )
     return (key_scope,)
@@ -235,8 +235,7 @@ def _(
 
 @app.cell
 def _(
-    ReplayDesign,
-    duration_from_text,
+    design_from_answers,
     fingerprint_compared,
     key_across_attempts,
     key_scope,
@@ -249,31 +248,20 @@ def _(
     unknown_outcome_separate,
     window_amount,
     window_unit,
-    words,
 ):
-    input_errors = []
-    durations = {}
-    for (_field, _label), _amount, _unit in zip(
-        words.DURATION_FIELDS.items(),
-        (retention_amount, window_amount),
-        (retention_unit, window_unit),
-        strict=True,
-    ):
-        try:
-            durations[_field] = duration_from_text(_label, _amount.value, _unit.value)
-        except ValueError as _error:
-            input_errors.append(str(_error))
-            durations[_field] = None
-    design = ReplayDesign(
-        key_across_attempts=key_across_attempts.value,
-        key_scope=None if key_scope.value == words.UNKNOWN_SCOPE else key_scope.value,
-        unknown_outcome_separate=unknown_outcome_separate.value,
-        lookup_by_key=lookup_by_key.value,
-        fingerprint_compared=fingerprint_compared.value,
-        pause_owner=pause_owner.value,
-        replay_approver=replay_approver.value,
-        state_verifier=state_verifier.value,
-        **durations,
+    design, input_errors = design_from_answers(
+        {
+            "key_across_attempts": key_across_attempts.value,
+            "key_scope": key_scope.value,
+            "unknown_outcome_separate": unknown_outcome_separate.value,
+            "lookup_by_key": lookup_by_key.value,
+            "retention": (retention_amount.value, retention_unit.value),
+            "replay_window": (window_amount.value, window_unit.value),
+            "fingerprint_compared": fingerprint_compared.value,
+            "pause_owner": pause_owner.value,
+            "replay_approver": replay_approver.value,
+            "state_verifier": state_verifier.value,
+        }
     )
     return design, input_errors
 

@@ -6,42 +6,46 @@ tile the plane and the diagonal delay == retention (the exact boundary) runs thr
 
 from collections import Counter
 from itertools import pairwise
-from math import log10
 from typing import Final, TypedDict
 
 from asyncfail.contract.experiment import ContractScenario
 from asyncfail.contract.rules import Finding
 from asyncfail.contract.sweep import RetentionSweep
-from asyncfail.contract.terms import MAX_SECONDS
+from asyncfail.ground.durations import MAX_DURATION, Duration
 from asyncfail.ground.prose import counted
 
 OVERVIEW_CELLS: Final = 41
 """Cells per axis of the overview heatmap (41 x 41 = 1,681): fine enough to read, cheap to draw."""
 
 
-def _nice_ceiling(value: float) -> float:
-    """The smallest of 1, 2, 2.5 or 5 times a power of ten that is at least ``value``."""
-    magnitude = 10.0 ** int(log10(value)) if value >= 1 else 1.0
-    for factor in (1, 2, 2.5, 5, 10):
-        if factor * magnitude >= value:
-            return factor * magnitude
-    return 10 * magnitude  # pragma: no cover - the loop's last factor always suffices
+def _nice_ceiling(millis: int) -> int:
+    """The smallest of 1, 2, 2.5 or 5 times a power of ten seconds that is at least ``millis``
+    (in whole milliseconds: from 10 s up, every such value is a whole number of them)."""
+    magnitude = 10_000
+    while True:
+        for factor_ms in (magnitude, 2 * magnitude, 5 * magnitude // 2, 5 * magnitude):
+            if factor_ms >= millis:
+                return factor_ms
+        magnitude *= 10
 
 
-def overview_axis(scenario: ContractScenario, cells: int = OVERVIEW_CELLS) -> tuple[float, ...]:
+def overview_axis(scenario: ContractScenario, cells: int = OVERVIEW_CELLS) -> tuple[Duration, ...]:
     """One axis for both retention and delay: ``cells`` even steps from 0 to a round number at
-    least twice the larger of the scenario's retention and delay (and at least 10 s), so the
+    least twice the larger of the retention in force and the delay (and at least 10 s), so the
     current point sits inside and the boundary diagonal crosses the whole grid; never beyond
-    the experiment's ``MAX_SECONDS``, the largest value a scenario accepts."""
-    wanted = max(2 * scenario.retention_seconds, 2 * scenario.delay_seconds, 10.0)
-    top = min(_nice_ceiling(wanted), float(MAX_SECONDS))
-    step = top / (cells - 1)
-    return tuple(round(i * step, 6) for i in range(cells))
+    30 days, the longest duration a scenario accepts. Steps are whole milliseconds (floored
+    where the span does not divide evenly)."""
+    wanted = 2 * max(scenario.settings.retention.millis, scenario.delay_seconds.millis)
+    top = min(_nice_ceiling(max(wanted, 10_000)), MAX_DURATION.millis)
+    return tuple(Duration(i * top // (cells - 1)) for i in range(cells))
 
 
 class HeatmapCell(TypedDict):
-    retention_seconds: float
-    delay_seconds: float
+    """One cell: its exact inputs (seconds as JSON numbers), its edges (chart geometry only),
+    and what the experiment says of it."""
+
+    retention_seconds: int | float
+    delay_seconds: int | float
     retention_from: float
     retention_to: float
     delay_from: float
@@ -53,8 +57,10 @@ class HeatmapCell(TypedDict):
     correct: bool
 
 
-def _edges(axis: tuple[float, ...]) -> list[tuple[float, float]]:
+def _edges(durations: tuple[Duration, ...]) -> list[tuple[float, float]]:
     # Each value owns the span halfway to its neighbours; the ends mirror their inner half.
+    # Geometry for drawing only: the verdicts were reached on exact milliseconds.
+    axis = [float(d.seconds) for d in durations]
     if len(axis) == 1:
         return [(axis[0] - 0.5, axis[0] + 0.5)]
     mids = [(a + b) / 2 for a, b in pairwise(axis)]
@@ -71,8 +77,8 @@ def heatmap_cells(sweep: RetentionSweep) -> list[HeatmapCell]:
     width = len(sweep.delays)
     return [
         HeatmapCell(
-            retention_seconds=float(columns["retention_seconds"][i]),
-            delay_seconds=float(columns["delay_seconds"][i]),
+            retention_seconds=columns["retention_seconds"][i],  # type: ignore[typeddict-item]
+            delay_seconds=columns["delay_seconds"][i],  # type: ignore[typeddict-item]
             retention_from=retention_edges[i // width][0],
             retention_to=retention_edges[i // width][1],
             delay_from=delay_edges[i % width][0],
@@ -93,19 +99,16 @@ def findings_present(sweep: RetentionSweep) -> list[str]:
     return [f.value for f in Finding if f in seen]
 
 
-def _seconds(value: float) -> str:
-    return f"{value:g} s"
-
-
 def describe_heatmap(sweep: RetentionSweep) -> str:
     """A text description of a heatmap: its ranges, and how many cells show each finding."""
     counts = Counter(sweep.finding)
     parts = [f"{counted(counts[f], 'cell')} {f.value}" for f in Finding if counts[f]]
     return (
-        f"Heatmap of the finding over retention {_seconds(sweep.retentions[0])} to "
-        f"{_seconds(sweep.retentions[-1])} and delay {_seconds(sweep.delays[0])} to "
-        f"{_seconds(sweep.delays[-1])} ({len(sweep.retentions)} x {len(sweep.delays)} cells), "
-        f"with {sweep.scenario.scope.value} keys, the {sweep.scenario.second.value} second "
-        f"request and the {sweep.scenario.policy.value} policy: {'; '.join(parts)}. "
+        f"Heatmap of the finding over retention {sweep.retentions[0]} to "
+        f"{sweep.retentions[-1]} and delay {sweep.delays[0]} to "
+        f"{sweep.delays[-1]} ({len(sweep.retentions)} x {len(sweep.delays)} cells), "
+        f"with {sweep.scenario.settings.scope.value} keys, the {sweep.scenario.second.value} "
+        f"second request and the {sweep.scenario.settings.policy.value} policy: "
+        f"{'; '.join(parts)}. "
         "The diagonal marks delay = retention, the exact boundary."
     )

@@ -84,10 +84,11 @@ def retention_heatmap_spec(sweep: RetentionSweep, title: str, width: int = 360) 
     low, high = max(x_min, y_min), min(x_max, y_max)
     scenario = sweep.scenario
     finding = evaluate(scenario).finding
+    retention, delay = scenario.settings.retention, scenario.delay_seconds
     current = {
-        "retention_seconds": scenario.retention_seconds,
-        "delay_seconds": scenario.delay_seconds,
-        "label": f"retention {scenario.retention_seconds:g} s, delay {scenario.delay_seconds:g} s",
+        "retention_seconds": retention.json_number,
+        "delay_seconds": delay.json_number,
+        "label": f"retention {retention}, delay {delay}",
         "finding": finding.value,
         "colour": FINDING_COLOURS[finding],
     }

@@ -1,86 +1,68 @@
-"""``asyncfail contract``: run the idempotency contract experiment for one scenario."""
+"""``asyncfail contract``: run the idempotency contract experiment for one scenario.
+
+Each option is a field of ``ContractScenario`` and its help is that field's description, so the
+CLI and the model say the same thing. Seconds are read by the library's one duration parser.
+"""
 
 import argparse
-import re
 from collections.abc import Callable
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final
 
 from pydantic import ValidationError
 
 from asyncfail.cli.output import UsageError
-from asyncfail.contract.experiment import ContractScenario, check_seconds, evaluate
-from asyncfail.contract.terms import (
-    DEFAULT_BOUNDARY,
-    DEFAULT_DELAY_SECONDS,
-    DEFAULT_PROFILE,
-    DEFAULT_RETENTION_SECONDS,
-    DEFAULT_SCOPE,
-    DEFAULT_SECOND,
-    SECONDS_RANGE,
-    BoundaryConvention,
-    ContractProfile,
-    KeyScope,
-    PayloadPolicy,
-    SecondRequest,
-)
+from asyncfail.contract.experiment import ContractScenario, evaluate
+from asyncfail.contract.terms import ContractProfile, KeyScope, PayloadPolicy, SecondRequest
 from asyncfail.ground.canonical import to_json
+from asyncfail.ground.durations import ACCEPTED, Duration, parse_duration, shown
+from asyncfail.ground.retention import BoundaryConvention
 
-# (option, enum, help): the choice options, in the order --help lists them.
-_CHOICES: tuple[tuple[str, type[StrEnum], str], ...] = (
-    ("scope", KeyScope, f"what the receiver's key is made of (default: {DEFAULT_SCOPE})"),
-    ("second", SecondRequest, f"which request arrives second (default: {DEFAULT_SECOND})"),
-    (
-        "policy",
-        PayloadPolicy,
-        "whether a retained record's fingerprint is compared "
-        "(default: the profile's; enforce, or ignore for powertools)",
-    ),
-    ("profile", ContractProfile, f"whose contract reports a conflict (default: {DEFAULT_PROFILE})"),
-    (
-        "boundary",
-        BoundaryConvention,
-        f"what the record is at exactly delay == retention (default: {DEFAULT_BOUNDARY})",
-    ),
+_FIELDS: Final = ContractScenario.model_fields
+
+# (option, scenario field, enum): the choice options, in the order --help lists them.
+_CHOICES: Final[tuple[tuple[str, str, type[StrEnum]], ...]] = (
+    ("profile", "profile", ContractProfile),
+    ("second", "second", SecondRequest),
+    ("scope", "scope", KeyScope),
+    ("policy", "policy", PayloadPolicy),
+    ("boundary", "boundary", BoundaryConvention),
 )
+# (option, scenario field): the durations.
+_DURATIONS: Final = (("retention", "retention_seconds"), ("delay", "delay_seconds"))
 
 
-def seconds_argument(option: str) -> Callable[[str], float]:
-    """An argparse type for seconds, checked by the model's own rule (``check_seconds``)."""
+def _help(field: str) -> str:
+    default = _FIELDS[field].default
+    suffix = "" if default is None else f" (default: {default})"
+    return f"{_FIELDS[field].description}{suffix}"
 
-    def parse(text: str) -> float:
-        # A decimal in ASCII digits, exponent allowed: float() would also take "٦٠", "1_000", " 60".
-        plain = re.fullmatch(r"([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?", text, re.ASCII)
-        number = float(text) if plain else float("nan")  # nan: rejected just below
+
+def duration_argument() -> Callable[[str], Duration]:
+    """An argparse type for seconds: the library's one parser (``parse_duration``)."""
+
+    def parse(text: str) -> Duration:
         try:
-            return check_seconds(option, number)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"must be {SECONDS_RANGE}, got {text!r}") from None
+            return parse_duration(text)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(f"{shown(text)} {error}; give {ACCEPTED}") from None
 
     return parse
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    for name, enum, help_ in _CHOICES:
-        parser.add_argument(f"--{name}", choices=[m.value for m in enum], help=help_)
-    parser.add_argument(
-        "--retention",
-        type=seconds_argument("--retention"),
-        help=f"how long the idempotency record is kept, {SECONDS_RANGE} "
-        f"(default: {DEFAULT_RETENTION_SECONDS:g})",
-    )
-    parser.add_argument(
-        "--delay",
-        type=seconds_argument("--delay"),
-        help=f"how long after the first request the second arrives, {SECONDS_RANGE} "
-        f"(default: {DEFAULT_DELAY_SECONDS:g})",
-    )
+    for option, field, enum in _CHOICES:
+        parser.add_argument(f"--{option}", choices=[m.value for m in enum], help=_help(field))
+    for option, field in _DURATIONS:
+        parser.add_argument(
+            f"--{option}", type=duration_argument(), metavar="SECONDS", help=_help(field)
+        )
 
 
 def run(args: argparse.Namespace) -> str:
-    given: dict[str, Any] = {name: getattr(args, name) for name, _, _ in _CHOICES}
-    given |= {"retention_seconds": args.retention, "delay_seconds": args.delay}
-    # Left-out options take the model's defaults (policy: the profile's), so the CLI and a
+    given: dict[str, Any] = {field: getattr(args, option) for option, field, _ in _CHOICES}
+    given |= {field: getattr(args, option) for option, field in _DURATIONS}
+    # Left-out options take the model's defaults (a knob: the profile's), so the CLI and a
     # notebook building ContractScenario() can never disagree.
     try:
         scenario = ContractScenario.model_validate(

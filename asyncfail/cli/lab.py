@@ -4,6 +4,7 @@ import argparse
 
 from asyncfail.cli.output import UsageError, bounded_int
 from asyncfail.ground.canonical import to_json
+from asyncfail.ground.prose import counted
 from asyncfail.lab.faults import Fault
 from asyncfail.lab.results import LabResult
 from asyncfail.lab.scenario import DEFAULT_DELIVERIES, MAX_DELIVERIES, Mode, Scenario
@@ -62,7 +63,7 @@ def render_text(result: LabResult) -> str:
     c = result.counts
     lines = [
         f"Async Failure Lab: {result.fault} / {result.mode} runtime "
-        f"(up to {result.deliveries} deliveries)",
+        f"(up to {counted(result.deliveries, 'delivery')})",
         f"attempts {c.attempts}   effects {c.effects}   tool calls {c.tool_calls}   "
         f"lookups {c.lookups}",
         f"outcome {result.outcome}   status: {result.status}",

@@ -4,19 +4,9 @@ Build a ``ContractScenario``, ``evaluate`` it; the rules it applies are in
 ``asyncfail.contract.rules``, the requests in ``asyncfail.contract.requests``.
 """
 
-from functools import cached_property
-from typing import Annotated, Any, Final
+from typing import Final
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    PlainSerializer,
-    TypeAdapter,
-    ValidationError,
-    computed_field,
-    model_validator,
-)
+from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 from asyncfail.contract.profiles import PROFILES, Rejection
 from asyncfail.contract.requests import (
@@ -28,7 +18,6 @@ from asyncfail.contract.requests import (
     receiver_key,
 )
 from asyncfail.contract.rules import (
-    BOUNDARY_RULES,
     Disposition,
     Finding,
     Judgement,
@@ -36,96 +25,80 @@ from asyncfail.contract.rules import (
     judge,
     record_states,
 )
+from asyncfail.contract.settings import ContractSettings, departures, resolve
 from asyncfail.contract.terms import (
-    DEFAULT_BOUNDARY,
-    DEFAULT_DELAY_SECONDS,
+    DEFAULT_DELAY,
     DEFAULT_PROFILE,
-    DEFAULT_RETENTION_SECONDS,
-    DEFAULT_SCOPE,
     DEFAULT_SECOND,
-    MAX_SECONDS,
-    SECONDS_RANGE,
-    BoundaryConvention,
     ContractProfile,
     KeyScope,
     PayloadPolicy,
     SecondRequest,
 )
+from asyncfail.ground.durations import Duration
+from asyncfail.ground.retention import BOUNDARY_RULES, BoundaryConvention
 
-
-def _whole_seconds_as_int(value: float) -> int | float:
-    # 3600.0 prints as 3600, the way the user typed it; 0.5 stays 0.5.
-    return int(value) if isinstance(value, float) and value.is_integer() else value
-
-
-Seconds = Annotated[
-    float,
-    # strict: a bool or a numeric string is a mistake here, not a number of seconds.
-    Field(ge=0, le=MAX_SECONDS, allow_inf_nan=False, strict=True),
-    PlainSerializer(_whole_seconds_as_int, return_type=int | float, when_used="json"),
-]
-"""A duration: a finite number of seconds from 0 to ``MAX_SECONDS`` (30 days). NaN, infinities,
-negatives, booleans and strings are rejected. The one bound check for seconds: the sweep's axes
-and the CLI's options use it too, through ``check_seconds``."""
-
-_SECONDS: Final = TypeAdapter(Seconds)
-
-
-def check_seconds(name: str, value: object) -> float:
-    """``value`` as seconds under the ``Seconds`` rule, or ValueError naming ``name``."""
-    try:
-        return _SECONDS.validate_python(value)
-    except ValidationError:
-        raise ValueError(f"{name} must be {SECONDS_RANGE}, got {value!r}") from None
+_OWN: Final = "When not given, the profile's (or, where its system sets none, the seed's)."
 
 
 class ContractScenario(BaseModel):
-    """The inputs of one run of the contract experiment; every field is bounded.
+    """What was asked of one run of the contract experiment; every field is bounded.
 
-    The defaults are the seed's example (key (tenant, operation), the same intent again, an
-    enforced fingerprint, the seed's boundary convention), with the IETF draft as the profile,
-    Powertools' default retention of 3600 s, and a retry 60 s after the first request.
-    ``policy`` left out (or None) means the profile's own default policy: enforce, or ignore
-    for Powertools, whose payload validation is off unless configured (see ``PROFILES``).
+    The profile, the second request and its delay are always given (defaults: the IETF draft,
+    the same intent again, 60 s later). Each knob (key scope, payload policy, retention,
+    boundary convention) is the chosen value, or None for the profile's (``settings``). With
+    every default this is the seed's example: key (tenant, operation), an enforced fingerprint,
+    3600 s of retention, the seed's boundary convention.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    scope: KeyScope = Field(
-        DEFAULT_SCOPE, description="What the receiver's idempotency key is made of."
+    profile: ContractProfile = Field(
+        DEFAULT_PROFILE,
+        description="Whose contract the receiver follows: how it reports a conflict, and every "
+        "knob its system sets.",
     )
     second: SecondRequest = Field(
         DEFAULT_SECOND, description="Which fictional request arrives second."
     )
-    policy: PayloadPolicy = Field(
-        PROFILES[DEFAULT_PROFILE].default_policy,
-        description="Whether a retained record's fingerprint is compared; when not given, the "
-        "profile's default (ignore for powertools, enforce for the others).",
+    delay_seconds: Duration = Field(
+        DEFAULT_DELAY, description="How long after the first request the second arrives."
     )
-    profile: ContractProfile = Field(
-        DEFAULT_PROFILE, description="Whose contract reports a conflict, and its default policy."
+    scope: KeyScope | None = Field(
+        None, description=f"What the receiver's idempotency key is made of. {_OWN}"
     )
-    retention_seconds: Seconds = Field(
-        DEFAULT_RETENTION_SECONDS, description="How long the idempotency record is kept."
+    policy: PayloadPolicy | None = Field(
+        None, description=f"Whether a retained record's fingerprint is compared. {_OWN}"
     )
-    delay_seconds: Seconds = Field(
-        DEFAULT_DELAY_SECONDS, description="How long after the first request the second arrives."
+    retention_seconds: Duration | None = Field(
+        None, description=f"How long the idempotency record is kept. {_OWN}"
     )
-    boundary: BoundaryConvention = Field(
-        DEFAULT_BOUNDARY, description="Whether the record still counts at delay == retention."
+    boundary: BoundaryConvention | None = Field(
+        None, description=f"Whether the record still counts at delay == retention. {_OWN}"
     )
 
-    @model_validator(mode="before")
-    @classmethod
-    def _policy_defaults_to_the_profiles(cls, data: Any) -> Any:
-        if isinstance(data, dict) and data.get("policy") is None:
-            rest = {key: value for key, value in data.items() if key != "policy"}
-            try:
-                profile = ContractProfile(data.get("profile", DEFAULT_PROFILE))
-            except (ValueError, TypeError):
-                return rest  # the profile field reports the bad value, alone
-            return rest | {"policy": PROFILES[profile].default_policy}
-        return data
+    @property
+    def settings(self) -> ContractSettings:
+        """The knobs in force (``contract.settings.resolve``). A plain property, not a cached
+        one: ``model_copy(update=...)`` copies a cache along with the fields it came from."""
+        return resolve(
+            self.profile,
+            scope=self.scope,
+            policy=self.policy,
+            retention=self.retention_seconds,
+            boundary=self.boundary,
+        )
+
+    @property
+    def departures(self) -> tuple[str, ...]:
+        """Where an explicit knob departs from what the profile's system does."""
+        return departures(
+            self.profile,
+            scope=self.scope,
+            policy=self.policy,
+            retention=self.retention_seconds,
+            boundary=self.boundary,
+        )
 
 
 class RequestRow(BaseModel):
@@ -162,32 +135,47 @@ class ContractResult(BaseModel):
 
     scenario: ContractScenario
 
-    @cached_property
+    # Plain properties, not cached ones: ``model_copy(update=...)`` would carry a cache over to
+    # a result whose scenario changed. Each is a few microseconds.
+    @property
     def _case(self) -> ContractCase:
-        return case_of(self.scenario.scope, self.scenario.second)
+        return case_of(self.settings.scope, self.scenario.second)
 
-    @cached_property
+    @property
     def _judgement(self) -> Judgement:
-        s = self.scenario
+        settings = self.settings
         (record,) = record_states(
             key_reused=self._case.key_reused,
-            retention_seconds=s.retention_seconds,
-            delays=(s.delay_seconds,),
-            boundary=s.boundary,
+            retention_ms=settings.retention.millis,
+            delays_ms=(self.scenario.delay_seconds.millis,),
+            boundary=settings.boundary,
         )
-        return judge(self._case, record, s.policy)
+        return judge(self._case, record, settings.policy)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def settings(self) -> ContractSettings:
+        """The knobs in force: what was asked, else the profile's, else the seed's default."""
+        return self.scenario.settings
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def departures(self) -> tuple[str, ...]:
+        """Where an explicit knob departs from what the profile's system does (one sentence
+        each; empty when the run is faithful to it)."""
+        return self.scenario.departures
 
     @computed_field  # type: ignore[prop-decorator]
     @property
     def boundary_rule(self) -> str:
         """The boundary convention in force, in words."""
-        return BOUNDARY_RULES[self.scenario.boundary]
+        return BOUNDARY_RULES[self.settings.boundary]
 
     @computed_field  # type: ignore[prop-decorator]
     @property
     def requests(self) -> tuple[RequestRow, RequestRow]:
         """The seed's table: both requests with their receiver keys and fingerprint tuples."""
-        scope = self.scenario.scope
+        scope = self.settings.scope
         return request_row(scope, self._case.first), request_row(scope, self._case.second)
 
     @computed_field  # type: ignore[prop-decorator]
@@ -240,9 +228,10 @@ def evaluate(scenario: ContractScenario) -> ContractResult:
 
     Request 1 (attempt 1: tenant-a / order-42, 1200 minor units) is applied, and its idempotency
     record commits atomically with the effect under its receiver key; only the record expires.
-    Request 2 (attempt 2) arrives ``delay_seconds`` later and meets the receiver's rules: the
-    record under its key (``record_states``), the disposition (``disposition_of``), the total
-    effects (``EFFECTS``) and the verdict (``finding_of``). Sequential requests only: the
-    in-progress conflicts of the draft (409) and Stripe are out of scope, as in the seed.
+    Request 2 (attempt 2) arrives ``delay_seconds`` later and meets the receiver's rules under
+    the settings in force: the record under its key (``record_states``), the disposition
+    (``disposition_of``), the total effects (``EFFECTS``) and the verdict (``finding_of``).
+    Sequential requests only: the in-progress conflicts of the draft (409) and Stripe are out of
+    scope, as in the seed.
     """
     return ContractResult(scenario=scenario)

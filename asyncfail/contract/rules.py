@@ -4,15 +4,15 @@ Model-free: ``asyncfail.contract.experiment`` wraps them in validated inputs and
 ``asyncfail.contract.sweep`` applies them over a grid.
 """
 
-import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import repeat
 from typing import Final
 
 from asyncfail.contract.requests import ContractCase, Relation
-from asyncfail.contract.terms import BoundaryConvention, PayloadPolicy
+from asyncfail.contract.terms import PayloadPolicy
+from asyncfail.ground.retention import RETAINED_WHILE, BoundaryConvention
 
 # ---------------------------------------------------------------------------------------------
 # The receiver's rules
@@ -25,7 +25,7 @@ class RecordState(StrEnum):
     """The first request's record is stored under this key and still within its retention."""
     EXPIRED = "expired"
     """The first request's record was stored under this key, but its retention has run out."""
-    ABSENT = "absent"
+    NEVER_STORED = "never-stored"
     """No record was ever stored under this key: the second key differs from the first."""
 
 
@@ -40,24 +40,6 @@ class Disposition(StrEnum):
     """Refused as a reused key with a different payload (reported as the profile says)."""
 
 
-RETAINED_WHILE: Final[dict[BoundaryConvention, Callable[[float, float], bool]]] = {
-    BoundaryConvention.EXPIRED_AT_BOUNDARY: operator.lt,
-    BoundaryConvention.RETAINED_AT_BOUNDARY: operator.le,
-}
-"""A stored record is retained while ``RETAINED_WHILE[boundary](delay, retention)``:
-``delay < retention`` under the seed's convention, ``delay <= retention`` under Powertools'
-(its ``is_expired`` is ``int(now) > expiry_timestamp``). Powertools truncates timestamps to whole
-seconds; the model compares the seconds exactly, so the two agree on whole-second values."""
-
-BOUNDARY_RULES: Final[dict[BoundaryConvention, str]] = {
-    BoundaryConvention.EXPIRED_AT_BOUNDARY: "At exactly the retention boundary the record is "
-    "already expired (the seed's convention): retained while delay < retention.",
-    BoundaryConvention.RETAINED_AT_BOUNDARY: "At exactly the retention boundary the record still "
-    "counts (AWS Lambda Powertools' convention): retained while delay <= retention "
-    "(Powertools compares whole seconds; the lab compares exact ones).",
-}
-"""The convention in force, in words: every result states it."""
-
 # Indexed by a bool: a stored record that is not retained has expired.
 _STATE_IF_RETAINED: Final = (RecordState.EXPIRED, RecordState.RETAINED)
 
@@ -65,22 +47,23 @@ _STATE_IF_RETAINED: Final = (RecordState.EXPIRED, RecordState.RETAINED)
 def record_states(
     *,
     key_reused: bool,
-    retention_seconds: float,
-    delays: Sequence[float],
+    retention_ms: int,
+    delays_ms: Sequence[int],
     boundary: BoundaryConvention,
 ) -> tuple[RecordState, ...]:
-    """The record at the second request, for each delay in ``delays``.
+    """The record at the second request, for each delay in ``delays_ms`` (whole milliseconds).
 
-    - absent: the second key differs from the first, so nothing was ever stored under it;
-    - retained: the key is the first one and ``RETAINED_WHILE[boundary](delay, retention)``;
+    - never stored: the second key differs from the first, so nothing was stored under it;
+    - retained: the key is the first one and the retention rule (``ground.retention``) keeps
+      the record ``delay`` after it was written;
     - expired: the key is the first one and the retention has run out.
 
     It takes a whole row of delays because the sweep calls it once per retention; the single
     evaluator passes one delay. Written with C-level ``map`` so a row of 1,000 costs microseconds.
     """
     if not key_reused:
-        return (RecordState.ABSENT,) * len(delays)
-    retained = map(RETAINED_WHILE[boundary], delays, repeat(retention_seconds))
+        return (RecordState.NEVER_STORED,) * len(delays_ms)
+    retained = map(RETAINED_WHILE[boundary], delays_ms, repeat(retention_ms))
     return tuple(map(_STATE_IF_RETAINED.__getitem__, retained))
 
 
@@ -89,8 +72,8 @@ def disposition_of(
 ) -> Disposition:
     """What the receiver does with the second request.
 
-    - applied: the record is absent or expired (a reused key after expiry is a new request, as
-      Stripe documents: nothing is left to compare with);
+    - applied: the record was never stored or has expired (a reused key after expiry is a new
+      request, as Stripe documents: nothing is left to compare with);
     - reused: the record is retained and the fingerprints match, or the policy ignores them;
     - conflict: the record is retained, the policy enforces and the fingerprints differ.
     """
@@ -145,7 +128,7 @@ def finding_of(relation: Relation, record: RecordState, disposition: Disposition
       correctly applied, even where the key collided but the record had expired.
     - applied, to the same (tenant, operation): one intent applied twice, or a conflicting
       request applied, because the record expired (record expired) or because the key changed
-      per attempt (record absent: only a key without the business identity misses it).
+      per attempt (record never stored: only a key without the business identity misses it).
     """
     match disposition, relation, record:
         case Disposition.REUSED, Relation.SAME_INTENT, _:

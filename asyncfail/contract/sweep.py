@@ -1,15 +1,19 @@
 """Retention-boundary sweeps: the contract experiment over a grid of (retention, delay) values.
 
-Every other input is held fixed; each cell agrees exactly with ``experiment.evaluate``.
+Every other input is held fixed (the scenario's settings in force); each cell agrees exactly
+with ``experiment.evaluate`` of that cell's scenario.
 """
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from decimal import Decimal
 from itertools import chain, repeat
 from math import ceil, floor
 from typing import Final
 
-from asyncfail.contract.experiment import ContractScenario, check_seconds
+from pydantic import TypeAdapter, ValidationError
+
+from asyncfail.contract.experiment import ContractScenario
 from asyncfail.contract.requests import case_of
 from asyncfail.contract.rules import (
     CORRECT_FINDINGS,
@@ -19,7 +23,7 @@ from asyncfail.contract.rules import (
     judge,
     record_states,
 )
-from asyncfail.contract.terms import MAX_SECONDS
+from asyncfail.ground.durations import MAX_SECONDS, Duration
 
 MAX_SWEEP_CELLS: Final = 4_000_000
 """A 2,000 x 2,000 grid: room above the 1,000 x 1,000 the lessons need, and still a few seconds
@@ -45,15 +49,16 @@ class RetentionSweep:
     """A grid of runs as parallel columns, one entry per cell, retention-major.
 
     Cell ``i`` is retention ``retentions[i // len(delays)]`` and delay
-    ``delays[i % len(delays)]``; ``scenario`` holds the fixed inputs (its own retention and delay
-    are not used). ``columns()`` suits ``pandas.DataFrame``, ``rows()`` suits Altair and JSON.
+    ``delays[i % len(delays)]`` (per cell, in whole milliseconds: ``retention_ms``,
+    ``delay_ms``); ``scenario`` holds the fixed inputs (its own retention and delay are not
+    used). ``columns()`` suits ``pandas.DataFrame``, ``rows()`` suits Altair and JSON.
     """
 
     scenario: ContractScenario
-    retentions: tuple[float, ...]
-    delays: tuple[float, ...]
-    retention_seconds: tuple[float, ...]
-    delay_seconds: tuple[float, ...]
+    retentions: tuple[Duration, ...]
+    delays: tuple[Duration, ...]
+    retention_ms: tuple[int, ...]
+    delay_ms: tuple[int, ...]
     record: tuple[RecordState, ...]
     disposition: tuple[Disposition, ...]
     effects: tuple[int, ...]
@@ -65,16 +70,18 @@ class RetentionSweep:
     def scenario_at(self, index: int) -> ContractScenario:
         """The full scenario of one cell (no validation: both values were checked)."""
         update = {
-            "retention_seconds": self.retention_seconds[index],
-            "delay_seconds": self.delay_seconds[index],
+            "retention_seconds": Duration(self.retention_ms[index]),
+            "delay_seconds": Duration(self.delay_ms[index]),
         }
         return self.scenario.model_copy(update=update)
 
     def columns(self) -> dict[str, tuple[float | int | str | bool, ...]]:
-        """The tidy columns named in ``COLUMNS``, enums as their plain string values."""
+        """The tidy columns named in ``COLUMNS``: seconds as JSON numbers, enums as their plain
+        string values."""
+        seconds = {d.millis: d.json_number for d in (*self.retentions, *self.delays)}
         return {
-            "retention_seconds": self.retention_seconds,
-            "delay_seconds": self.delay_seconds,
+            "retention_seconds": tuple(map(seconds.__getitem__, self.retention_ms)),
+            "delay_seconds": tuple(map(seconds.__getitem__, self.delay_ms)),
             "record": tuple(map(_PLAIN.__getitem__, self.record)),
             "disposition": tuple(map(_PLAIN.__getitem__, self.disposition)),
             "effects": self.effects,
@@ -98,21 +105,33 @@ _PLAIN: Final[dict[str, str]] = {
 }
 
 
-def _axis(name: str, values: Iterable[float]) -> tuple[float, ...]:
+_DURATION: Final = TypeAdapter(Duration)
+
+
+def _axis(name: str, values: Iterable[Duration | int | Decimal | str]) -> tuple[Duration, ...]:
+    """One axis, every value read by the ``Duration`` rule (a float is refused, as anywhere)."""
     if isinstance(values, str | bytes):
-        raise ValueError(f"{name} must be a sequence of numbers of seconds, got {values!r}")
-    axis = tuple(check_seconds(f"{name}[{i}]", value) for i, value in enumerate(values))
+        raise ValueError(f"{name} must be a sequence of durations, got a string")
+    axis = []
+    for i, value in enumerate(values):
+        try:
+            axis.append(_DURATION.validate_python(value))
+        except ValidationError as error:
+            reason = error.errors()[0]["msg"].removeprefix("Value error, ")
+            raise ValueError(f"{name}[{i}]: {reason}") from None
     if not axis:
-        raise ValueError(f"{name} must hold at least one number of seconds")
-    return axis
+        raise ValueError(f"{name} must hold at least one duration")
+    return tuple(axis)
 
 
 def sweep_retention(
-    scenario: ContractScenario, retentions: Iterable[float], delays: Iterable[float]
+    scenario: ContractScenario,
+    retentions: Iterable[Duration | int | Decimal | str],
+    delays: Iterable[Duration | int | Decimal | str],
 ) -> RetentionSweep:
     """Evaluate ``scenario`` at every (retention, delay) pair of the two axes.
 
-    Each axis value is checked once with the scenario's own ``Seconds`` rule, and the grid may
+    Each axis value is read once by the ``Duration`` rule, and the grid may
     hold at most ``MAX_SWEEP_CELLS`` cells; a bad value raises ValueError naming its position.
     Per cell only the record state is computed (``record_states``, a row of delays at a time);
     disposition, effects and finding depend on nothing else once the fixed inputs are known, so
@@ -126,30 +145,31 @@ def sweep_retention(
             f"a sweep may hold at most {MAX_SWEEP_CELLS} cells, got "
             f"{len(retention_axis)} x {len(delay_axis)} = {cells}"
         )
-    # Everything was validated once, above: the scenario by its model, each axis value by
-    # check_seconds. That alone is why the per-cell path below builds no model per cell.
-    case = case_of(scenario.scope, scenario.second)
+    # Everything was validated once, above: the scenario by its model, each axis value by the
+    # Duration rule. That alone is why the per-cell path below builds no model per cell.
+    settings = scenario.settings
+    case = case_of(settings.scope, scenario.second)
     key_reused = case.key_reused
+    retention_ms = [d.millis for d in retention_axis]
+    delay_ms = tuple(d.millis for d in delay_axis)
     record = tuple(
         chain.from_iterable(
             record_states(
                 key_reused=key_reused,
-                retention_seconds=retention,
-                delays=delay_axis,
-                boundary=scenario.boundary,
+                retention_ms=retention,
+                delays_ms=delay_ms,
+                boundary=settings.boundary,
             )
-            for retention in retention_axis
+            for retention in retention_ms
         )
     )
-    judged = {state: judge(case, state, scenario.policy) for state in RecordState}
+    judged = {state: judge(case, state, settings.policy) for state in RecordState}
     return RetentionSweep(
         scenario=scenario,
         retentions=retention_axis,
         delays=delay_axis,
-        retention_seconds=tuple(
-            chain.from_iterable(map(repeat, retention_axis, repeat(len(delay_axis))))
-        ),
-        delay_seconds=delay_axis * len(retention_axis),
+        retention_ms=tuple(chain.from_iterable(map(repeat, retention_ms, repeat(len(delay_ms))))),
+        delay_ms=delay_ms * len(retention_ms),
         record=record,
         disposition=tuple(map({s: j.disposition for s, j in judged.items()}.__getitem__, record)),
         effects=tuple(map({s: j.effects for s, j in judged.items()}.__getitem__, record)),
@@ -157,13 +177,13 @@ def sweep_retention(
     )
 
 
-def boundary_axis(retention_seconds: float, radius_seconds: int = 5) -> tuple[float, ...]:
-    """Whole seconds within ``radius_seconds`` of the retention, and the retention itself.
+def boundary_axis(retention: Duration, radius_seconds: int = 5) -> tuple[Duration, ...]:
+    """The whole seconds within ``radius_seconds`` of the retention, and the retention itself.
 
-    The axis for a zoom on the boundary: it always contains the exact boundary value (even a
-    fractional one), clipped to 0 .. ``MAX_SECONDS``, sorted.
+    The axis for a zoom on the boundary: every whole second ``s`` with
+    ``|s - retention| <= radius_seconds``, within 0 .. ``MAX_SECONDS``, plus the exact boundary
+    value (even a fractional one), sorted.
     """
-    retention = check_seconds("retention_seconds", retention_seconds)
     if (
         isinstance(radius_seconds, bool)
         or not isinstance(radius_seconds, int)
@@ -173,13 +193,15 @@ def boundary_axis(retention_seconds: float, radius_seconds: int = 5) -> tuple[fl
             f"radius_seconds must be a whole number from 0 to {MAX_RADIUS_SECONDS}, "
             f"got {radius_seconds!r}"
         )
-    low = max(0, floor(retention) - radius_seconds)
-    high = min(MAX_SECONDS, ceil(retention) + radius_seconds)
-    return tuple(sorted({float(second) for second in range(low, high + 1)} | {retention}))
+    centre = retention.seconds
+    low = max(0, ceil(centre - radius_seconds))
+    high = min(MAX_SECONDS, floor(centre + radius_seconds))
+    seconds = {Duration.of_seconds(second) for second in range(low, high + 1)}
+    return tuple(sorted(seconds | {retention}))
 
 
 def sweep_around_boundary(scenario: ContractScenario, radius_seconds: int = 5) -> RetentionSweep:
-    """A zoom on the scenario's retention boundary: both axes are ``boundary_axis`` of it, so
-    the diagonal delay == retention runs through the grid."""
-    axis = boundary_axis(scenario.retention_seconds, radius_seconds)
+    """A zoom on the scenario's retention boundary: both axes are ``boundary_axis`` of the
+    retention in force, so the diagonal delay == retention runs through the grid."""
+    axis = boundary_axis(scenario.settings.retention, radius_seconds)
     return sweep_retention(scenario, axis, axis)

@@ -1,15 +1,10 @@
-"""The contract experiment's inputs, in words: the closed sets, the defaults and the bounds.
-
-Tiny and model-free, so every CLI command can build its options from it at no noticeable cost.
-"""
+"""The contract experiment's inputs: the closed sets, the defaults, and their words."""
 
 from enum import StrEnum
 from typing import Final
 
-MAX_SECONDS: Final = 30 * 86_400
-"""30 days: above every retention the profiles document (1 h, 24 h, 72 h), with room."""
-
-SECONDS_RANGE: Final = f"a number of seconds from 0 to {MAX_SECONDS} (30 days)"
+from asyncfail.ground.durations import Duration
+from asyncfail.ground.retention import BoundaryConvention
 
 
 class KeyScope(StrEnum):
@@ -48,17 +43,9 @@ class PayloadPolicy(StrEnum):
     """Do not compare: a retained key returns its stored result whatever the new payload."""
 
 
-class BoundaryConvention(StrEnum):
-    """What the record is at exactly ``delay == retention`` (both conventions exist)."""
-
-    EXPIRED_AT_BOUNDARY = "expired-at-boundary"
-    """The seed's rule: at the exact expiry boundary the record is already gone."""
-    RETAINED_AT_BOUNDARY = "retained-at-boundary"
-    """AWS Lambda Powertools' rule: a record expires only when ``now > expiry``."""
-
-
 class ContractProfile(StrEnum):
-    """Whose contract the receiver follows: how it reports a conflict, and its default policy."""
+    """Whose contract the receiver follows: how it reports a conflict, and every knob its real
+    system sets (``contract.profiles.PROFILES``)."""
 
     IETF_DRAFT = "ietf-draft"
     STRIPE = "stripe"
@@ -66,17 +53,19 @@ class ContractProfile(StrEnum):
     POWERTOOLS = "powertools"
 
 
-# The defaults reproduce the seed's example: key (tenant, operation), the same intent again,
-# the seed's boundary convention; the IETF draft, the standard, reports conflicts.
+# The defaults reproduce the seed's example: key (tenant, operation), the same intent again, an
+# enforced fingerprint, the seed's boundary convention; the IETF draft, the standard, reports
+# conflicts. A knob the chosen profile's system sets takes the profile's value instead.
 DEFAULT_SCOPE: Final = KeyScope.TENANT_OPERATION
 DEFAULT_SECOND: Final = SecondRequest.SAME_INTENT
 DEFAULT_PROFILE: Final = ContractProfile.IETF_DRAFT
+DEFAULT_POLICY: Final = PayloadPolicy.ENFORCE
 DEFAULT_BOUNDARY: Final = BoundaryConvention.EXPIRED_AT_BOUNDARY
 
-DEFAULT_RETENTION_SECONDS: Final = 3600.0
+DEFAULT_RETENTION: Final = Duration.of_seconds(3600)
 """Powertools' default ``expires_after_seconds``: a documented default, the shortest of the four."""
 
-DEFAULT_DELAY_SECONDS: Final = 60.0
+DEFAULT_DELAY: Final = Duration.of_seconds(60)
 """A retry one minute after the first request: well inside the retention, so the record is
 retained, as in the seed's example."""
 
@@ -96,9 +85,9 @@ POLICY_WORDS: Final[dict[PayloadPolicy, str]] = {
 }
 
 BOUNDARY_WORDS: Final[dict[BoundaryConvention, str]] = {
-    BoundaryConvention.EXPIRED_AT_BOUNDARY: "absent at the boundary (the lab's convention)",
+    BoundaryConvention.EXPIRED_AT_BOUNDARY: "already expired at its expiry second (the seed's)",
     BoundaryConvention.RETAINED_AT_BOUNDARY: (
-        "still counts at its expiry second (AWS Lambda Powertools)"
+        "still counts at its expiry second (Powertools, Brandur Leach)"
     ),
 }
 """What the record is at exactly delay == retention, under each convention."""

@@ -1,15 +1,19 @@
 """Lesson 2, stress the idempotency contract: every word the lesson shows, and its defaults.
 
 The controls' options are the contract wing's own words (``contract.terms``,
-``contract.requests``) and their defaults are the experiment's (``ContractScenario()``), so the
-lesson, the CLI and a notebook that builds ``ContractScenario()`` start from the same example.
+``contract.requests``); each knob's control starts at the value the chosen profile's system sets
+(``contract.settings.resolve``), so picking a profile sets every knob it fixes, and changing one
+afterwards is reported as a departure from that system. With the default profile the controls
+are the seed's example, as ``ContractScenario()`` is.
 """
 
 from typing import Final
 
 from asyncfail.contract.experiment import ContractResult, ContractScenario
 from asyncfail.contract.profiles import PROFILES
-from asyncfail.contract.terms import MAX_SECONDS, PROFILE_NAMES, ContractProfile
+from asyncfail.contract.settings import ContractSettings, resolve
+from asyncfail.contract.terms import DEFAULT_DELAY, PROFILE_NAMES, ContractProfile
+from asyncfail.ground.durations import duration_error, parse_duration
 from asyncfail.handoff.markdown import md_table
 from asyncfail.handoff.markup import Table
 
@@ -27,7 +31,7 @@ to the address bar, a file, or anywhere else.
 """
 
 DEFAULTS: Final = ContractScenario()
-"""The seed's example row: every control starts here."""
+"""The seed's example row: the profile, second request and delay controls start here."""
 
 SCOPE_LABEL: Final = (
     "**Idempotency key scope**: a delivery attempt is not the identity of a business intent."
@@ -37,16 +41,16 @@ PROFILE_LABEL: Final = "**Contract profile**: how a rejected reuse is reported"
 POLICY_LABEL: Final = (
     "**Retained payload conflict policy**: does the receiver compare fingerprints?"
 )
-PROFILE_DEFAULT_POLICY: Final = ("the profile's default", "default")
-"""The policy option (label, value) that leaves the choice to the profile (``policy=None``)."""
 RETENTION_LABEL: Final = (
     "**Idempotency retention (seconds)**: only the record expires, never the effect"
 )
 DELAY_LABEL: Final = "**Second request after (seconds)**"
+SECONDS_PLACEHOLDER: Final = "seconds, e.g. 3600 or 0.5"
 BOUNDARY_LABEL: Final = (
     "**Boundary convention**: at exactly the retention boundary, is the record there?"
 )
-SECONDS_RANGE: Final = (0, MAX_SECONDS)
+DEPARTURES_TITLE: Final = "**Not what {profile} does:**"
+INPUT_NOT_READ: Final = "**Not read; the profile's value is used.**"
 
 RECORD_LABEL: Final = "Record at second request"
 DISPOSITION_LABEL: Final = "Second disposition"
@@ -90,8 +94,8 @@ NOTICE: Final = """\
 - **Retention expiry does not make repeating an effect correct.** Stripe prunes keys after
   24 h, Brandur Leach's reaper after 72 h, Powertools after 3600 s by default: a retry or a
   manual replay after that is a new request. The boundary convention only decides the instant
-  delay = retention exactly; the lesson is to keep records at least as long as any replay
-  window.
+  delay = retention exactly: under the seed's convention records must outlive every replay
+  window (strictly longer); under Powertools' and Brandur Leach's, equal is enough.
 
 *Identity experiment boundaries: two sequential requests; the record and effect commit
 atomically; a canonical tuple stands in for a request fingerprint, not a production
@@ -126,3 +130,41 @@ def requests_table(result: ContractResult) -> str:
         for r in result.requests
     )
     return f"{REQUESTS_TITLE}\n\n{md_table(Table(header=REQUESTS_HEADER, rows=rows))}"
+
+
+def controls_for(profile: ContractProfile) -> ContractSettings:
+    """Where each knob's control starts once ``profile`` is chosen: the settings in force with
+    nothing explicit."""
+    return resolve(profile, scope=None, policy=None, retention=None, boundary=None)
+
+
+def seconds_text(settings: ContractSettings) -> str:
+    """The retention as its text field starts: ``3600``."""
+    return str(settings.retention.json_number)
+
+
+DELAY_TEXT: Final = str(DEFAULT_DELAY.json_number)
+"""The delay as its text field starts."""
+
+
+def scenario_from_controls(
+    controls: dict[str, str], retention_text: str, delay_text: str
+) -> tuple[ContractScenario, tuple[str, ...]]:
+    """The scenario the controls describe, and a line for each duration that cannot be read.
+
+    ``controls`` holds the choice controls' values (profile, second, scope, policy, boundary),
+    every knob explicit, so a value that differs from what the profile's system fixes shows as
+    a departure. A duration that cannot be read is reported (``duration_error``) and replaced:
+    the retention by the profile's, the delay by the default delay.
+    """
+    errors: list[str] = []
+    durations: dict[str, object] = {}
+    for field, label, text in (
+        ("retention_seconds", "Retention", retention_text),
+        ("delay_seconds", "Delay", delay_text),
+    ):
+        try:
+            durations[field] = parse_duration(text)
+        except ValueError as error:
+            errors.append(duration_error(label, text, str(error)))
+    return ContractScenario.model_validate(controls | durations), tuple(errors)

@@ -36,8 +36,6 @@ PREDICT_PROMPT: Final = (
 )
 """The prediction form's text: ``{fault}`` is filled in, ``{{naive}}`` and ``{{durable}}``
 become the form's two number fields."""
-GUESS_RANGE: Final = (0, 9)
-"""The effect counts a learner may guess, inclusive."""
 DEFAULT_GUESS: Final = 1
 COMMIT_LABEL: Final = "Commit my guess"
 SKIP_LABEL: Final = "Skip predicting; show the counts for {fault}"

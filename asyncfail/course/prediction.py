@@ -1,21 +1,41 @@
 """Predict, then reveal: judging a learner's guess of each runtime's effect count."""
 
 from collections.abc import Mapping
+from typing import Final
 
 from pydantic import BaseModel, ConfigDict
 
 from asyncfail.ground.prose import plural
 from asyncfail.lab.results import LabResult
-from asyncfail.lab.scenario import Mode
+from asyncfail.lab.scenario import MAX_DELIVERIES, Mode
+
+GUESS_RANGE: Final = (0, 2 * MAX_DELIVERIES)
+"""The effect counts a learner may guess, inclusive: no run can debit more often than twice per
+delivery (two calls each)."""
+
+
+def read_guess(raw: object) -> int | None:
+    """A guess as a form gives it: a whole number in ``GUESS_RANGE`` (an integral float such as
+    ``2.0`` counts), else None (empty, fractional, out of range, or not a number)."""
+    if isinstance(raw, bool) or not isinstance(raw, int | float):
+        return None
+    if isinstance(raw, float) and not raw.is_integer():
+        return None
+    low, high = GUESS_RANGE
+    return int(raw) if low <= raw <= high else None
 
 
 class PredictionCheck(BaseModel):
-    """A learner's guess of one runtime's business effects, against the model's count."""
+    """A learner's guess of one runtime's business effects, against the model's count.
+
+    ``guess`` is None when the form held no readable guess; the check then says what a guess
+    is, instead of judging it.
+    """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     mode: Mode
-    guess: int
+    guess: int | None
     effects: int
 
     @property
@@ -26,6 +46,12 @@ class PredictionCheck(BaseModel):
     def message(self) -> str:
         """Right or wrong, with the count; a wrong guess says in which direction it missed."""
         noun = plural(self.effects, "effect")
+        if self.guess is None:
+            low, high = GUESS_RANGE
+            return (
+                f"{self.mode.value}: no guess to judge; enter a whole number of business effects "
+                f"from {low} to {high}."
+            )
         if self.correct:
             return f"{self.mode.value}: right, {self.effects} business {noun}."
         direction = "more" if self.effects > self.guess else "fewer"
@@ -36,11 +62,14 @@ class PredictionCheck(BaseModel):
 
 
 def check_predictions(
-    guesses: Mapping[Mode, int], results: Mapping[Mode, LabResult]
+    guesses: Mapping[str, object], results: Mapping[Mode, LabResult]
 ) -> tuple[PredictionCheck, ...]:
-    """Judge one guess per runtime, naive first."""
+    """Judge one guess per runtime, naive first; ``guesses`` are a form's raw values by runtime
+    name (``read_guess`` reads each)."""
     return tuple(
-        PredictionCheck(mode=mode, guess=guesses[mode], effects=results[mode].counts.effects)
+        PredictionCheck(
+            mode=mode, guess=read_guess(guesses[mode.value]), effects=results[mode].counts.effects
+        )
         for mode in Mode
-        if mode in guesses
+        if mode.value in guesses
     )

@@ -39,8 +39,8 @@ CONTRACT_QUESTION = Question(
     ),
     answer="It applies the debit a second time.",
     explanation=(
-        "The second delivery attempt has a new id, so its key was never stored: the record is "
-        "absent, not expired, and no retention can help. The key must identify the business "
-        "intent, (tenant, operation), not the delivery."
+        "The second delivery attempt has a new id, so no record was ever stored under its key: "
+        "it was never stored, not expired, and no retention can help. The key must identify "
+        "the business intent, (tenant, operation), not the delivery."
     ),
 )

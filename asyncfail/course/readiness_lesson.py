@@ -6,7 +6,8 @@ exactly what the report answers.
 
 from typing import Final
 
-from asyncfail.handoff.design import Answer, TimeUnit
+from asyncfail.ground.durations import TimeUnit
+from asyncfail.handoff.design import Answer
 from asyncfail.lab.scenario import SEED_FAULT
 
 TITLE: Final = "Take the replay-readiness checklist to your own design"
@@ -25,15 +26,8 @@ in your browser.
 """
 
 DEFAULT_ANSWER: Final = Answer.UNKNOWN
-UNKNOWN_SCOPE: Final = "unknown"
-"""The key-scope option that leaves the scope unknown (``key_scope=None``)."""
 DEFAULT_UNIT: Final = TimeUnit.HOURS
 UNIT_LABEL: Final = "unit"
-DURATION_FIELDS: Final[dict[str, str]] = {
-    "retention": "Retention",
-    "replay_window": "Replay window",
-}
-"""The duration fields, by ``ReplayDesign`` field, as an error message names them."""
 DURATION_PLACEHOLDERS: Final[dict[str, str]] = {
     "retention": "e.g. 24 (blank: unknown)",
     "replay_window": "e.g. 72 (blank: unknown)",

@@ -31,9 +31,14 @@ def number_word(n: int) -> str:
 
 
 def plural(n: int | float | Decimal, noun: str) -> str:
-    """``noun`` for exactly one, ``noun + "s"`` otherwise (zero included): ``1 effect``,
-    ``2 effects``, ``0 effects``. Every noun the library counts takes a plain ``s``."""
-    return noun if n == 1 else f"{noun}s"
+    """``noun`` for exactly one, its plural otherwise (zero included): ``1 effect``,
+    ``2 effects``, ``0 effects``, ``3 deliveries``. Rule: a consonant then ``y`` becomes
+    ``ies``; every other noun the library counts takes a plain ``s``."""
+    if n == 1:
+        return noun
+    if noun.endswith("y") and noun[-2:-1] not in tuple("aeiou"):
+        return f"{noun[:-1]}ies"
+    return f"{noun}s"
 
 
 def counted(n: int | Decimal, noun: str, *, words: bool = False) -> str:

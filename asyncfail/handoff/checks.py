@@ -189,7 +189,9 @@ def check_retention_covers_replay(design: ReplayDesign) -> Check:
     contract experiment runs the seed's case (same intent, key (tenant, operation)) with the
     learner's retention and a replay as late as their longest replay window, under the
     experiment's default boundary convention: met if the replay reuses the first result, unmet
-    if it becomes a second effect."""
+    if it becomes a second effect. The seed's title says "at least as long", but under the
+    seed's convention equal durations are unmet (records must outlive the window strictly), so
+    every reason quotes the rule in force."""
     retention, window = design.retention, design.replay_window
     check = RecommendationId.RETENTION_COVERS_REPLAY
     if retention is None or window is None:
@@ -216,8 +218,8 @@ def check_retention_covers_replay(design: ReplayDesign) -> Check:
     probe = _probe(
         f"The same intent replayed {window.describe()} after the first request, records kept "
         f"for {retention.describe()}",
-        retention_seconds=float(retention.seconds),
-        delay_seconds=float(window.seconds),
+        retention_seconds=retention.duration,
+        delay_seconds=window.duration,
     )
     result = probe.result
     reason = (
@@ -226,8 +228,8 @@ def check_retention_covers_replay(design: ReplayDesign) -> Check:
         f"that late finds the record {result.record.value} and is {result.disposition.value}: "
         f"{_verdict(result)}."
     )
-    if retention.seconds == window.seconds:
-        reason += f" The two are exactly equal, and the rule in force is: {result.boundary_rule}"
+    equal = " The two are exactly equal." if retention.duration == window.duration else ""
+    reason += f"{equal} The rule in force: {result.boundary_rule}"
     status = CheckStatus.MET if result.correct else CheckStatus.UNMET
     return _check(check, status, reason + _scope_caveat(design), [probe])
 
@@ -326,7 +328,7 @@ def check_fingerprint(design: ReplayDesign) -> Check:
         for policy in policies
     ]
     outcomes = "; ".join(
-        f"{_POLICY_WORDS[p.result.scenario.policy]}, {_verdict(p.result)}" for p in probes
+        f"{_POLICY_WORDS[p.result.settings.policy]}, {_verdict(p.result)}" for p in probes
     )
     lead = {
         Answer.YES: "You compare a request fingerprint.",

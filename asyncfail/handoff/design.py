@@ -11,8 +11,15 @@ from typing import Final
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from asyncfail.contract.terms import MAX_SECONDS, KeyScope
-from asyncfail.ground.prose import plural
+from asyncfail.contract.terms import KeyScope
+from asyncfail.ground.durations import (
+    Duration,
+    TimeUnit,
+    describe_amount,
+    duration_of,
+    parse_amount,
+    shown,
+)
 from asyncfail.handoff.markup import plain
 
 MAX_TEXT: Final = 10_000
@@ -31,38 +38,13 @@ class Answer(StrEnum):
 # Durations
 
 
-class TimeUnit(StrEnum):
-    """The units a learner may state a duration in."""
-
-    SECONDS = "seconds"
-    MINUTES = "minutes"
-    HOURS = "hours"
-    DAYS = "days"
-
-
-UNIT_SECONDS: Final[dict[TimeUnit, int]] = {
-    TimeUnit.SECONDS: 1,
-    TimeUnit.MINUTES: 60,
-    TimeUnit.HOURS: 3600,
-    TimeUnit.DAYS: 86_400,
-}
-
-_MILLISECOND: Final = Decimal("0.001")
-
-
-def _number(value: Decimal) -> str:
-    """A decimal as a person writes it: no exponent, no trailing zeros, thousands separated."""
-    return f"{value.normalize():,f}"
-
-
-class Duration(BaseModel):
+class StatedDuration(BaseModel):
     """A length of time as the learner states it: an amount in a unit they pick.
 
-    Rules: the amount is a finite, non-negative decimal; ``seconds`` is ``amount`` times the
-    unit's length in seconds, computed in decimal arithmetic, so ``1.1 hours`` is exactly 3,960 s
-    (binary floating point makes it 3960.0000000000005 and moves a boundary). The result
-    must be a whole number of milliseconds (so the contract experiment, which works in floats,
-    compares it exactly) and at most the experiment's ``MAX_SECONDS`` (30 days).
+    Rules: the amount is a finite, non-negative decimal; the duration is ``amount`` times the
+    unit, exactly (``1.1 hours`` is 3,960 s, where binary floating point would make it
+    3960.0000000000005 and move a boundary), and must satisfy the library's one duration rule
+    (``ground.durations.duration_of``): whole milliseconds, at most 30 days.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -77,59 +59,51 @@ class Duration(BaseModel):
         return amount.copy_abs() if amount.is_zero() else amount
 
     @model_validator(mode="after")
-    def _exact_and_in_range(self) -> "Duration":
-        seconds = self.seconds
-        if seconds > MAX_SECONDS:
-            raise ValueError(
-                f"{self.describe()} is longer than the contract experiment's limit of "
-                f"{MAX_SECONDS // 86_400} days ({MAX_SECONDS:,} seconds)"
-            )
-        if seconds % _MILLISECOND:
-            raise ValueError(
-                f"{self.describe()} is not a whole number of milliseconds; "
-                "give fewer decimal places"
-            )
+    def _exact_and_in_range(self) -> "StatedDuration":
+        try:
+            duration_of(self.amount, self.unit)
+        except ValueError as error:
+            raise ValueError(f"{self.describe()} {error}") from None
         return self
+
+    @property
+    def duration(self) -> Duration:
+        """The exact duration."""
+        return duration_of(self.amount, self.unit)
 
     @property
     def seconds(self) -> Decimal:
         """The duration in seconds, exactly."""
-        return self.amount * UNIT_SECONDS[self.unit]
+        return self.duration.seconds
 
     def describe(self) -> str:
         """The learner's own terms, ``36 hours (129,600 seconds)``; seconds alone if so given."""
-        own = f"{_number(self.amount)} {plural(self.amount, self.unit.value.removesuffix('s'))}"
-        if self.unit is TimeUnit.SECONDS:
-            return own
-        seconds = self.seconds
-        return f"{own} ({_number(seconds)} {plural(seconds, 'second')})"
+        return describe_amount(self.amount, self.unit)
 
 
-def duration_from_text(field: str, amount: str, unit: TimeUnit | str) -> Duration | None:
+def duration_from_text(field: str, amount: str, unit: TimeUnit | str) -> StatedDuration | None:
     """A duration as a learner types it: blank means not known yet (None).
 
-    Otherwise the amount must be a plain non-negative decimal number (a comma or space as a
-    thousands separator is allowed) and the whole must satisfy ``Duration``'s rules; a
-    ValueError names ``field`` and says what is accepted.
+    Otherwise the amount is read by the library's one number reader (``parse_amount``: ASCII
+    digits and a dot, nothing else) and the whole must satisfy ``StatedDuration``'s rules; a
+    ValueError names ``field``, says what was wrong and what is accepted.
     """
-    text = amount.strip().replace(",", "").replace(" ", "").replace("_", "")
-    if not text:
+    if not amount.strip():
         return None
-    units = ", ".join(u.value for u in TimeUnit)
+    unit = TimeUnit(unit)
+    accepted = (
+        f"give a number of {unit.value} such as 24 or 1.5, with the digits 0-9 and a dot as "
+        "the decimal mark, up to 30 days, or leave it blank if you do not know"
+    )
     try:
-        value = Decimal(text)
-    except ArithmeticError:
-        value = None
-    if value is None or not value.is_finite() or value < 0 or not text[0].isdigit():
-        raise ValueError(
-            f"{field}: {amount.strip()[:40]!r} is not a number; give a non-negative number "
-            f"such as 24 or 1.5, in {units}, or leave it blank if you do not know"
-        )
-    try:
-        return Duration(amount=value, unit=TimeUnit(unit))
-    except ValidationError as error:
-        reason = error.errors()[0]["msg"].removeprefix("Value error, ")
-        raise ValueError(f"{field}: {reason}") from None
+        return StatedDuration(amount=parse_amount(amount), unit=unit)
+    except ValueError as error:
+        reason = str(error)
+        if isinstance(error, ValidationError):
+            reason = error.errors()[0]["msg"].removeprefix("Value error, ")
+        else:
+            reason = f"{shown(amount.strip())} {reason}"
+        raise ValueError(f"{field}: {reason}; {accepted}") from None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -188,8 +162,8 @@ class ReplayDesign(BaseModel):
         Answer.UNKNOWN, description=QUESTIONS["unknown_outcome_separate"]
     )
     lookup_by_key: Answer = Field(Answer.UNKNOWN, description=QUESTIONS["lookup_by_key"])
-    retention: Duration | None = Field(None, description=QUESTIONS["retention"])
-    replay_window: Duration | None = Field(None, description=QUESTIONS["replay_window"])
+    retention: StatedDuration | None = Field(None, description=QUESTIONS["retention"])
+    replay_window: StatedDuration | None = Field(None, description=QUESTIONS["replay_window"])
     fingerprint_compared: Answer = Field(
         Answer.UNKNOWN, description=QUESTIONS["fingerprint_compared"]
     )
@@ -219,3 +193,70 @@ def named(text: str) -> bool:
 def open_questions(design: ReplayDesign) -> tuple[str, ...]:
     """The questions the learner has not answered yet, in the order the design asks them."""
     return tuple(question for field, question in QUESTIONS.items() if not design.answered(field))
+
+
+FIELD_NAMES: Final[dict[str, str]] = {
+    "key_across_attempts": "One key across attempts",
+    "key_scope": "Key scope",
+    "unknown_outcome_separate": "Unknown outcome",
+    "lookup_by_key": "Lookup by key",
+    "retention": "Retention",
+    "replay_window": "Replay window",
+    "fingerprint_compared": "Fingerprint",
+    **{role.name.lower(): f"Who can {role.value}" for role in Role},
+}
+"""Each answer as an error message names it."""
+
+UNKNOWN_SCOPE: Final = "unknown"
+"""How a form says the key's scope is not known (``key_scope=None``)."""
+
+
+def _read(field: str, raw: object) -> object:
+    """One raw answer as ``ReplayDesign`` holds it, or ValueError with a one-line reason."""
+    match field:
+        case "retention" | "replay_window":
+            amount, unit = raw if isinstance(raw, tuple) else (raw, TimeUnit.SECONDS)
+            return duration_from_text(FIELD_NAMES[field], str(amount or ""), unit)
+        case "key_scope":
+            if raw in (None, UNKNOWN_SCOPE):
+                return None
+            options = ", ".join([*(s.value for s in KeyScope), UNKNOWN_SCOPE])
+            if raw not in {s.value for s in KeyScope}:
+                raise ValueError(f"{FIELD_NAMES[field]}: {shown(str(raw))} is not one of {options}")
+            return KeyScope(str(raw))
+        case _ if field in _OWNER_FIELDS:
+            text = "" if raw is None else str(raw)
+            if len(text) > MAX_TEXT:
+                raise ValueError(
+                    f"{FIELD_NAMES[field]}: {len(text):,} characters; at most {MAX_TEXT:,} are "
+                    "read, so this answer counts as not named"
+                )
+            return text
+        case _:
+            options = ", ".join(a.value for a in Answer)
+            if raw not in {a.value for a in Answer}:
+                raise ValueError(f"{FIELD_NAMES[field]}: {shown(str(raw))} is not one of {options}")
+            return Answer(str(raw))
+
+
+_OWNER_FIELDS: Final = frozenset(role.name.lower() for role in Role)
+
+
+def design_from_answers(answers: dict[str, object]) -> tuple[ReplayDesign, tuple[str, ...]]:
+    """A design from a form's raw answers, one question at a time.
+
+    Durations come as ``(amount text, unit)``, the scope as a scope or ``unknown``, owners as
+    text, the rest as ``yes``, ``no`` or ``unknown``. An answer that cannot be read is left
+    unknown and reported in one line naming the question and what is accepted, so the rest of
+    the design is still assessed. Questions not in ``answers`` stay unknown.
+    """
+    read: dict[str, object] = {}
+    errors: list[str] = []
+    for field in QUESTIONS:
+        if field not in answers:
+            continue
+        try:
+            read[field] = _read(field, answers[field])
+        except ValueError as error:
+            errors.append(str(error))
+    return ReplayDesign.model_validate(read), tuple(errors)

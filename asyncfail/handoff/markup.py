@@ -9,7 +9,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TypeAlias
+from typing import Final, TypeAlias
 
 # ---------------------------------------------------------------------------------------------
 # The document model
@@ -142,17 +142,27 @@ class Document:
 
 _WHITESPACE = re.compile(r"\s+")
 
+BIDI_CONTROLS: Final = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+"""Unicode's bidirectional formatting characters (marks, embeddings, overrides, isolates): in a
+learner's text a right-to-left override would reverse the model's sentence after it."""
+
+
+def _shown(char: str) -> bool:
+    return char.isspace() or (unicodedata.category(char) != "Cc" and char not in BIDI_CONTROLS)
+
 
 def _collapse(text: str) -> str:
-    kept = "".join(c for c in text if c.isspace() or unicodedata.category(c) != "Cc")
-    return _WHITESPACE.sub(" ", kept)
+    return _WHITESPACE.sub(" ", "".join(filter(_shown, text)))
 
 
 def plain(text: str) -> str:
     """The text as both renderings show it.
 
     Rules: control characters (Unicode category Cc, which includes NUL and the placeholders
-    some Markdown engines use internally) are dropped; every run of whitespace, line breaks
+    some Markdown engines use internally) and bidirectional formatting characters
+    (``BIDI_CONTROLS``) are dropped; every run of whitespace, line breaks
     included, becomes one space; leading and trailing whitespace is removed. So a learner's text
     stays on one line and cannot end a table row, a list item or a paragraph.
     """

@@ -4,7 +4,6 @@
 open questions are derived from it, so a report cannot disagree with its own inputs.
 """
 
-from functools import cached_property
 from typing import Final, assert_never
 
 from pydantic import BaseModel, ConfigDict, computed_field
@@ -16,8 +15,8 @@ from asyncfail.handoff.checks import CHECKS
 from asyncfail.handoff.design import (
     QUESTIONS,
     Answer,
-    Duration,
     ReplayDesign,
+    StatedDuration,
     named,
     open_questions,
 )
@@ -61,9 +60,10 @@ class ReadinessReport(BaseModel):
     design: ReplayDesign
 
     @computed_field  # type: ignore[prop-decorator]
-    @cached_property
+    @property
     def checks(self) -> tuple[Check, ...]:
-        """One check per entry of ``CHECKS``, in that order."""
+        """One check per entry of ``CHECKS``, in that order. Not cached: ``model_copy`` would
+        carry a cache over to a report whose design changed."""
         return tuple(check(self.design) for check in CHECKS.values())
 
     @computed_field  # type: ignore[prop-decorator]
@@ -183,11 +183,11 @@ class ReadinessReport(BaseModel):
         return to_html(document) if standalone else to_html_fragment(document)
 
 
-def _answer_text(value: Duration | KeyScope | Answer | str | None) -> str:
+def _answer_text(value: StatedDuration | KeyScope | Answer | str | None) -> str:
     match value:
         case None:
             return "unknown"
-        case Duration():
+        case StatedDuration():
             return value.describe()
         case KeyScope():
             return SCOPE_WORDS[value]

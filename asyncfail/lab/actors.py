@@ -37,7 +37,7 @@ class Receiver:
         self.ledger.append(receipt.entry)
         if key is not None:
             self.records[key] = receipt
-        self.trace.emit(kind)
+        self.trace.emit(kind, key=key)
         return receipt
 
     def lookup(self, key: str) -> Receipt | None:
@@ -46,7 +46,8 @@ class Receiver:
         self.trace.emit(
             EventKind.OPERATION_LOOKUP_MISSING
             if receipt is None
-            else EventKind.OPERATION_LOOKUP_FOUND
+            else EventKind.OPERATION_LOOKUP_FOUND,
+            key=key,
         )
         return receipt
 
@@ -68,8 +69,8 @@ class DurableStore:
     def record_intent(self, key: str) -> None:
         """Write the dispatch intent ahead of the call (write-ahead: the call follows it)."""
         self.runs[key] = DispatchRecord()
-        self.trace.emit(EventKind.DISPATCH_INTENT_RECORDED)
+        self.trace.emit(EventKind.DISPATCH_INTENT_RECORDED, key=key)
 
     def record_result(self, key: str, receipt: Receipt) -> None:
         self.runs[key].result = receipt
-        self.trace.emit(EventKind.TOOL_RESULT_RECORDED)
+        self.trace.emit(EventKind.TOOL_RESULT_RECORDED, key=key)

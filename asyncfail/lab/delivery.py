@@ -62,10 +62,10 @@ class Delivery:
         the worker cannot tell which.
         """
         if self._strikes(FaultPoint.REQUEST):
-            self.trace.emit(EventKind.TIMEOUT_OBSERVED)
+            self.trace.emit(EventKind.TIMEOUT_OBSERVED, point=FaultPoint.REQUEST)
             return None
         receipt = self.receiver.apply_debit(key)
         if self._strikes(FaultPoint.RESPONSE):
-            self.trace.emit(EventKind.TIMEOUT_OBSERVED)
+            self.trace.emit(EventKind.TIMEOUT_OBSERVED, point=FaultPoint.RESPONSE)
             return None
         return receipt

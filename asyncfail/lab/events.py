@@ -10,7 +10,16 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
-from pydantic import BaseModel, ConfigDict, Field, computed_field
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    computed_field,
+    model_serializer,
+)
+
+from asyncfail.lab.faults import POINT_PROSE, FaultPoint
 
 
 class Actor(StrEnum):
@@ -57,11 +66,13 @@ class EventKind(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class KindInfo:
-    """What is fixed for every event of one kind."""
+    """What is fixed for every event of one kind; ``keyed`` completes the narration of an event
+    that carries an operation key."""
 
     actor: Actor
     layer: Layer
     narration: str
+    keyed: str = ""
 
 
 EVENT_KINDS: Final[dict[EventKind, KindInfo]] = {
@@ -82,13 +93,16 @@ EVENT_KINDS: Final[dict[EventKind, KindInfo]] = {
     EventKind.DEBIT_APPLIED: KindInfo(
         Actor.RECEIVER,
         Layer.BUSINESS_EFFECT,
-        "The receiver applies the debit to the ledger (a request that carries an operation key "
-        "also commits its idempotency record, in the same transaction).",
+        "The receiver applies the debit to the ledger.",
+        "The request carries the operation key, so its idempotency record commits in the same "
+        "transaction.",
     ),
     EventKind.DEBIT_APPLIED_AGAIN: KindInfo(
         Actor.RECEIVER,
         Layer.BUSINESS_EFFECT,
         "The receiver applies the same debit again: the ledger now holds a duplicate.",
+        "The request carries the operation key, so its idempotency record commits in the same "
+        "transaction.",
     ),
     EventKind.PROCESS_CRASHED: KindInfo(
         Actor.WORKER,
@@ -133,12 +147,17 @@ EVENT_KINDS: Final[dict[EventKind, KindInfo]] = {
 }
 
 
+_DETAILS: Final = frozenset({"point", "key"})
+
+
 class Event(BaseModel):
     """One fact of a trace.
 
     ``seq`` numbers the events of one run from 1 without gaps; ``attempt`` is the delivery
-    attempt (from 1) during which the fact happened. Actor, layer and description are derived
-    from the kind.
+    attempt (from 1) during which the fact happened. ``point`` says where an injected failure
+    struck (on a crash or a timeout) and ``key`` which operation key a request or lookup
+    carried; both are left out of a document when there is none. Actor, layer and description
+    are derived from the kind (and the point and key).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -146,6 +165,12 @@ class Event(BaseModel):
     seq: int = Field(ge=1, description="Position in the trace, from 1, without gaps.")
     kind: EventKind
     attempt: int = Field(ge=1, description="The delivery attempt this fact belongs to.")
+    point: FaultPoint | None = Field(
+        None, description="Where the injected failure struck (crashes and timeouts only)."
+    )
+    key: str | None = Field(
+        None, description="The operation key the request, record or lookup carried, if any."
+    )
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -162,8 +187,21 @@ class Event(BaseModel):
     @computed_field  # type: ignore[prop-decorator]
     @property
     def description(self) -> str:
-        """One sentence of narration for this fact."""
-        return EVENT_KINDS[self.kind].narration
+        """The narration of this fact: its kind's sentence, then where an injected failure
+        struck, or what its operation key does."""
+        info = EVENT_KINDS[self.kind]
+        parts = [info.narration]
+        if self.point is not None:
+            parts.append(f"Injected {POINT_PROSE[self.point].place}.")
+        if self.key is not None and info.keyed:
+            parts.append(info.keyed)
+        return " ".join(parts)
+
+    @model_serializer(mode="wrap")
+    def _without_empty_details(self, handler: SerializerFunctionWrapHandler):  # type: ignore[no-untyped-def]
+        # A point or key is a detail of a few events: absent, not null, on all the others.
+        data = handler(self)
+        return {k: v for k, v in data.items() if k not in _DETAILS or v is not None}
 
     @property
     def is_business_effect(self) -> bool:

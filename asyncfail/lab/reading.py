@@ -71,6 +71,12 @@ class Status(StrEnum):
     RETRIED_AFTER_LOOKUP = "Retried after lookup found nothing"
     NEVER_APPLIED = "Debit never applied"
     UNKNOWN = "Outcome unknown"
+    APPLIED_BUT_ABANDONED = "Debit applied once, but the delivery was abandoned"
+
+
+def _abandoned(events: Sequence[Event]) -> bool:
+    """Whether the channel gave up: the trace ends in ``DeliveryAbandoned``."""
+    return bool(events) and events[-1].kind is EventKind.DELIVERY_ABANDONED
 
 
 def _outcome_kept(events: Sequence[Event]) -> bool:
@@ -81,8 +87,7 @@ def _outcome_kept(events: Sequence[Event]) -> bool:
     is not kept. The receiver's idempotency record does not count: it says the debit happened,
     but nothing in the runtime has looked at it yet, so the runtime does not know.
     """
-    abandoned = bool(events) and events[-1].kind is EventKind.DELIVERY_ABANDONED
-    return not abandoned or has_kind(events, EventKind.TOOL_RESULT_RECORDED)
+    return not _abandoned(events) or has_kind(events, EventKind.TOOL_RESULT_RECORDED)
 
 
 def outcome_of(events: Sequence[Event]) -> Outcome:
@@ -143,10 +148,12 @@ _STATUS_OF_ROUTE: Final[dict[Route, Status]] = {
 def status_of(events: Sequence[Event]) -> Status:
     """The status sentence: the outcome class, refined by how an exactly-once run got there.
 
-    First rule that matches wins: duplicate, lost, unknown; then the run's ``route_of``: a
-    lookup that found the debit (recovered by operation key), a result reused from the store
-    (recovered from recorded result), a lookup that found nothing before a new call (retried
-    after lookup found nothing); otherwise the debit was simply applied once.
+    First rule that matches wins: duplicate, lost, unknown; then an exactly-once run whose
+    delivery the channel abandoned (the debit is recorded, but the operation was never
+    acknowledged: someone must still close it, so no status may hide it); then the run's
+    ``route_of``: a lookup that found the debit (recovered by operation key), a result reused
+    from the store (recovered from recorded result), a lookup that found nothing before a new
+    call (retried after lookup found nothing); otherwise the debit was simply applied once.
     """
     outcome = outcome_of(events)
     if outcome is Outcome.DUPLICATE:
@@ -155,6 +162,8 @@ def status_of(events: Sequence[Event]) -> Status:
         return Status.NEVER_APPLIED
     if outcome is Outcome.UNKNOWN:
         return Status.UNKNOWN
+    if _abandoned(events):
+        return Status.APPLIED_BUT_ABANDONED
     return _STATUS_OF_ROUTE.get(route_of(events), Status.APPLIED_ONCE)
 
 

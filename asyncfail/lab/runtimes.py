@@ -72,7 +72,7 @@ class DurableRuntime:
         if run is not None:
             trace.emit(EventKind.RUN_REPLAYED)
             if run.result is not None:
-                trace.emit(EventKind.TOOL_RESULT_REPLAYED)
+                trace.emit(EventKind.TOOL_RESULT_REPLAYED, key=OPERATION_KEY)
                 return Ending.ACKNOWLEDGED
             receipt = receiver.lookup(OPERATION_KEY)
         calls = 0
@@ -82,7 +82,7 @@ class DurableRuntime:
             calls += 1
             delivery.checkpoint(FaultPoint.BEFORE_DISPATCH)
             if OPERATION_KEY in store.runs:
-                trace.emit(delivery.tool_call_kind())
+                trace.emit(delivery.tool_call_kind(), key=OPERATION_KEY)
             else:
                 store.record_intent(OPERATION_KEY)
             receipt = delivery.send(key=OPERATION_KEY)

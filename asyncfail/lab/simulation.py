@@ -35,8 +35,8 @@ def run_plan(mode: Mode, plan: FaultPlan, deliveries: int) -> tuple[Event, ...]:
         delivery = Delivery(attempt, plan, trace, receiver, store)
         try:
             ending = runtime.deliver(delivery)
-        except WorkerCrashed:
-            trace.emit(EventKind.PROCESS_CRASHED)
+        except WorkerCrashed as crash:
+            trace.emit(EventKind.PROCESS_CRASHED, point=crash.point)
             continue
         if ending is Ending.ACKNOWLEDGED:
             break

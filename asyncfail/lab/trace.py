@@ -5,6 +5,7 @@ events identically.
 """
 
 from asyncfail.lab.events import Event, EventKind, has_kind
+from asyncfail.lab.faults import FaultPoint
 
 
 class TraceRecorder:
@@ -16,8 +17,13 @@ class TraceRecorder:
         self._events: list[Event] = []
         self.attempt = 1
 
-    def emit(self, kind: EventKind) -> None:
-        self._events.append(Event(seq=len(self._events) + 1, kind=kind, attempt=self.attempt))
+    def emit(
+        self, kind: EventKind, *, point: FaultPoint | None = None, key: str | None = None
+    ) -> None:
+        """Record one fact of the current attempt; ``point`` and ``key`` as ``Event`` says."""
+        self._events.append(
+            Event(seq=len(self._events) + 1, kind=kind, attempt=self.attempt, point=point, key=key)
+        )
 
     def has(self, *kinds: EventKind) -> bool:
         return has_kind(self._events, *kinds)

@@ -11,27 +11,28 @@ from asyncfail.charts.specs import retention_heatmap_spec
 from asyncfail.contract.experiment import ContractScenario, evaluate
 from asyncfail.contract.rules import Finding
 from asyncfail.contract.sweep import sweep_around_boundary, sweep_retention
-from asyncfail.contract.terms import MAX_SECONDS, BoundaryConvention
+from asyncfail.ground.durations import MAX_SECONDS, Duration
+from asyncfail.ground.retention import BoundaryConvention
 
-seconds = st.one_of(st.integers(0, MAX_SECONDS).map(float), st.sampled_from([0.0, MAX_SECONDS]))
+millis = st.one_of(st.integers(0, MAX_SECONDS * 1000), st.sampled_from([0, MAX_SECONDS * 1000]))
 
 
-@given(seconds, seconds)
-def test_overview_axis_contains_the_inputs_and_starts_at_zero(
-    retention: float, delay: float
-) -> None:
-    scenario = ContractScenario(retention_seconds=retention, delay_seconds=delay)
+@given(millis, millis)
+def test_overview_axis_contains_the_inputs_and_starts_at_zero(retention: int, delay: int) -> None:
+    scenario = ContractScenario(
+        retention_seconds=Duration(retention), delay_seconds=Duration(delay)
+    )
     axis = overview_axis(scenario)
-    assert axis[0] == 0 and len(axis) == 41
-    assert axis[-1] >= min(max(2 * retention, 2 * delay, 10), MAX_SECONDS)
-    assert axis[-1] <= MAX_SECONDS
+    assert axis[0] == Duration(0) and len(axis) == 41
+    assert axis[-1].millis >= min(max(2 * retention, 2 * delay, 10_000), MAX_SECONDS * 1000)
+    assert axis[-1].seconds <= MAX_SECONDS
     assert len(sweep_retention(scenario, axis, axis)) == 41 * 41, "every axis value is accepted"
-    steps = {round(b - a, 6) for a, b in pairwise(axis)}
-    assert len(steps) == 1, "even steps"
+    steps = {b.millis - a.millis for a, b in pairwise(axis)}
+    assert max(steps) - min(steps) <= 1, "even steps, to the millisecond"
 
 
 def test_cells_tile_the_plane_and_agree_with_the_single_evaluator() -> None:
-    scenario = ContractScenario(retention_seconds=7.5)
+    scenario = ContractScenario(retention_seconds="7.5")
     sweep = sweep_around_boundary(scenario, radius_seconds=2)
     cells = heatmap_cells(sweep)
     assert len(cells) == len(sweep.retentions) * len(sweep.delays)
@@ -41,8 +42,8 @@ def test_cells_tile_the_plane_and_agree_with_the_single_evaluator() -> None:
         single = evaluate(
             scenario.model_copy(
                 update={
-                    "retention_seconds": cell["retention_seconds"],
-                    "delay_seconds": cell["delay_seconds"],
+                    "retention_seconds": Duration(round(cell["retention_seconds"] * 1000)),
+                    "delay_seconds": Duration(round(cell["delay_seconds"] * 1000)),
                 }
             )
         )
@@ -116,7 +117,7 @@ def test_current_point_shows_its_own_finding_even_inside_a_straddling_cell() -> 
 
 def test_description_counts_cells_per_finding() -> None:
     scenario = ContractScenario(retention_seconds=5)
-    sweep = sweep_retention(scenario, [5.0], [4.0, 5.0, 6.0])
+    sweep = sweep_retention(scenario, [5], [4, 5, 6])
     assert describe_heatmap(sweep) == (
         "Heatmap of the finding over retention 5 s to 5 s and delay 4 s to 6 s (1 x 3 cells), "
         "with tenant-operation keys, the same-intent second request and the enforce policy: "

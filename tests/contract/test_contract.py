@@ -8,23 +8,19 @@ not computed by the code under test.
 import itertools
 import json
 import math
+from decimal import Decimal
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from asyncfail.contract.experiment import ContractScenario, check_seconds, evaluate
+from asyncfail.contract.experiment import ContractScenario, evaluate
 from asyncfail.contract.requests import canonical_json
 from asyncfail.contract.rules import Disposition, Finding, RecordState
-from asyncfail.contract.terms import (
-    MAX_SECONDS,
-    BoundaryConvention,
-    ContractProfile,
-    KeyScope,
-    PayloadPolicy,
-    SecondRequest,
-)
+from asyncfail.contract.terms import ContractProfile, KeyScope, PayloadPolicy, SecondRequest
+from asyncfail.ground.durations import MAX_SECONDS, Duration
+from asyncfail.ground.retention import BoundaryConvention
 
 SCOPES = ["attempt", "operation", "tenant-operation"]
 SECONDS = ["same-intent", "different-amount", "other-tenant", "new-operation"]
@@ -41,32 +37,33 @@ SHARES_KEY = {
     "tenant-operation": {"same-intent", "different-amount"},
 }
 
-# (retention, delay) just below, exactly at and just above the boundary, whole and fractional.
+# (retention, delay) just below, exactly at and just above the boundary, whole and fractional,
+# one millisecond apart where it matters (exact text: a float would round).
 TIMINGS = {
-    "below": [(1, 0), (3600, 3599), (90.5, 90.25), (MAX_SECONDS, MAX_SECONDS - 1)],
-    "at": [(0, 0), (3600, 3600), (90.5, 90.5), (MAX_SECONDS, MAX_SECONDS)],
-    "above": [(0, 1), (3600, 3601), (90.5, 90.75), (0, MAX_SECONDS)],
+    "below": [(1, 0), (3600, 3599), ("90.5", "90.25"), (MAX_SECONDS, "2591999.999")],
+    "at": [(0, 0), (3600, 3600), ("90.5", "90.5"), (MAX_SECONDS, MAX_SECONDS)],
+    "above": [(0, 1), ("3599.999", 3600), ("90.5", "90.501"), (0, MAX_SECONDS)],
 }
 
 # The finding for (second request, disposition, record), written out by hand.
 FINDINGS = {
     ("same-intent", "reused", "retained"): "Same intent reused its retained result",
     ("same-intent", "applied", "expired"): "One intent applied twice because the record expired",
-    ("same-intent", "applied", "absent"):
+    ("same-intent", "applied", "never-stored"):
         "One intent applied twice because the key changed per attempt",
     ("different-amount", "conflict", "retained"): "Conflicting reuse rejected",
     ("different-amount", "reused", "retained"):
         "Conflicting request hidden behind a previous result",
     ("different-amount", "applied", "expired"):
         "Conflicting request applied because the record expired",
-    ("different-amount", "applied", "absent"):
+    ("different-amount", "applied", "never-stored"):
         "Conflicting request applied because the key changed per attempt",
     ("other-tenant", "conflict", "retained"):
         "Another tenant's new intent rejected because the key omits the tenant",
     ("other-tenant", "reused", "retained"): "One tenant received another tenant's result",
     ("other-tenant", "applied", "expired"): "New intent correctly applied",
-    ("other-tenant", "applied", "absent"): "New intent correctly applied",
-    ("new-operation", "applied", "absent"): "New intent correctly applied",
+    ("other-tenant", "applied", "never-stored"): "New intent correctly applied",
+    ("new-operation", "applied", "never-stored"): "New intent correctly applied",
 }  # fmt: skip
 CORRECT = {
     "Same intent reused its retained result",
@@ -87,7 +84,7 @@ REJECTIONS = {
 
 def expected_record(scope: str, second: str, timing: str, boundary: str) -> str:
     if second not in SHARES_KEY[scope]:
-        return "absent"
+        return "never-stored"
     if timing == "at":
         return "expired" if boundary == "expired-at-boundary" else "retained"
     return "retained" if timing == "below" else "expired"
@@ -130,7 +127,7 @@ def test_every_combination_follows_the_stated_rules(scope: str, second: str, pol
             assert doc["one_intent"] is (second == "same-intent")
             assert doc["correct"] is (finding in CORRECT)
             assert doc["rejection"] == (REJECTIONS[profile] if disposition == "conflict" else None)
-            assert doc["scenario"]["boundary"] == boundary, "every result states its convention"
+            assert doc["settings"]["boundary"] == boundary, "every result states its convention"
 
 
 def test_the_matrix_reaches_every_finding_and_only_those() -> None:
@@ -150,7 +147,7 @@ def test_the_matrix_reaches_every_finding_and_only_those() -> None:
 
 def test_seed_example_row_exactly(seed_page: str) -> None:
     result = evaluate(ContractScenario())
-    assert result.scenario.scope is KeyScope.TENANT_OPERATION
+    assert result.settings.scope is KeyScope.TENANT_OPERATION
     assert result.scenario.second is SecondRequest.SAME_INTENT
     assert result.record is RecordState.RETAINED
     assert result.disposition is Disposition.REUSED
@@ -174,16 +171,26 @@ def test_seed_example_row_exactly(seed_page: str) -> None:
 
 
 def test_defaults_are_the_seeds_example() -> None:
-    s = ContractScenario()
-    assert s.model_dump(mode="json") == {
-        "scope": "tenant-operation",
-        "second": "same-intent",
-        "policy": "enforce",
+    result = evaluate(ContractScenario())
+    doc = result.model_dump(mode="json")
+    # Asked: nothing but the profile, the second request and its delay; every knob the profile's.
+    assert doc["scenario"] == {
         "profile": "ietf-draft",
-        "retention_seconds": 3600,
+        "second": "same-intent",
         "delay_seconds": 60,
+        "scope": None,
+        "policy": None,
+        "retention_seconds": None,
+        "boundary": None,
+    }
+    # In force: the seed's example (the draft publishes no scope, retention or boundary rule).
+    assert doc["settings"] == {
+        "scope": "tenant-operation",
+        "policy": "enforce",
+        "retention": 3600,
         "boundary": "expired-at-boundary",
     }
+    assert doc["departures"] == []
 
 
 A_42 = '["tenant-a","order-42"]'
@@ -213,10 +220,10 @@ def test_second_requests_are_the_fixed_fictional_ones() -> None:
 @pytest.mark.parametrize("profile", PROFILES)
 def test_policy_defaults_to_the_profiles(profile: str) -> None:
     expected = "ignore" if profile == "powertools" else "enforce"
-    assert scenario(profile=profile).policy == expected
-    assert scenario(profile=profile, policy=None).policy == expected
+    assert scenario(profile=profile).settings.policy == expected
+    assert scenario(profile=profile, policy=None).settings.policy == expected
     for policy in POLICIES:
-        assert scenario(profile=profile, policy=policy).policy == policy
+        assert scenario(profile=profile, policy=policy).settings.policy == policy
 
 
 def test_powertools_hides_a_changed_payload_unless_validation_is_on() -> None:
@@ -240,38 +247,47 @@ def test_every_result_states_its_boundary_convention() -> None:
     assert "delay < retention" in seed.boundary_rule
     assert "delay <= retention" in powertools.boundary_rule
     doc = seed.model_dump(mode="json")
-    assert doc["scenario"]["boundary"] == "expired-at-boundary"
+    assert doc["settings"]["boundary"] == "expired-at-boundary"
     assert doc["boundary_rule"] == seed.boundary_rule
 
 
 def test_result_document_order_and_whole_seconds_as_integers() -> None:
-    doc = evaluate(scenario(retention_seconds=3600.0, delay_seconds=0.5)).model_dump(mode="json")
+    doc = evaluate(scenario(retention_seconds="3600.000", delay_seconds="0.5")).model_dump(
+        mode="json"
+    )
     assert list(doc) == [
-        "scenario", "boundary_rule", "requests", "record", "disposition", "rejection",
-        "effects", "one_intent", "finding", "correct",
+        "scenario", "settings", "departures", "boundary_rule", "requests", "record",
+        "disposition", "rejection", "effects", "one_intent", "finding", "correct",
     ]  # fmt: skip
     text = json.dumps(doc)
     assert '"retention_seconds": 3600,' in text and '"delay_seconds": 0.5' in text
+    assert '"retention": 3600,' in text
 
 
 @pytest.mark.parametrize(
     "bad",
-    [math.nan, math.inf, -math.inf, -1, -0.001, MAX_SECONDS + 1, 1e308, "abc", "10", True, None,
-     [1]],
+    [math.nan, math.inf, -math.inf, -1, 0.5, 3600.0, MAX_SECONDS + 1, 1e308, "abc", "-0.001",
+     "1e-400", "3599.9999999999", "2592000.0000000001", "\u0663", "1,5", True, [1]],
 )  # fmt: skip
 @pytest.mark.parametrize("field", ["retention_seconds", "delay_seconds"])
-def test_seconds_reject_out_of_range_and_non_numbers(field: str, bad: object) -> None:
+def test_seconds_reject_floats_out_of_range_finer_than_a_millisecond_and_non_numbers(
+    field: str, bad: object
+) -> None:
     with pytest.raises(ValidationError) as error:
         scenario(**{field: bad})
+    assert error.value.error_count() == 1
     assert field in str(error.value)
-    with pytest.raises(ValueError, match=f"{field} must be a number of seconds from 0 to"):
-        check_seconds(field, bad)
+    assert "give a number of seconds from 0 to 2592000" in str(error.value)
 
 
-@pytest.mark.parametrize("good", [0, 0.0, 0.5, 3600, MAX_SECONDS, float(MAX_SECONDS)])
-def test_seconds_accept_the_whole_range(good: float) -> None:
-    assert scenario(retention_seconds=good).retention_seconds == good
-    assert check_seconds("delay", good) == good
+@pytest.mark.parametrize(
+    ("good", "millis"),
+    [(0, 0), ("0.5", 500), (3600, 3_600_000), ("3599.999", 3_599_999), (MAX_SECONDS, 2_592_000_000),
+     (Decimal("0.001"), 1), (Duration(7), 7), (" 60 ", 60_000), ("1.", 1000), (".25", 250)],
+)  # fmt: skip
+def test_seconds_accept_the_whole_range_exactly(good: object, millis: int) -> None:
+    assert scenario(retention_seconds=good).retention_seconds == Duration(millis)
+    assert scenario(delay_seconds=good).delay_seconds == Duration(millis)
 
 
 @pytest.mark.parametrize(
@@ -318,7 +334,7 @@ def test_canonical_keys_do_not_merge_separators() -> None:
     assert canonical_json([1200]) != canonical_json(["1200"])
 
 
-seconds = st.floats(min_value=0, max_value=MAX_SECONDS) | st.integers(0, MAX_SECONDS)
+seconds = st.integers(0, MAX_SECONDS * 1000).map(Duration)
 scenarios = st.builds(
     ContractScenario,
     scope=st.sampled_from(KeyScope),
@@ -337,7 +353,8 @@ def test_effects_are_one_or_two_and_follow_the_disposition(s: ContractScenario) 
     assert result.effects in {1, 2}
     assert (result.effects == 2) is (result.disposition is Disposition.APPLIED)
     assert (result.rejection is not None) is (result.disposition is Disposition.CONFLICT)
+    retention = result.settings.retention
     if result.record is RecordState.RETAINED:
-        assert s.delay_seconds <= s.retention_seconds
-    if s.delay_seconds > s.retention_seconds:
+        assert s.delay_seconds <= retention
+    if s.delay_seconds > retention:
         assert result.record is not RecordState.RETAINED

@@ -2,6 +2,7 @@
 
 import itertools
 import math
+from decimal import Decimal
 
 import pytest
 from hypothesis import given
@@ -16,14 +17,9 @@ from asyncfail.contract.sweep import (
     sweep_around_boundary,
     sweep_retention,
 )
-from asyncfail.contract.terms import (
-    MAX_SECONDS,
-    BoundaryConvention,
-    ContractProfile,
-    KeyScope,
-    PayloadPolicy,
-    SecondRequest,
-)
+from asyncfail.contract.terms import ContractProfile, KeyScope, PayloadPolicy, SecondRequest
+from asyncfail.ground.durations import MAX_SECONDS, Duration
+from asyncfail.ground.retention import BoundaryConvention
 
 FIXED = ("scope", "second", "policy", "profile", "boundary")
 
@@ -36,8 +32,8 @@ def assert_agrees_with_evaluate(sweep: RetentionSweep) -> None:
         single = evaluate(
             ContractScenario(
                 **fixed,
-                retention_seconds=sweep.retention_seconds[i],
-                delay_seconds=sweep.delay_seconds[i],
+                retention_seconds=Duration(sweep.retention_ms[i]),
+                delay_seconds=Duration(sweep.delay_ms[i]),
             )
         )
         cell = (sweep.record[i], sweep.disposition[i], sweep.effects[i], sweep.finding[i])
@@ -46,7 +42,7 @@ def assert_agrees_with_evaluate(sweep: RetentionSweep) -> None:
 
 
 def test_every_fixed_input_combination_agrees_on_a_grid_with_boundaries() -> None:
-    axis = [0, 1, 59.5, 60, 60.5, 3600]  # contains every boundary delay == retention
+    axis = [0, 1, "59.999", "59.5", 60, "60.001", "60.5", 3600]  # every delay == retention
     for scope, second, policy, profile, boundary in itertools.product(
         KeyScope, SecondRequest, PayloadPolicy, ContractProfile, BoundaryConvention
     ):
@@ -56,7 +52,7 @@ def test_every_fixed_input_combination_agrees_on_a_grid_with_boundaries() -> Non
         assert_agrees_with_evaluate(sweep_retention(s, axis, axis))
 
 
-seconds = st.floats(min_value=0, max_value=MAX_SECONDS) | st.integers(0, MAX_SECONDS)
+seconds = st.integers(0, MAX_SECONDS * 1000).map(Duration)
 fixed_inputs = st.builds(
     ContractScenario,
     scope=st.sampled_from(KeyScope),
@@ -73,7 +69,7 @@ fixed_inputs = st.builds(
     st.lists(seconds, max_size=6),
 )
 def test_sweep_equals_single_evaluator(
-    s: ContractScenario, retentions: list[float], extra_delays: list[float]
+    s: ContractScenario, retentions: list[Duration], extra_delays: list[Duration]
 ) -> None:
     # The delays include every retention, so each grid holds its exact boundary cells.
     sweep = sweep_retention(s, retentions, [*extra_delays, *retentions])
@@ -83,12 +79,13 @@ def test_sweep_equals_single_evaluator(
 
 def test_cells_are_retention_major() -> None:
     sweep = sweep_retention(ContractScenario(), [10, 20], [5, 10, 25])
-    assert sweep.retention_seconds == (10, 10, 10, 20, 20, 20)
-    assert sweep.delay_seconds == (5, 10, 25) * 2
+    assert sweep.retention_ms == (10_000, 10_000, 10_000, 20_000, 20_000, 20_000)
+    assert sweep.delay_ms == (5_000, 10_000, 25_000) * 2
     assert [r.value for r in sweep.record] == [
         "retained", "expired", "expired", "retained", "retained", "expired",
     ]  # fmt: skip
-    assert sweep.scenario_at(4).delay_seconds == 10 and sweep.scenario_at(4).retention_seconds == 20
+    at = sweep.scenario_at(4)
+    assert (at.delay_seconds, at.retention_seconds) == (Duration(10_000), Duration(20_000))
 
 
 def test_columns_and_rows_are_tidy_plain_values() -> None:
@@ -99,8 +96,8 @@ def test_columns_and_rows_are_tidy_plain_values() -> None:
     rows = sweep.rows()
     assert rows == [
         {
-            "retention_seconds": 5.0,
-            "delay_seconds": 4.0,
+            "retention_seconds": 5,
+            "delay_seconds": 4,
             "record": "retained",
             "disposition": "conflict",
             "effects": 1,
@@ -108,8 +105,8 @@ def test_columns_and_rows_are_tidy_plain_values() -> None:
             "correct": False,
         },
         {
-            "retention_seconds": 5.0,
-            "delay_seconds": 5.0,
+            "retention_seconds": 5,
+            "delay_seconds": 5,
             "record": "expired",
             "disposition": "applied",
             "effects": 2,
@@ -126,11 +123,9 @@ def test_columns_and_rows_are_tidy_plain_values() -> None:
 )
 def test_zoom_around_the_boundary(boundary: str, at_boundary: str) -> None:
     sweep = sweep_around_boundary(ContractScenario(boundary=boundary), radius_seconds=3)
-    assert sweep.retentions == sweep.delays == tuple(float(s) for s in range(3597, 3604))
+    assert sweep.retentions == sweep.delays == tuple(map(Duration.of_seconds, range(3597, 3604)))
     diagonal = [
-        sweep.record[i]
-        for i in range(len(sweep))
-        if sweep.delay_seconds[i] == sweep.retention_seconds[i]
+        sweep.record[i] for i in range(len(sweep)) if sweep.delay_ms[i] == sweep.retention_ms[i]
     ]
     assert len(diagonal) == 7 and set(diagonal) == {at_boundary}
     assert_agrees_with_evaluate(sweep)
@@ -139,50 +134,55 @@ def test_zoom_around_the_boundary(boundary: str, at_boundary: str) -> None:
 @pytest.mark.parametrize(
     ("retention", "radius", "axis"),
     [
-        (3600, 2, (3598, 3599, 3600, 3601, 3602)),
-        (10.5, 1, (9, 10, 10.5, 11, 12)),
-        (1, 3, (0, 1, 2, 3, 4)),
-        (MAX_SECONDS, 2, (MAX_SECONDS - 2, MAX_SECONDS - 1, MAX_SECONDS)),
-        (7, 0, (7,)),
+        ("3600", 2, ("3598", "3599", "3600", "3601", "3602")),
+        # Whole seconds within the radius of 10.5 only: 9.5 to 11.5, so 10 and 11 (and 10.5).
+        ("10.5", 1, ("10", "10.5", "11")),
+        # The case: 2.5 with a radius of 5 reaches 7.5, so 8 is not on the axis.
+        ("2.5", 5, ("0", "1", "2", "2.5", "3", "4", "5", "6", "7")),
+        ("1", 3, ("0", "1", "2", "3", "4")),
+        (str(MAX_SECONDS), 2, (str(MAX_SECONDS - 2), str(MAX_SECONDS - 1), str(MAX_SECONDS))),
+        ("7", 0, ("7",)),
+        ("7.25", 0, ("7.25",)),
     ],
 )
-def test_boundary_axis_holds_the_exact_boundary(
-    retention: float, radius: int, axis: tuple[float, ...]
+def test_boundary_axis_holds_the_exact_boundary_and_whole_seconds_within_the_radius(
+    retention: str, radius: int, axis: tuple[str, ...]
 ) -> None:
-    assert boundary_axis(retention, radius) == axis
-    assert retention in boundary_axis(retention, radius)
+    got = boundary_axis(Duration(int(Decimal(retention) * 1000)), radius)
+    assert [d.seconds for d in got] == [Decimal(a) for a in axis]
+    centre = Decimal(retention)
+    assert all(abs(d.seconds - centre) <= radius for d in got)
 
 
 @pytest.mark.parametrize(
     ("retention", "radius", "message"),
     [
-        (math.nan, 5, "retention_seconds must be a number of seconds"),
-        (-1, 5, "retention_seconds must be a number of seconds"),
         (10, -1, "radius_seconds must be a whole number from 0 to 999"),
         (10, 1000, "radius_seconds must be a whole number from 0 to 999"),
         (10, 2.5, "radius_seconds must be a whole number"),
         (10, True, "radius_seconds must be a whole number"),
     ],
 )
-def test_boundary_axis_rejects_bad_input(retention: float, radius: int, message: str) -> None:
+def test_boundary_axis_rejects_bad_input(retention: int, radius: int, message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        boundary_axis(retention, radius)
+        boundary_axis(Duration.of_seconds(retention), radius)
 
 
 @pytest.mark.parametrize(
     ("retentions", "delays", "message"),
     [
-        ([1, math.nan], [1], r"retentions\[1\] must be a number of seconds from 0 to 2592000"),
-        ([1], [math.inf], r"delays\[0\] must be a number of seconds"),
-        ([1], [-1], r"delays\[0\] must be a number of seconds"),
-        ([1], ["5"], r"delays\[0\] must be a number of seconds"),
-        ([MAX_SECONDS + 1], [1], r"retentions\[0\] must be a number of seconds"),
-        ([], [1], "retentions must hold at least one number of seconds"),
-        ([1], "123", "delays must be a sequence of numbers of seconds"),
+        ([1, math.nan], [1], r"retentions\[1\]: 'nan' is not exact"),
+        ([1], [math.inf], r"delays\[0\]: 'inf' is not exact"),
+        ([1], [-1], r"delays\[0\]: '-1' must not be negative"),
+        ([1], [0.5], r"delays\[0\]: '0.5' is not exact"),
+        ([1], ["0.0001"], r"delays\[0\]: '0.0001' is finer than a millisecond"),
+        ([MAX_SECONDS + 1], [1], r"retentions\[0\]: '2592001' is longer than 30 days"),
+        ([], [1], "retentions must hold at least one duration"),
+        ([1], "123", "delays must be a sequence of durations"),
     ],
 )
 def test_sweep_rejects_bad_axes_naming_the_value(
-    retentions: list[float], delays: list[float], message: str
+    retentions: list[object], delays: list[object], message: str
 ) -> None:
     with pytest.raises(ValueError, match=message):
         sweep_retention(ContractScenario(), retentions, delays)

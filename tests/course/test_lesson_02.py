@@ -1,5 +1,6 @@
 """Lesson 2 runs headless with its defaults and with substituted controls."""
 
+from decimal import Decimal
 from typing import Any
 
 import marimo as mo
@@ -26,7 +27,14 @@ def run(**controls: object) -> tuple[str, dict[str, Any]]:
 
 def test_defaults_are_the_seeds_example_row() -> None:
     page, defs = run()
-    assert defs["scenario"] == ContractScenario()
+    seed = evaluate(ContractScenario())
+    result = defs["result"]
+    assert result.settings == seed.settings and result.departures == ()
+    assert (result.record, result.disposition, result.finding) == (
+        seed.record,
+        seed.disposition,
+        seed.finding,
+    )
     text = visible_text(page)
     assert "Same intent reused its retained result" in text
     assert stats(page) == [
@@ -41,18 +49,20 @@ def test_defaults_are_the_seeds_example_row() -> None:
 
 
 CASES = [
-    dict(scope="attempt", second="same-intent", profile="ietf-draft", policy="default",
-         retention=3600, delay=60, boundary="expired-at-boundary"),
-    dict(scope="operation", second="other-tenant", profile="powertools", policy="default",
-         retention=3600, delay=10, boundary="expired-at-boundary"),
+    dict(scope="attempt", second="same-intent", profile="ietf-draft", policy="enforce",
+         retention="3600", delay="60", boundary="expired-at-boundary"),
+    dict(scope="operation", second="other-tenant", profile="powertools", policy="ignore",
+         retention="3600", delay="10", boundary="expired-at-boundary"),
     dict(scope="tenant-operation", second="different-amount", profile="stripe", policy="enforce",
-         retention=86400, delay=86400, boundary="retained-at-boundary"),
+         retention="86400", delay="86400", boundary="retained-at-boundary"),
     dict(scope="tenant-operation", second="same-intent", profile="brandur-postgres",
-         policy="ignore", retention=300, delay=300, boundary="expired-at-boundary"),
-    dict(scope="tenant-operation", second="same-intent", profile="ietf-draft", policy="default",
-         retention=2_592_000, delay=2_592_000, boundary="retained-at-boundary"),
-    dict(scope="operation", second="new-operation", profile="stripe", policy="default",
-         retention=1_250_001, delay=7, boundary="expired-at-boundary"),
+         policy="ignore", retention="300", delay="300", boundary="expired-at-boundary"),
+    dict(scope="tenant-operation", second="same-intent", profile="ietf-draft", policy="enforce",
+         retention="2592000", delay="2592000", boundary="retained-at-boundary"),
+    dict(scope="operation", second="new-operation", profile="stripe", policy="enforce",
+         retention="1250001", delay="7", boundary="expired-at-boundary"),
+    dict(scope="tenant-operation", second="same-intent", profile="ietf-draft", policy="enforce",
+         retention="3599.999", delay="3599.998", boundary="expired-at-boundary"),
 ]  # fmt: skip
 
 
@@ -63,8 +73,8 @@ def _controls(case: dict[str, object]) -> dict[str, object]:
         "second": mo.ui.dropdown([case["second"]], value=case["second"]),
         "profile": mo.ui.dropdown([case["profile"]], value=case["profile"]),
         "policy": mo.ui.dropdown([case["policy"]], value=case["policy"]),
-        "retention": mo.ui.number(start=0, stop=10**7, value=case["retention"]),
-        "delay": mo.ui.number(start=0, stop=10**7, value=case["delay"]),
+        "retention": mo.ui.text(value=case["retention"]),
+        "delay": mo.ui.text(value=case["delay"]),
         "boundary": mo.ui.dropdown([case["boundary"]], value=case["boundary"]),
     }
 
@@ -78,7 +88,7 @@ def test_substituted_controls_show_the_librarys_result_and_heatmaps(
         scope=case["scope"],
         second=case["second"],
         profile=case["profile"],
-        policy=None if case["policy"] == "default" else case["policy"],
+        policy=case["policy"],
         retention_seconds=case["retention"],
         delay_seconds=case["delay"],
         boundary=case["boundary"],
@@ -97,7 +107,9 @@ def test_substituted_controls_show_the_librarys_result_and_heatmaps(
     axis = overview_axis(scenario)
     assert overview["datasets"]["cells"] == heatmap_cells(sweep_retention(scenario, axis, axis))
     assert zoom["datasets"]["cells"] == heatmap_cells(sweep_around_boundary(scenario, 5))
-    assert overview["datasets"]["current"][0]["delay_seconds"] == case["delay"]
+    assert Decimal(str(overview["datasets"]["current"][0]["delay_seconds"])) == Decimal(
+        case["delay"]
+    )
 
 
 def test_check_question_matches_the_model() -> None:

@@ -6,13 +6,13 @@ import marimo as mo
 import pytest
 
 from asyncfail.contract.terms import KeyScope
+from asyncfail.ground.durations import TimeUnit
 from asyncfail.ground.seed import RecommendationId
 from asyncfail.handoff.design import (
     MAX_TEXT,
     Answer,
-    Duration,
     ReplayDesign,
-    TimeUnit,
+    StatedDuration,
     duration_from_text,
 )
 from asyncfail.handoff.report import assess
@@ -59,8 +59,8 @@ def test_a_described_design_gets_the_librarys_report() -> None:
         key_scope=KeyScope.TENANT_OPERATION,
         unknown_outcome_separate=Answer.YES,
         lookup_by_key=Answer.YES,
-        retention=Duration(amount=24, unit=TimeUnit.HOURS),
-        replay_window=Duration(amount=2, unit=TimeUnit.DAYS),
+        retention=StatedDuration(amount=24, unit=TimeUnit.HOURS),
+        replay_window=StatedDuration(amount=2, unit=TimeUnit.DAYS),
         fingerprint_compared=Answer.NO,
         pause_owner="On-call payments engineer",
         replay_approver="Payments lead",
@@ -106,13 +106,15 @@ def test_handoff_follows_the_chosen_fault() -> None:
     assert build_review(Fault.RESPONSE_LOST).html(standalone=False) in page
 
 
-@pytest.mark.parametrize(("text", "seconds"), [("", None), ("1.1", 3960), ("1,5", 54000), ("0", 0)])
+@pytest.mark.parametrize(("text", "seconds"), [("", None), ("1.1", 3960), ("1.5", 5400), ("0", 0)])
 def test_duration_text(text: str, seconds: int | None) -> None:
     parsed = duration_from_text("Retention", text, "hours")
     assert (parsed.seconds if parsed else None) == seconds
 
 
-@pytest.mark.parametrize("text", ["abc", "-1", "nan", "inf", "31 days", "0.0000001"])
+@pytest.mark.parametrize(
+    "text", ["abc", "-1", "nan", "inf", "31 days", "0.0000001", "1,5", "1,000", "1e2"]
+)
 def test_duration_text_rejects_bad_input_naming_the_field(text: str) -> None:
     with pytest.raises(ValueError, match=r"^Window: "):
         duration_from_text("Window", text, "days")

@@ -10,26 +10,19 @@ from pydantic import ValidationError
 
 from asyncfail.contract.experiment import ContractScenario, evaluate
 from asyncfail.contract.rules import Finding, RecordState
-from asyncfail.contract.terms import MAX_SECONDS, KeyScope
+from asyncfail.contract.terms import KeyScope
+from asyncfail.ground.durations import MAX_SECONDS, UNIT_SECONDS, TimeUnit
 from asyncfail.ground.seed import RECOMMENDATIONS, Priority, RecommendationId
 from asyncfail.handoff.checks import CHECKS
-from asyncfail.handoff.design import (
-    MAX_TEXT,
-    UNIT_SECONDS,
-    Answer,
-    Duration,
-    ReplayDesign,
-    TimeUnit,
-    open_questions,
-)
+from asyncfail.handoff.design import MAX_TEXT, Answer, ReplayDesign, StatedDuration, open_questions
 from asyncfail.handoff.report import ReadinessReport, assess
 from asyncfail.handoff.verdict import CheckId, CheckStatus, ContractRule
 
 MET, UNMET, UNKNOWN = CheckStatus.MET, CheckStatus.UNMET, CheckStatus.UNKNOWN
 
 
-def hours(amount: str | int) -> Duration:
-    return Duration(amount=Decimal(amount), unit=TimeUnit.HOURS)
+def hours(amount: str | int) -> StatedDuration:
+    return StatedDuration(amount=Decimal(amount), unit=TimeUnit.HOURS)
 
 
 def status(check: CheckId, **answers: Any) -> CheckStatus:
@@ -146,8 +139,8 @@ def test_no_lookup_means_no_evidence_for_the_owners() -> None:
 def test_retention_reason_uses_the_learners_units_and_the_contracts_verdict() -> None:
     text = reason(
         RecommendationId.RETENTION_COVERS_REPLAY,
-        retention=Duration(amount=36, unit=TimeUnit.HOURS),
-        replay_window=Duration(amount=2, unit=TimeUnit.DAYS),
+        retention=StatedDuration(amount=36, unit=TimeUnit.HOURS),
+        replay_window=StatedDuration(amount=2, unit=TimeUnit.DAYS),
     )
     assert "kept for 36 hours (129,600 seconds)" in text
     assert "replay window is 2 days (172,800 seconds)" in text
@@ -157,8 +150,8 @@ def test_retention_reason_uses_the_learners_units_and_the_contracts_verdict() ->
 
 
 def test_equal_retention_and_window_names_the_boundary_rule() -> None:
-    report = assess(ReplayDesign(retention=Duration(amount=1, unit="days"),
-                                 replay_window=Duration(amount=24, unit="hours")))  # fmt: skip
+    day, hours = StatedDuration(amount=1, unit="days"), StatedDuration(amount=24, unit="hours")
+    report = assess(ReplayDesign(retention=day, replay_window=hours))
     check = report.check(RecommendationId.RETENTION_COVERS_REPLAY)
     assert check.status is UNMET
     (probe,) = check.probes
@@ -192,23 +185,21 @@ def test_unknown_fingerprint_shows_both_outcomes() -> None:
 durations = (
     st.tuples(st.decimals(min_value=0, max_value=40, places=3), st.sampled_from(TimeUnit))
     .filter(lambda pair: pair[0] * UNIT_SECONDS[pair[1]] <= MAX_SECONDS)
-    .map(lambda pair: Duration(amount=pair[0], unit=pair[1]))
+    .map(lambda pair: StatedDuration(amount=pair[0], unit=pair[1]))
 )
 
 
 @settings(max_examples=200, deadline=None)
 @given(durations, durations)
 def test_retention_check_is_the_contract_experiments_verdict(
-    retention: Duration, window: Duration
+    retention: StatedDuration, window: StatedDuration
 ) -> None:
     check = assess(ReplayDesign(retention=retention, replay_window=window)).check(
         RecommendationId.RETENTION_COVERS_REPLAY
     )
     (probe,) = check.probes
     direct = evaluate(
-        ContractScenario(
-            retention_seconds=float(retention.seconds), delay_seconds=float(window.seconds)
-        )
+        ContractScenario(retention_seconds=retention.duration, delay_seconds=window.duration)
     )
     assert probe.result == direct
     assert (check.status is MET) is (direct.record is RecordState.RETAINED)
@@ -220,20 +211,40 @@ def test_retention_check_is_the_contract_experiments_verdict(
 @pytest.mark.parametrize(
     ("retention", "window", "expected"),
     [
-        (Duration(amount=1, unit="days"), Duration(amount=24, unit="hours"), UNMET),
-        (Duration(amount=1, unit="days"), Duration(amount=1440, unit="minutes"), UNMET),
-        (Duration(amount=1, unit="days"), Duration(amount="86399.999", unit="seconds"), MET),
-        (Duration(amount="1.1", unit="hours"), Duration(amount=3960, unit="seconds"), UNMET),
-        (Duration(amount=1.1, unit="hours"), Duration(amount="3959.999", unit="seconds"), MET),
-        (Duration(amount=0.07, unit="hours"), Duration(amount="4.2", unit="minutes"), UNMET),
-        (Duration(amount="1.5", unit="days"), Duration(amount=36, unit="hours"), UNMET),
-        (Duration(amount=30, unit="days"), Duration(amount=720, unit="hours"), UNMET),
-        (Duration(amount=30, unit="days"), Duration(amount="719.999", unit="hours"), MET),
-        (Duration(amount=0, unit="seconds"), Duration(amount=0, unit="days"), UNMET),
+        (StatedDuration(amount=1, unit="days"), StatedDuration(amount=24, unit="hours"), UNMET),
+        (StatedDuration(amount=1, unit="days"), StatedDuration(amount=1440, unit="minutes"), UNMET),
+        (
+            StatedDuration(amount=1, unit="days"),
+            StatedDuration(amount="86399.999", unit="seconds"),
+            MET,
+        ),
+        (
+            StatedDuration(amount="1.1", unit="hours"),
+            StatedDuration(amount=3960, unit="seconds"),
+            UNMET,
+        ),
+        (
+            StatedDuration(amount=1.1, unit="hours"),
+            StatedDuration(amount="3959.999", unit="seconds"),
+            MET,
+        ),
+        (
+            StatedDuration(amount=0.07, unit="hours"),
+            StatedDuration(amount="4.2", unit="minutes"),
+            UNMET,
+        ),
+        (StatedDuration(amount="1.5", unit="days"), StatedDuration(amount=36, unit="hours"), UNMET),
+        (StatedDuration(amount=30, unit="days"), StatedDuration(amount=720, unit="hours"), UNMET),
+        (
+            StatedDuration(amount=30, unit="days"),
+            StatedDuration(amount="719.999", unit="hours"),
+            MET,
+        ),
+        (StatedDuration(amount=0, unit="seconds"), StatedDuration(amount=0, unit="days"), UNMET),
     ],
 )
 def test_unit_conversions_are_exact_at_the_boundary(
-    retention: Duration, window: Duration, expected: CheckStatus
+    retention: StatedDuration, window: StatedDuration, expected: CheckStatus
 ) -> None:
     got = status(
         RecommendationId.RETENTION_COVERS_REPLAY, retention=retention, replay_window=window
@@ -244,12 +255,12 @@ def test_unit_conversions_are_exact_at_the_boundary(
 def test_binary_floats_would_have_moved_the_boundary() -> None:
     # Why durations are decimals: 1.1 h in floats is a hair over 3,960 s.
     assert 1.1 * 3600 > 3960
-    assert Duration(amount=1.1, unit="hours").seconds == 3960
+    assert StatedDuration(amount=1.1, unit="hours").seconds == 3960
     assert (
         status(
             RETENTION,
-            retention=Duration(amount=1.1, unit="hours"),
-            replay_window=Duration(amount=3960, unit="seconds"),
+            retention=StatedDuration(amount=1.1, unit="hours"),
+            replay_window=StatedDuration(amount=3960, unit="seconds"),
         )
         is UNMET
     )
@@ -278,7 +289,7 @@ def test_binary_floats_would_have_moved_the_boundary() -> None:
 def test_durations_convert_exactly_and_read_as_typed(
     amount: object, unit: str, seconds: object, words: str
 ) -> None:
-    duration = Duration.model_validate({"amount": amount, "unit": unit})
+    duration = StatedDuration.model_validate({"amount": amount, "unit": unit})
     assert duration.seconds == seconds
     assert duration.describe() == words
 
@@ -301,13 +312,13 @@ def test_durations_convert_exactly_and_read_as_typed(
 )
 def test_bad_durations_are_rejected_clearly(amount: object, unit: str, message: str) -> None:
     with pytest.raises(ValidationError, match=message):
-        Duration.model_validate({"amount": amount, "unit": unit})
+        StatedDuration.model_validate({"amount": amount, "unit": unit})
 
 
 def test_the_upper_bound_is_the_contract_experiments() -> None:
-    assert Duration(amount=MAX_SECONDS, unit="seconds").seconds == MAX_SECONDS
+    assert StatedDuration(amount=MAX_SECONDS, unit="seconds").seconds == MAX_SECONDS
     with pytest.raises(ValidationError):
-        Duration(amount=MAX_SECONDS + 1, unit="seconds")
+        StatedDuration(amount=MAX_SECONDS + 1, unit="seconds")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -368,8 +379,8 @@ def test_contract_probes_say_which_key_they_assume_when_the_learners_differs() -
         report = assess(
             ReplayDesign(
                 key_scope=scope,
-                retention=Duration(amount=48, unit=TimeUnit.HOURS),
-                replay_window=Duration(amount=24, unit=TimeUnit.HOURS),
+                retention=StatedDuration(amount=48, unit=TimeUnit.HOURS),
+                replay_window=StatedDuration(amount=24, unit=TimeUnit.HOURS),
             )
         )
         checks = (RecommendationId.RETENTION_COVERS_REPLAY, ContractRule.FINGERPRINT)
@@ -379,3 +390,17 @@ def test_contract_probes_say_which_key_they_assume_when_the_learners_differs() -
         assert reason.endswith("(the delivery attempt) see the key checks, which decide first.")
     for reason in reasons(KeyScope.TENANT_OPERATION):
         assert "see the key checks" not in reason
+
+
+def test_every_retention_reason_states_the_rule_in_force() -> None:
+    # The seed's title says "at least as long"; under its own convention equal is not enough,
+    # so the reason always says which rule decided.
+    for window in ("23", "24", "25"):
+        check = assess(
+            ReplayDesign(
+                retention=StatedDuration(amount=24, unit="hours"),
+                replay_window=StatedDuration(amount=window, unit="hours"),
+            )
+        ).check(RecommendationId.RETENTION_COVERS_REPLAY)
+        assert "The rule in force: " in check.reason
+        assert "strictly longer" in check.reason

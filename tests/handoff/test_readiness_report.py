@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from asyncfail.ground.seed import RecommendationId
-from asyncfail.handoff.design import MAX_TEXT, Duration, ReplayDesign
+from asyncfail.handoff.design import MAX_TEXT, ReplayDesign, StatedDuration
 from asyncfail.handoff.markup import plain
 from asyncfail.handoff.report import assess
 from asyncfail.handoff.verdict import STATUS_LABELS
@@ -37,8 +37,8 @@ FULL = ReplayDesign(
     key_scope="tenant-operation",
     unknown_outcome_separate="yes",
     lookup_by_key="yes",
-    retention=Duration(amount=Decimal(36), unit="hours"),
-    replay_window=Duration(amount=Decimal("1.5"), unit="days"),
+    retention=StatedDuration(amount=Decimal(36), unit="hours"),
+    replay_window=StatedDuration(amount=Decimal("1.5"), unit="days"),
     fingerprint_compared="yes",
     pause_owner="Payments on-call",
     replay_approver="Ledger lead",
