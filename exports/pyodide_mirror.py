@@ -74,14 +74,17 @@ class Pin:
 
 
 def read_pins(path: Path = PINS) -> list[Pin]:
+    """The pins, one ``name==version [wasm|purify]`` a line; a malformed line stops the build."""
     pins = []
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         line = line.split("#", 1)[0].strip()
         if not line:
             continue
-        spec, *flags = line.split()
-        name, version = spec.split("==")
-        pins.append(Pin(canonicalize_name(name), version, flags[0] if flags else "pure"))
+        match = re.fullmatch(r"([A-Za-z0-9._-]+)==(\S+)(?:\s+(wasm|purify))?", line)
+        if match is None:
+            raise SystemExit(f"{shown(path)}:{number}: not `name==version [wasm|purify]`")
+        name, version, kind = match.groups()
+        pins.append(Pin(canonicalize_name(name), version, kind or "pure"))
     return pins
 
 

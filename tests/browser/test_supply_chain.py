@@ -231,6 +231,14 @@ def test_the_committed_lock_pins_exactly_the_core_and_every_pinned_wheel() -> No
     assert "manylinux" in locked("binary/pyyaml-")
 
 
+def test_a_malformed_pin_stops_the_build(tmp_path: Path) -> None:
+    pins = tmp_path / "pyodide-wheels.txt"
+    pins.write_text("# pins\npydantic==2.14.4\npydantic-core>=2.50 wasm\n", encoding="utf-8")
+    with pytest.raises(SystemExit) as stop:
+        read_pins(pins)
+    assert stop.value.code == f"{pins}:3: not `name==version [wasm|purify]`"
+
+
 def test_relocking_the_cache_gives_the_committed_lock(warm_cache: Path, tmp_path: Path) -> None:
     save_lock(tmp_path / "artifacts.lock", relock(warm_cache))
     assert (tmp_path / "artifacts.lock").read_bytes() == LOCK.read_bytes()
