@@ -1,5 +1,5 @@
 """The publishing supply chain: every download pinned in exports/artifacts.lock and checked on
-every build, cache hits included.
+every build, cache hits included; the Pages workflow's actions pinned by commit.
 
 Each corruption is made in a copy of the download cache, never in the real one, and stops
 `build_mirror` (no marimo export needed) in one line that names the file and says what to do.
@@ -7,6 +7,7 @@ Each corruption is made in a copy of the download cache, never in the real one, 
 
 from __future__ import annotations
 
+import re
 import shutil
 import sys
 import zipfile
@@ -30,6 +31,9 @@ from pyodide_mirror import (  # noqa: E402
     read_pins,
 )
 from relock import relock  # noqa: E402
+
+WORKFLOWS = ROOT / ".github" / "workflows"
+USES = re.compile(r"^\s*(?:-\s+)?uses:\s*(?P<action>\S+)(?P<rest>.*)$", re.MULTILINE)
 
 
 @pytest.fixture(scope="session")
@@ -255,3 +259,20 @@ def test_relock_refuses_a_broken_download(cache: Path, prefix: str, says: str) -
         relock(cache)
     message = str(stop.value.code)
     assert message.startswith(f"{cache / name}: {says}") and "\n" not in message
+
+
+def test_every_action_is_pinned_by_commit() -> None:
+    """Every `uses:` of another repository names a full commit, its version in a comment: a
+    tag can be moved to other code, a commit cannot."""
+    uses = [
+        (workflow.name, match)
+        for workflow in sorted(WORKFLOWS.glob("*.y*ml"))
+        for match in USES.finditer(workflow.read_text(encoding="utf-8"))
+    ]
+    assert uses
+    for workflow, match in uses:
+        action, _, ref = match["action"].partition("@")
+        if action.startswith("./"):
+            continue  # an action of this repository, pinned by the checkout itself
+        assert re.fullmatch(r"[0-9a-f]{40}", ref), f"{workflow}: {match[0].strip()}"
+        assert re.fullmatch(r"\s+# v\d+(\.\d+)*", match["rest"]), f"{workflow}: {action}"
