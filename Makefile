@@ -9,7 +9,7 @@ HOST   ?= 127.0.0.1
 PORT   ?= 2718
 
 .DEFAULT_GOAL := help
-.PHONY: help serve lab test lint typecheck pytest golden bench export clean
+.PHONY: help serve lab test lint typecheck pytest golden bench export relock clean
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  make %-10s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -51,6 +51,9 @@ bench: $(STAMP) ## Print performance figures and ratios
 
 export: $(STAMP) ## Build the publishable site in exports/site/ (static + WebAssembly pages)
 	$(BIN)/python exports/build.py
+
+relock: $(STAMP) ## Pin fresh downloads in exports/artifacts.lock (after changing a Pyodide pin)
+	$(BIN)/python exports/relock.py
 
 clean: ## Remove the virtual environment and caches
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -32,7 +32,7 @@ import marimo
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from lessons import LIBRARY, ROOT, Lesson, discover, third_party_imports
-from pyodide_mirror import CACHE, build_mirror
+from pyodide_mirror import CACHE, mirror_inputs, write_mirror
 from wheels import LIBRARY_FILES, library_wheel
 
 HERE = Path(__file__).resolve().parent
@@ -232,12 +232,16 @@ def build_site(out: Path = DEFAULT_OUT, cache: Path = CACHE, log=print) -> Build
     if out.exists() and any(out.iterdir()) and not (out / SITE_MARKER).exists():
         # Only a folder this build made is ever wiped: `--out .` must not delete a checkout.
         raise SystemExit(f"export: {out} is not empty and is not a site built here; refusing")
+    # Every download is checked against exports/artifacts.lock before the old site goes: a
+    # corrupted cache stops the build in one line and leaves no half-built site.
+    log("export: checking every download against artifacts.lock")
+    inputs = mirror_inputs(cache)
     if out.exists():
         shutil.rmtree(out)
     out.mkdir(parents=True)
     (out / SITE_MARKER).write_text("built by exports/build.py\n", encoding="utf-8")
     log(f"export: Pyodide mirror -> {MIRROR_DIR}/")
-    mirror = build_mirror(out / MIRROR_DIR, cache)
+    mirror = write_mirror(out / MIRROR_DIR, inputs)
     available = mirror_imports(mirror)
     log(f"export: marimo assets -> {ASSETS_DIR}/")
     shutil.copytree(

@@ -4,11 +4,14 @@ The core comes from the npm package ``pyodide`` (the exact version marimo's fron
 the wheels from the package index as pinned in ``pyodide-wheels.txt`` (pyyaml's pure-Python
 wheel is built here by setuptools); ``pyodide-lock.json`` is generated from the wheels by the
 ``pyodide-lock`` package (each wheel's sha256, import names and dependencies). Downloads are
-cached in ``exports/.cache/``; the mirror itself is a pure function of those files.
+cached in ``exports/.cache/`` and pinned in ``artifacts.lock``: every build checks every file it
+reads from the cache against its pinned sha256 before it writes anything (see ``artifacts.py``).
+The mirror itself is a pure function of those files.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import shutil
@@ -16,10 +19,12 @@ import sys
 import tarfile
 import tempfile
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from artifacts import LOCK, RELOCK, Downloads, Lock, load_lock, shown
 from packaging.utils import canonicalize_name
 from wheels import build_wheel, run, write_project
 
@@ -34,6 +39,13 @@ PINS = HERE / "pyodide-wheels.txt"
 PYODIDE_VERSION = "314.0.0"
 # What the worker loads from the core: the module, the runtime, the standard library.
 CORE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
+# The core's own lock, whose info block heads the mirror's pyodide-lock.json.
+STOCK_LOCK = "pyodide-lock.json"
+# Paths in the cache: the npm tarball, and the folder it is unpacked into. Every file the build
+# reads from that folder is pinned in artifacts.lock.
+TARBALL = f"npm/pyodide-{PYODIDE_VERSION}.tgz"
+CORE_DIR = f"npm/pyodide-{PYODIDE_VERSION}"
+CORE_READ = (*CORE_FILES, STOCK_LOCK)
 WASM_PLATFORM = ["--platform", "pyemscripten_2026_0_wasm32", "--python-version", "3.14"]
 WASM_PLATFORM += ["--implementation", "cp", "--abi", "cp314"]
 # The project setuptools builds the pure pyyaml wheel from (with the release's yaml/*.py).
@@ -62,34 +74,52 @@ class Pin:
 
 
 def read_pins(path: Path = PINS) -> list[Pin]:
+    """The pins, one ``name==version [wasm|purify]`` a line; a malformed line stops the build."""
     pins = []
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         line = line.split("#", 1)[0].strip()
         if not line:
             continue
-        spec, *flags = line.split()
-        name, version = spec.split("==")
-        pins.append(Pin(canonicalize_name(name), version, flags[0] if flags else "pure"))
+        match = re.fullmatch(r"([A-Za-z0-9._-]+)==(\S+)(?:\s+(wasm|purify))?", line)
+        if match is None:
+            raise SystemExit(f"{shown(path)}:{number}: not `name==version [wasm|purify]`")
+        name, version, kind = match.groups()
+        pins.append(Pin(canonicalize_name(name), version, kind or "pure"))
     return pins
 
 
-def fetch_core(cache: Path) -> Path:
-    """The npm tarball of Pyodide's core, packed once into the cache and unpacked beside it."""
-    npm = cache / "npm"
-    tarball = npm / f"pyodide-{PYODIDE_VERSION}.tgz"
-    if not tarball.exists():
-        npm.mkdir(parents=True, exist_ok=True)
-        run(["npm", "pack", f"pyodide@{PYODIDE_VERSION}", "--silent"], cwd=npm)
-    core = npm / f"pyodide-{PYODIDE_VERSION}"
-    if not (core / "package.json").exists():
-        with tarfile.open(tarball) as tar:
-            tar.extractall(npm / "unpack", filter="data")
-        shutil.rmtree(core, ignore_errors=True)
-        (npm / "unpack" / "package").rename(core)
-        shutil.rmtree(npm / "unpack")
-    found = json.loads((core / "package.json").read_text(encoding="utf-8"))["version"]
-    if found != PYODIDE_VERSION:
-        raise SystemExit(f"npm gave pyodide {found}, need exactly {PYODIDE_VERSION}")
+def pack_tarball(npm: Path) -> None:
+    """Download the npm tarball of Pyodide's core into ``npm`` (a cache miss)."""
+    npm.mkdir(parents=True, exist_ok=True)
+    run(["npm", "pack", f"pyodide@{PYODIDE_VERSION}", "--silent"], cwd=npm)
+
+
+def unpack(downloads: Downloads) -> Path:
+    """The core folder of the cache, unpacked from the (checked) tarball if it is not there.
+
+    It is unpacked beside its place and renamed into it, so a half-unpacked folder never looks
+    like a done one; the files the build reads from it are checked all the same.
+    """
+    tarball, core = downloads.cache / TARBALL, downloads.cache / CORE_DIR
+    if core.is_dir():
+        return core
+    with tempfile.TemporaryDirectory(dir=core.parent) as tmp:
+        try:
+            with tarfile.open(tarball) as tar:
+                tar.extractall(tmp, filter="data")
+            (Path(tmp) / "package").rename(core)
+        except (tarfile.TarError, EOFError, zlib.error, OSError) as error:
+            reason = " ".join(str(error).split())
+            raise downloads.broken(TARBALL, f"cannot be unpacked ({reason})") from None
+    return core
+
+
+def fetch_core(downloads: Downloads) -> Path:
+    """Pyodide's core folder: the npm tarball and every file read from it, each checked."""
+    downloads.fetch(TARBALL, lambda: pack_tarball(downloads.cache / "npm"))
+    core = unpack(downloads)
+    for name in CORE_READ:
+        downloads.check(f"{CORE_DIR}/{name}")
     return core
 
 
@@ -98,33 +128,40 @@ def wheel_name_matches(path: Path, pin: Pin) -> bool:
     return canonicalize_name(dist) == pin.name and version == pin.version
 
 
-def cached_wheel(pin: Pin, folder: Path) -> Path | None:
-    return next((p for p in sorted(folder.glob("*.whl")) if wheel_name_matches(p, pin)), None)
-
-
-def download(pin: Pin, folder: Path, platform: list[str]) -> Path:
-    """The pinned wheel for ``platform``, from ``folder`` or else the package index into it."""
-    folder.mkdir(parents=True, exist_ok=True)
-    found = cached_wheel(pin, folder)
-    if found is None:
-        pip = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps"]
-        pip += ["--only-binary=:all:", *platform, "-d", str(folder)]
-        run([*pip, f"{pin.name}=={pin.version}"])
-        found = cached_wheel(pin, folder)
-    if found is None:
-        raise SystemExit(f"pip did not leave a wheel for {pin.name}=={pin.version}")
-    return found
-
-
-def fetch_wheel(pin: Pin, cache: Path) -> Path:
-    """One pinned wheel from the package index, cached; for a ``purify`` pin, its Linux wheel."""
+def wheel_source(pin: Pin) -> tuple[str, list[str]]:
+    """The cache folder of a pin's download and pip's platform options for it."""
     if pin.kind == "purify":
         # The Linux wheel carries the same pure modules as the sdist's lib/ plus a C speed-up;
         # taking them from it avoids building the sdist's metadata (minutes on this machine).
-        linux = ["--platform", "manylinux_2_17_x86_64", "--python-version", "3.14"]
-        return download(pin, cache / "binary", linux)
-    platform = WASM_PLATFORM if pin.kind == "wasm" else ["--python-version", "3.14"]
-    return download(pin, cache / "wheels", platform)
+        return "binary", ["--platform", "manylinux_2_17_x86_64", "--python-version", "3.14"]
+    return "wheels", WASM_PLATFORM if pin.kind == "wasm" else ["--python-version", "3.14"]
+
+
+def pip_download(pin: Pin, folder: Path) -> None:
+    """Download the pinned wheel into ``folder`` from the package index."""
+    folder.mkdir(parents=True, exist_ok=True)
+    pip = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps"]
+    pip += ["--only-binary=:all:", *wheel_source(pin)[1], "-d", str(folder)]
+    run([*pip, f"{pin.name}=={pin.version}"])
+
+
+def locked_wheel(lock: Lock, pin: Pin) -> str:
+    """The cache path of the pin's wheel as the lock names it: exactly one, or stop the build."""
+    folder = wheel_source(pin)[0]
+    found = [name for name in lock.names(folder) if wheel_name_matches(Path(name), pin)]
+    if len(found) != 1:
+        raise SystemExit(
+            f"{shown(lock.path)} pins {len(found)} wheels of {pin.name}=={pin.version} "
+            f"({PINS.name}) in {folder}/, not one: after changing a pin, pin fresh downloads "
+            f"with `{RELOCK}`"
+        )
+    return found[0]
+
+
+def fetch_wheel(pin: Pin, downloads: Downloads) -> Path:
+    """One pinned wheel, checked; for a ``purify`` pin, its Linux wheel."""
+    name = locked_wheel(downloads.lock, pin)
+    return downloads.fetch(name, lambda: pip_download(pin, (downloads.cache / name).parent))
 
 
 def purify_wheel(pin: Pin, binary: Path, out: Path) -> Path:
@@ -196,7 +233,7 @@ def require_dependencies(spec: PyodideLockSpec) -> None:
 
 def write_lock(core: Path, wheels: list[Path], mirror: Path) -> None:
     """``pyodide-lock.json`` of the mirror: the core's info block, one entry per wheel."""
-    stock = json.loads((core / "pyodide-lock.json").read_text(encoding="utf-8"))
+    stock = json.loads((core / STOCK_LOCK).read_text(encoding="utf-8"))
     try:
         spec = lock_spec(stock["info"], wheels, mirror)
     except (RuntimeError, ValueError) as error:
@@ -206,28 +243,57 @@ def write_lock(core: Path, wheels: list[Path], mirror: Path) -> None:
     spec.to_json(mirror / "pyodide-lock.json", indent=1)
 
 
-def build_mirror(out: Path, cache: Path = CACHE) -> Path:
-    """Write the mirror (core files, wheels, pyodide-lock.json) into ``out``; return it."""
-    core = fetch_core(cache)
+@dataclass(frozen=True)
+class MirrorInputs:
+    """Every download the mirror is made from, each checked against the lock."""
+
+    core: Path
+    pins: list[Pin]
+    wheels: dict[str, Path]  # pin name -> its downloaded wheel
+
+
+def mirror_inputs(cache: Path = CACHE, lock: Path = LOCK) -> MirrorInputs:
+    """Fetch what the cache lacks and check every file against the lock; write nothing else."""
+    downloads = Downloads(cache, load_lock(lock))
     pins = read_pins()
-    fetched = {pin.name: fetch_wheel(pin, cache) for pin in pins}
+    core = fetch_core(downloads)
+    return MirrorInputs(core, pins, {pin.name: fetch_wheel(pin, downloads) for pin in pins})
+
+
+def write_mirror(out: Path, inputs: MirrorInputs) -> Path:
+    """Write the mirror (core files, wheels, pyodide-lock.json) into ``out``; return it.
+
+    The built wheels (pyyaml's pure wheel) and ``pyodide-lock.json`` are not pinned: they are
+    made reproducibly from the checked downloads.
+    """
     if out.exists():
         shutil.rmtree(out)
     out.mkdir(parents=True)
     for name in CORE_FILES:
-        shutil.copyfile(core / name, out / name)
+        shutil.copyfile(inputs.core / name, out / name)
     wheels = []
     with tempfile.TemporaryDirectory() as tmp:
-        for pin in pins:
-            wheel = fetched[pin.name]
+        for pin in inputs.pins:
+            wheel = inputs.wheels[pin.name]
             if pin.kind == "purify":
                 wheel = purify_wheel(pin, wheel, Path(tmp) / pin.name)
             wheels.append(out / wheel.name)
             shutil.copyfile(wheel, wheels[-1])
-    write_lock(core, wheels, out)
+    write_lock(inputs.core, wheels, out)
     return out
 
 
+def build_mirror(out: Path, cache: Path = CACHE, lock: Path = LOCK) -> Path:
+    """The mirror in ``out``, from the downloads in ``cache`` once all match ``lock``."""
+    return write_mirror(out, mirror_inputs(cache, lock))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    default = CACHE / "pyodide-mirror"
+    parser.add_argument("out", nargs="?", type=Path, default=default, help="mirror folder")
+    print(f"pyodide mirror: {build_mirror(parser.parse_args().out)}")
+
+
 if __name__ == "__main__":
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else CACHE / "pyodide-mirror"
-    print(f"pyodide mirror: {build_mirror(target)}")
+    main()
