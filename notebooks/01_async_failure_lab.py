@@ -19,11 +19,14 @@ def _():
 @app.cell
 def _():
     from asyncfail import ASSUMPTIONS, Fault, Mode, Scenario, simulate
-    from asyncfail.charts.specs import VegaLite, timeline_spec
-    from asyncfail.charts.timeline import describe_timeline, narrate, timeline_rows
+    from asyncfail.charts.specs import timeline_spec
+    from asyncfail.charts.tables import timeline_table
+    from asyncfail.charts.timeline import narrate
     from asyncfail.course import lab_lesson as words
+    from asyncfail.course import page
+    from asyncfail.course.catalog import lesson
     from asyncfail.course.prediction import GUESS_RANGE, check_predictions
-    from asyncfail.course.questions import CHECK_LABEL, LAB_QUESTION
+    from asyncfail.course.questions import LAB_QUESTION
     from asyncfail.ground.canonical import to_json
     from asyncfail.ground.seed import DISCLAIMER
     from asyncfail.lab.faults import describe_fault
@@ -31,33 +34,41 @@ def _():
 
     return (
         ASSUMPTIONS,
-        CHECK_LABEL,
         DISCLAIMER,
         Fault,
         GUESS_RANGE,
         LAB_QUESTION,
         Mode,
         Scenario,
-        VegaLite,
         check_predictions,
         command_line,
         describe_fault,
-        describe_timeline,
+        lesson,
         narrate,
+        page,
         simulate,
-        timeline_rows,
         timeline_spec,
+        timeline_table,
         to_json,
         words,
     )
 
 
 @app.cell
-def _(ASSUMPTIONS, DISCLAIMER, mo, words):
+def _(mo):
+    # `marimo export html ... -- --snapshot` (the published static page) shows the results and
+    # the check's answer: a snapshot cannot take a prediction. Served or edited, it asks first.
+    snapshot = "snapshot" in mo.cli_args()
+    return (snapshot,)
+
+
+@app.cell
+def _(ASSUMPTIONS, DISCLAIMER, lesson, mo, page, snapshot, words):
     _assumptions = "\n".join(f"- {a}" for a in ASSUMPTIONS)
     mo.vstack(
         [
-            mo.md(f"# {words.TITLE}\n\n{words.INTRO}"),
+            page.heading(mo, lesson("01_async_failure_lab"), snapshot),
+            mo.md(words.INTRO),
             mo.md(f"### {words.ASSUMPTIONS_TITLE}\n\n{_assumptions}\n\n*{DISCLAIMER}*"),
         ]
     )
@@ -101,17 +112,11 @@ def _(GUESS_RANGE, fault, mo, words):
 
 
 @app.cell
-def _(fault, mo, words):
-    skip_prediction = mo.ui.switch(label=words.SKIP_LABEL.format(fault=fault.value))
+def _(mo, words):
+    # Not built from the fault: a learner who skips predicting keeps skipping as they try
+    # other faults (the prediction itself is asked per fault).
+    skip_prediction = mo.ui.switch(label=words.SKIP_LABEL)
     return (skip_prediction,)
-
-
-@app.cell
-def _(mo):
-    # `marimo export html ... -- --snapshot` (the published static page) shows the results: a
-    # snapshot cannot take a prediction. Served or edited, the lesson asks first.
-    snapshot = "snapshot" in mo.cli_args()
-    return (snapshot,)
 
 
 @app.cell
@@ -195,43 +200,14 @@ def _(mo, results, words):
 
 
 @app.cell
-def _(
-    Mode,
-    VegaLite,
-    describe_timeline,
-    mo,
-    narrate,
-    results,
-    revealed,
-    step,
-    timeline_rows,
-    timeline_spec,
-    words,
-):
+def _(Mode, mo, narrate, page, results, revealed, step, timeline_spec, timeline_table, words):
     def _trace_panel(mode):
         result = results[mode]
-        return mo.vstack(
-            [
-                mo.md(f"**{mode.value}**: {narrate(result, step.value)}"),
-                VegaLite(timeline_spec(result, step.value, width=380)),
-                mo.md(f"<small>{describe_timeline(result)}</small>"),
-                mo.ui.table(
-                    [
-                        dict(
-                            zip(
-                                words.TRACE_COLUMNS,
-                                (r["seq"], r["attempt"], r["actor"], r["kind"], r["layer"]),
-                                strict=True,
-                            )
-                        )
-                        for r in timeline_rows(result)
-                    ],
-                    selection=None,
-                    pagination=False,
-                    show_column_summaries=False,
-                    label=words.TRACE_TABLE_LABEL.format(mode=mode.value),
-                ),
-            ]
+        return page.chart(
+            mo,
+            timeline_spec(result, step.value, width=380),
+            timeline_table(result),
+            caption=f"**{mode.value}**: {narrate(result, step.value)}",
         )
 
     trace_view = (
@@ -239,7 +215,7 @@ def _(
             [
                 mo.md(words.TRACES_TITLE),
                 step,
-                mo.hstack([_trace_panel(m) for m in Mode], widths="equal", gap=2),
+                mo.hstack([_trace_panel(m) for m in Mode], widths="equal", gap=2, align="start"),
             ]
         )
         if revealed
@@ -275,27 +251,17 @@ def _(mo, words):
 
 
 @app.cell
-def _(CHECK_LABEL, LAB_QUESTION, mo):
+def _(LAB_QUESTION, mo, page):
     understanding = mo.ui.radio(
-        options=list(LAB_QUESTION.options), label=CHECK_LABEL.format(prompt=LAB_QUESTION.prompt)
+        options=list(LAB_QUESTION.options),
+        label=page.CHECK_LABEL.format(prompt=LAB_QUESTION.prompt),
     )
     return (understanding,)
 
 
 @app.cell
-def _(LAB_QUESTION, mo, understanding):
-    _feedback = LAB_QUESTION.feedback(understanding.value)
-    mo.vstack(
-        [
-            understanding,
-            mo.callout(
-                mo.md(_feedback),
-                kind="success" if understanding.value == LAB_QUESTION.answer else "info",
-            )
-            if _feedback
-            else mo.md(""),
-        ]
-    )
+def _(LAB_QUESTION, mo, page, snapshot, understanding):
+    page.check(mo, LAB_QUESTION, understanding, snapshot)
     return
 
 

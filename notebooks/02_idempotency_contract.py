@@ -18,8 +18,9 @@ def _():
 
 @app.cell
 def _():
-    from asyncfail.charts.heatmap import describe_heatmap, overview_axis
-    from asyncfail.charts.specs import VegaLite, retention_heatmap_spec
+    from asyncfail.charts.heatmap import overview_axis
+    from asyncfail.charts.specs import retention_heatmap_spec
+    from asyncfail.charts.tables import heatmap_table
     from asyncfail.contract.experiment import evaluate
     from asyncfail.contract.requests import SECOND_WORDS
     from asyncfail.contract.sweep import sweep_around_boundary, sweep_retention
@@ -31,23 +32,25 @@ def _():
         ContractProfile,
     )
     from asyncfail.course import contract_lesson as words
-    from asyncfail.course.questions import CHECK_LABEL, CONTRACT_QUESTION
+    from asyncfail.course import page
+    from asyncfail.course.catalog import lesson
+    from asyncfail.course.questions import CONTRACT_QUESTION
     from asyncfail.handoff.markdown import md_text
 
     return (
         BOUNDARY_WORDS,
-        CHECK_LABEL,
         CONTRACT_QUESTION,
         ContractProfile,
         POLICY_WORDS,
         PROFILE_NAMES,
         SCOPE_WORDS,
         SECOND_WORDS,
-        VegaLite,
-        describe_heatmap,
         evaluate,
+        heatmap_table,
+        lesson,
         md_text,
         overview_axis,
+        page,
         retention_heatmap_spec,
         sweep_around_boundary,
         sweep_retention,
@@ -55,9 +58,17 @@ def _():
     )
 
 
+@app.cell
+def _(mo):
+    # `marimo export html ... -- --snapshot` (the published static page) says it is a snapshot
+    # and shows the check's answer; served or edited, the lesson is live.
+    snapshot = "snapshot" in mo.cli_args()
+    return (snapshot,)
+
+
 @app.cell(hide_code=True)
-def _(mo, words):
-    mo.md(f"# {words.TITLE}\n\n{words.INTRO}")
+def _(lesson, mo, page, snapshot, words):
+    mo.vstack([page.heading(mo, lesson("02_idempotency_contract"), snapshot), mo.md(words.INTRO)])
     return
 
 
@@ -225,10 +236,10 @@ def _(PROFILE_NAMES, input_errors, md_text, mo, result, words):
 
 @app.cell
 def _(
-    VegaLite,
-    describe_heatmap,
+    heatmap_table,
     mo,
     overview_axis,
+    page,
     retention_heatmap_spec,
     scenario,
     sweep_around_boundary,
@@ -243,12 +254,7 @@ def _(
             mo.md(words.BOUNDARY_TEXT),
             mo.hstack(
                 [
-                    mo.vstack(
-                        [
-                            VegaLite(retention_heatmap_spec(sweep, title)),
-                            mo.md(f"<small>{describe_heatmap(sweep)}</small>"),
-                        ]
-                    )
+                    page.chart(mo, retention_heatmap_spec(sweep, title), heatmap_table(sweep))
                     for sweep, title in (
                         (overview, words.OVERVIEW_TITLE),
                         (zoom, words.ZOOM_TITLE),
@@ -256,6 +262,7 @@ def _(
                 ],
                 widths="equal",
                 gap=2,
+                align="start",
             ),
         ]
     )
@@ -269,28 +276,17 @@ def _(mo, words):
 
 
 @app.cell
-def _(CHECK_LABEL, CONTRACT_QUESTION, mo):
+def _(CONTRACT_QUESTION, mo, page):
     understanding = mo.ui.radio(
         options=list(CONTRACT_QUESTION.options),
-        label=CHECK_LABEL.format(prompt=CONTRACT_QUESTION.prompt),
+        label=page.CHECK_LABEL.format(prompt=CONTRACT_QUESTION.prompt),
     )
     return (understanding,)
 
 
 @app.cell
-def _(CONTRACT_QUESTION, mo, understanding):
-    _feedback = CONTRACT_QUESTION.feedback(understanding.value)
-    mo.vstack(
-        [
-            understanding,
-            mo.callout(
-                mo.md(_feedback),
-                kind="success" if understanding.value == CONTRACT_QUESTION.answer else "info",
-            )
-            if _feedback
-            else mo.md(""),
-        ]
-    )
+def _(CONTRACT_QUESTION, mo, page, snapshot, understanding):
+    page.check(mo, CONTRACT_QUESTION, understanding, snapshot)
     return
 
 

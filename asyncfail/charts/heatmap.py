@@ -8,10 +8,11 @@ from collections import Counter
 from itertools import pairwise
 from typing import Final, TypedDict
 
+from asyncfail.charts.look import finding_label
 from asyncfail.contract.experiment import ContractScenario
 from asyncfail.contract.rules import Finding
 from asyncfail.contract.sweep import RetentionSweep
-from asyncfail.ground.durations import MAX_DURATION, Duration
+from asyncfail.ground.durations import MAX_DURATION, Duration, human
 from asyncfail.ground.prose import counted
 
 OVERVIEW_CELLS: Final = 41
@@ -46,6 +47,8 @@ class HeatmapCell(TypedDict):
 
     retention_seconds: int | float
     delay_seconds: int | float
+    retention_text: str
+    delay_text: str
     retention_from: float
     retention_to: float
     delay_from: float
@@ -54,6 +57,7 @@ class HeatmapCell(TypedDict):
     disposition: str
     effects: int
     finding: str
+    finding_label: str
     correct: bool
 
 
@@ -75,10 +79,14 @@ def heatmap_cells(sweep: RetentionSweep) -> list[HeatmapCell]:
     delay_edges = _edges(sweep.delays)
     columns = sweep.columns()
     width = len(sweep.delays)
+    texts = {d.millis: human(d) for d in (*sweep.retentions, *sweep.delays)}
+    labels = {f.value: finding_label(f) for f in Finding}
     return [
         HeatmapCell(
             retention_seconds=columns["retention_seconds"][i],  # type: ignore[typeddict-item]
             delay_seconds=columns["delay_seconds"][i],  # type: ignore[typeddict-item]
+            retention_text=texts[sweep.retention_ms[i]],
+            delay_text=texts[sweep.delay_ms[i]],
             retention_from=retention_edges[i // width][0],
             retention_to=retention_edges[i // width][1],
             delay_from=delay_edges[i % width][0],
@@ -87,6 +95,7 @@ def heatmap_cells(sweep: RetentionSweep) -> list[HeatmapCell]:
             disposition=str(columns["disposition"][i]),
             effects=int(columns["effects"][i]),
             finding=str(columns["finding"][i]),
+            finding_label=labels[str(columns["finding"][i])],
             correct=bool(columns["correct"][i]),
         )
         for i in range(len(sweep))
@@ -104,9 +113,9 @@ def describe_heatmap(sweep: RetentionSweep) -> str:
     counts = Counter(sweep.finding)
     parts = [f"{counted(counts[f], 'cell')} {f.value}" for f in Finding if counts[f]]
     return (
-        f"Heatmap of the finding over retention {sweep.retentions[0]} to "
-        f"{sweep.retentions[-1]} and delay {sweep.delays[0]} to "
-        f"{sweep.delays[-1]} ({len(sweep.retentions)} x {len(sweep.delays)} cells), "
+        f"Heatmap of the finding over retention {human(sweep.retentions[0])} to "
+        f"{human(sweep.retentions[-1])} and delay {human(sweep.delays[0])} to "
+        f"{human(sweep.delays[-1])} ({len(sweep.retentions)} x {len(sweep.delays)} cells), "
         f"with {sweep.scenario.settings.scope.value} keys, the {sweep.scenario.second.value} "
         f"second request and the {sweep.scenario.settings.policy.value} policy: "
         f"{'; '.join(parts)}. "

@@ -5,7 +5,7 @@ in every chart. Read by the altair builders (when templates are generated) and b
 
 from typing import Final
 
-from asyncfail.contract.rules import Finding
+from asyncfail.contract.rules import CORRECT_FINDINGS, Finding
 from asyncfail.lab.results import LabResult
 
 MARKER_COLOURS: Final = ("#c0392b", "#111111", "#e67e22", "#8e44ad", "#2c7fb8")
@@ -14,19 +14,27 @@ MARKER_COLOURS: Final = ("#c0392b", "#111111", "#e67e22", "#8e44ad", "#2c7fb8")
 MARKER_SHAPES: Final = ("diamond", "cross", "triangle-up", "square", "circle")
 """One shape per ``timeline.Marker``, in its order, so the markers survive colour blindness."""
 
-# Right outcomes in greens and blue, wrong ones in warm colours: a glance tells which is which.
 FINDING_COLOURS: Final[dict[Finding, str]] = {
     Finding.SAME_INTENT_REUSED: "#1a9850",
     Finding.NEW_INTENT_APPLIED: "#4575b4",
-    Finding.CONFLICT_REJECTED: "#91cf60",
+    Finding.CONFLICT_REJECTED: "#5aae61",
     Finding.APPLIED_TWICE_RECORD_EXPIRED: "#d73027",
     Finding.APPLIED_TWICE_KEY_PER_ATTEMPT: "#a50026",
     Finding.CONFLICT_APPLIED_RECORD_EXPIRED: "#f46d43",
     Finding.CONFLICT_APPLIED_KEY_PER_ATTEMPT: "#fdae61",
-    Finding.CONFLICT_HIDDEN: "#762a83",
-    Finding.OTHER_TENANTS_RESULT: "#c51b7d",
-    Finding.OTHER_TENANT_REJECTED: "#e08214",
+    Finding.CONFLICT_HIDDEN: "#e08214",
+    Finding.OTHER_TENANTS_RESULT: "#b35806",
+    Finding.OTHER_TENANT_REJECTED: "#7f3b08",
 }
+"""One colour per finding, the same in every chart: the right findings in greens and blue, the
+wrong ones in reds, oranges and browns, so colour alone says right or wrong; the ✓ and ✗ of
+``finding_label`` say it again without colour."""
+
+
+def finding_label(finding: Finding) -> str:
+    """A finding as a legend and a tooltip show it: ``✓ Same intent reused its retained
+    result``, ``✗ One intent applied twice because the record expired``."""
+    return f"{'✓' if finding in CORRECT_FINDINGS else '✗'} {finding.value}"
 
 
 def timeline_title(result: LabResult) -> str:

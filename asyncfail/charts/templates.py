@@ -366,9 +366,10 @@ TEMPLATES_JSON = r"""{
     },
     "encoding": {
      "color": {
-      "field": "finding",
+      "field": "finding_label",
       "legend": {
        "columns": 1,
+       "labelLimit": 0,
        "orient": "bottom",
        "values": {
         "expr": "present"
@@ -376,43 +377,43 @@ TEMPLATES_JSON = r"""{
       },
       "scale": {
        "domain": [
-        "Same intent reused its retained result",
-        "New intent correctly applied",
-        "Conflicting reuse rejected",
-        "One intent applied twice because the record expired",
-        "One intent applied twice because the key changed per attempt",
-        "Conflicting request applied because the record expired",
-        "Conflicting request applied because the key changed per attempt",
-        "Conflicting request hidden behind a previous result",
-        "One tenant received another tenant's result",
-        "Another tenant's new intent rejected because the key omits the tenant"
+        "✓ Same intent reused its retained result",
+        "✓ New intent correctly applied",
+        "✓ Conflicting reuse rejected",
+        "✗ One intent applied twice because the record expired",
+        "✗ One intent applied twice because the key changed per attempt",
+        "✗ Conflicting request applied because the record expired",
+        "✗ Conflicting request applied because the key changed per attempt",
+        "✗ Conflicting request hidden behind a previous result",
+        "✗ One tenant received another tenant's result",
+        "✗ Another tenant's new intent rejected because the key omits the tenant"
        ],
        "range": [
         "#1a9850",
         "#4575b4",
-        "#91cf60",
+        "#5aae61",
         "#d73027",
         "#a50026",
         "#f46d43",
         "#fdae61",
-        "#762a83",
-        "#c51b7d",
-        "#e08214"
+        "#e08214",
+        "#b35806",
+        "#7f3b08"
        ]
       },
-      "title": "Finding",
+      "title": "Finding (✓ right, ✗ wrong)",
       "type": "nominal"
      },
      "tooltip": [
       {
-       "field": "retention_seconds",
-       "title": "Retention (s)",
-       "type": "quantitative"
+       "field": "retention_text",
+       "title": "Retention",
+       "type": "nominal"
       },
       {
-       "field": "delay_seconds",
-       "title": "Second request after (s)",
-       "type": "quantitative"
+       "field": "delay_text",
+       "title": "Second request after",
+       "type": "nominal"
       },
       {
        "field": "record",
@@ -430,13 +431,17 @@ TEMPLATES_JSON = r"""{
        "type": "quantitative"
       },
       {
-       "field": "finding",
+       "field": "finding_label",
        "title": "Finding",
        "type": "nominal"
       }
      ],
      "x": {
-      "field": "retention_from",
+      "axis": {
+       "labelExpr": "format(datum.value, ',~f') + ' ' + unit_name",
+       "labelOverlap": true
+      },
+      "field": "x",
       "scale": {
        "domainMax": {
         "expr": "x_max"
@@ -447,14 +452,18 @@ TEMPLATES_JSON = r"""{
        "nice": false,
        "zero": false
       },
-      "title": "Idempotency retention (seconds)",
+      "title": "Idempotency retention",
       "type": "quantitative"
      },
      "x2": {
-      "field": "retention_to"
+      "field": "x2"
      },
      "y": {
-      "field": "delay_from",
+      "axis": {
+       "labelExpr": "format(datum.value, ',~f') + ' ' + unit_name",
+       "labelOverlap": true
+      },
+      "field": "y",
       "scale": {
        "domainMax": {
         "expr": "y_max"
@@ -465,13 +474,130 @@ TEMPLATES_JSON = r"""{
        "nice": false,
        "zero": false
       },
-      "title": "Second request after (seconds)",
+      "title": "Second request after",
       "type": "quantitative"
      },
      "y2": {
-      "field": "delay_to"
+      "field": "y2"
      }
-    }
+    },
+    "transform": [
+     {
+      "calculate": "datum.retention_from / unit",
+      "as": "x"
+     },
+     {
+      "calculate": "datum.retention_to / unit",
+      "as": "x2"
+     },
+     {
+      "calculate": "datum.delay_from / unit",
+      "as": "y"
+     },
+     {
+      "calculate": "datum.delay_to / unit",
+      "as": "y2"
+     }
+    ]
+   },
+   {
+    "data": {
+     "name": "cells"
+    },
+    "mark": {
+     "type": "text",
+     "color": "#ffffff",
+     "fontSize": {
+      "expr": "glyph"
+     },
+     "opacity": 0.85,
+     "text": "✗"
+    },
+    "encoding": {
+     "tooltip": [
+      {
+       "field": "retention_text",
+       "title": "Retention",
+       "type": "nominal"
+      },
+      {
+       "field": "delay_text",
+       "title": "Second request after",
+       "type": "nominal"
+      },
+      {
+       "field": "record",
+       "title": "Record",
+       "type": "nominal"
+      },
+      {
+       "field": "disposition",
+       "title": "Disposition",
+       "type": "nominal"
+      },
+      {
+       "field": "effects",
+       "title": "Total effects",
+       "type": "quantitative"
+      },
+      {
+       "field": "finding_label",
+       "title": "Finding",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "axis": {
+       "labelExpr": "format(datum.value, ',~f') + ' ' + unit_name",
+       "labelOverlap": true
+      },
+      "field": "x",
+      "scale": {
+       "domainMax": {
+        "expr": "x_max"
+       },
+       "domainMin": {
+        "expr": "x_min"
+       },
+       "nice": false,
+       "zero": false
+      },
+      "title": "Idempotency retention",
+      "type": "quantitative"
+     },
+     "y": {
+      "axis": {
+       "labelExpr": "format(datum.value, ',~f') + ' ' + unit_name",
+       "labelOverlap": true
+      },
+      "field": "y",
+      "scale": {
+       "domainMax": {
+        "expr": "y_max"
+       },
+       "domainMin": {
+        "expr": "y_min"
+       },
+       "nice": false,
+       "zero": false
+      },
+      "title": "Second request after",
+      "type": "quantitative"
+     }
+    },
+    "transform": [
+     {
+      "filter": "!datum.correct"
+     },
+     {
+      "calculate": "datum.retention_seconds / unit",
+      "as": "x"
+     },
+     {
+      "calculate": "datum.delay_seconds / unit",
+      "as": "y"
+     }
+    ]
    },
    {
     "data": {
@@ -489,14 +615,54 @@ TEMPLATES_JSON = r"""{
     },
     "encoding": {
      "x": {
-      "field": "retention_seconds",
+      "axis": {
+       "labelExpr": "format(datum.value, ',~f') + ' ' + unit_name",
+       "labelOverlap": true
+      },
+      "field": "x",
+      "scale": {
+       "domainMax": {
+        "expr": "x_max"
+       },
+       "domainMin": {
+        "expr": "x_min"
+       },
+       "nice": false,
+       "zero": false
+      },
+      "title": "Idempotency retention",
       "type": "quantitative"
      },
      "y": {
-      "field": "delay_seconds",
+      "axis": {
+       "labelExpr": "format(datum.value, ',~f') + ' ' + unit_name",
+       "labelOverlap": true
+      },
+      "field": "y",
+      "scale": {
+       "domainMax": {
+        "expr": "y_max"
+       },
+       "domainMin": {
+        "expr": "y_min"
+       },
+       "nice": false,
+       "zero": false
+      },
+      "title": "Second request after",
       "type": "quantitative"
      }
-    }
+    },
+    "transform": [
+     {
+      "calculate": "datum.retention_seconds / unit",
+      "as": "x"
+     },
+     {
+      "calculate": "datum.delay_seconds / unit",
+      "as": "y"
+     }
+    ]
    },
    {
     "data": {
@@ -504,7 +670,6 @@ TEMPLATES_JSON = r"""{
     },
     "mark": {
      "type": "point",
-     "clip": true,
      "filled": true,
      "shape": "circle",
      "size": 220,
@@ -520,24 +685,64 @@ TEMPLATES_JSON = r"""{
      "tooltip": [
       {
        "field": "label",
-       "title": "Current inputs",
+       "title": "Your inputs",
        "type": "nominal"
       },
       {
-       "field": "finding",
+       "field": "finding_label",
        "title": "Finding",
        "type": "nominal"
       }
      ],
      "x": {
-      "field": "retention_seconds",
+      "axis": {
+       "labelExpr": "format(datum.value, ',~f') + ' ' + unit_name",
+       "labelOverlap": true
+      },
+      "field": "x",
+      "scale": {
+       "domainMax": {
+        "expr": "x_max"
+       },
+       "domainMin": {
+        "expr": "x_min"
+       },
+       "nice": false,
+       "zero": false
+      },
+      "title": "Idempotency retention",
       "type": "quantitative"
      },
      "y": {
-      "field": "delay_seconds",
+      "axis": {
+       "labelExpr": "format(datum.value, ',~f') + ' ' + unit_name",
+       "labelOverlap": true
+      },
+      "field": "y",
+      "scale": {
+       "domainMax": {
+        "expr": "y_max"
+       },
+       "domainMin": {
+        "expr": "y_min"
+       },
+       "nice": false,
+       "zero": false
+      },
+      "title": "Second request after",
       "type": "quantitative"
      }
-    }
+    },
+    "transform": [
+     {
+      "calculate": "datum.retention_seconds / unit",
+      "as": "x"
+     },
+     {
+      "calculate": "datum.delay_seconds / unit",
+      "as": "y"
+     }
+    ]
    }
   ],
   "height": 420,
@@ -559,8 +764,20 @@ TEMPLATES_JSON = r"""{
     "value": 0
    },
    {
+    "name": "unit",
+    "value": 0
+   },
+   {
+    "name": "unit_name",
+    "value": 0
+   },
+   {
+    "name": "glyph",
+    "value": 0
+   },
+   {
     "name": "present",
-    "value": []
+    "value": 0
    }
   ],
   "width": 420,

@@ -62,9 +62,18 @@ def clamp_step(result: LabResult, step: int | None) -> int:
     return last if step is None else max(1, min(step, last))
 
 
+def state_of(seq: int, shown: int | None) -> StepState:
+    """An event's state at step ``shown``: the shown event is current, earlier ones past, later
+    ones future; with no step (``None``) every event is past, so nothing is highlighted."""
+    if shown is None or seq < shown:
+        return "past"
+    return "current" if seq == shown else "future"
+
+
 def timeline_rows(result: LabResult, step: int | None = None) -> list[TimelineRow]:
-    """One row per event; with ``step`` set, events after it are ``future`` and it is current."""
-    shown = clamp_step(result, step)
+    """One row per event; with ``step`` set, events after it are ``future`` and it is current;
+    without, the whole trace is past (a timeline with no step slider highlights nothing)."""
+    shown = None if step is None else clamp_step(result, step)
     return [
         TimelineRow(
             runtime=result.mode.value,
@@ -76,7 +85,7 @@ def timeline_rows(result: LabResult, step: int | None = None) -> list[TimelineRo
             layer=e.layer.value,
             marker=marker_of(e).value,
             description=e.description,
-            state="current" if e.seq == shown else ("past" if e.seq < shown else "future"),
+            state=state_of(e.seq, shown),
         )
         for e in result.events
     ]

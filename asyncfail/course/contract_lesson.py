@@ -17,8 +17,6 @@ from asyncfail.ground.durations import duration_error, parse_duration
 from asyncfail.handoff.markdown import md_table
 from asyncfail.handoff.markup import Table
 
-TITLE: Final = "Stress the idempotency contract"
-
 INTRO: Final = """\
 The Async Failure Lab assumes a **stable key** and a **retained record**. This separate
 two-request experiment relaxes those assumptions at the receiver. Request 1 (tenant-a /

@@ -10,8 +10,6 @@ from asyncfail.ground.seed import QUESTION
 from asyncfail.lab.reading import Outcome
 from asyncfail.lab.scenario import SEED_FAULT, Mode
 
-TITLE: Final = "The Async Failure Lab"
-
 INTRO: Final = f"""\
 > **{QUESTION}**
 
@@ -38,7 +36,7 @@ PREDICT_PROMPT: Final = (
 become the form's two number fields."""
 DEFAULT_GUESS: Final = 1
 COMMIT_LABEL: Final = "Commit my guess"
-SKIP_LABEL: Final = "Skip predicting; show the counts for {fault}"
+SKIP_LABEL: Final = "Skip predicting: show the counts and the traces for every fault"
 REVEAL_PROMPT: Final = (
     "Commit a guess of the business effects for each runtime, or switch on *skip predicting*, "
     "to see the counts and the traces."
@@ -63,8 +61,6 @@ OUTCOME_KIND: Final[dict[Outcome, str]] = {
 
 TRACES_TITLE: Final = "## The event traces"
 STEP_LABEL: Final = "Step through the traces (arrow keys move one event)"
-TRACE_TABLE_LABEL: Final = "{mode} trace"
-TRACE_COLUMNS: Final = ("step", "attempt", "actor", "event", "layer")
 
 TERMINAL_TEXT: Final = (
     "## The same run in a terminal\n\n"

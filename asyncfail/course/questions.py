@@ -1,11 +1,6 @@
 """The lessons' checks for understanding, one per lesson, each with its explanation."""
 
-from typing import Final
-
 from asyncfail.ground.quiz import Question
-
-CHECK_LABEL: Final = "**Check:** {prompt}"
-"""How every lesson introduces its check for understanding."""
 
 LAB_QUESTION = Question(
     prompt=(
@@ -42,5 +37,49 @@ CONTRACT_QUESTION = Question(
         "The second delivery attempt has a new id, so no record was ever stored under its key: "
         "it was never stored, not expired, and no retention can help. The key must identify "
         "the business intent, (tenant, operation), not the delivery."
+    ),
+)
+
+
+READINESS_QUESTION = Question(
+    prompt=(
+        "Deduplication records are kept for 24 hours, and an operator may replay an abandoned "
+        "delivery exactly 24 hours after the first request. Under the seed's boundary "
+        "convention, does the retention cover that replay?"
+    ),
+    options=(
+        "Yes: 24 hours is at least as long as 24 hours.",
+        "No: at exactly the boundary the record has already expired, so the replay is applied "
+        "as a second debit.",
+        "It depends on whether a request fingerprint is compared.",
+    ),
+    answer="No: at exactly the boundary the record has already expired, so the replay is "
+    "applied as a second debit.",
+    explanation=(
+        "The seed's convention keeps a record only while the delay is strictly shorter than the "
+        "retention, so records must outlive the longest replay window. (Under Powertools' "
+        "convention, equal would be enough.) A fingerprint decides only what happens to a "
+        "retained record, and this one is gone."
+    ),
+)
+
+
+HANDOFF_QUESTION = Question(
+    prompt=(
+        "In the handoff for response-lost, the naive loop debits twice within one delivery "
+        "attempt. Why?"
+    ),
+    options=(
+        "The channel delivered the operation twice.",
+        "After the timeout it called the tool again, but the receiver had already applied the "
+        "debit: the reply was lost, not the request.",
+        "The durable runtime crashed and the naive loop took over.",
+    ),
+    answer="After the timeout it called the tool again, but the receiver had already applied "
+    "the debit: the reply was lost, not the request.",
+    explanation=(
+        "A timeout does not say which message was lost. The naive loop treats it as a failure "
+        "and retries in the same delivery, so attempts stay at one while effects become two; the "
+        "durable runtime looks the operation key up instead and finds the debit."
     ),
 )

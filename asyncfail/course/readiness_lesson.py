@@ -1,4 +1,4 @@
-"""Lesson 3, the replay-readiness checklist and the review handoff: every word the lesson shows.
+"""Lesson 3, the replay-readiness checklist: every word the lesson shows, and its defaults.
 
 The questions themselves are the checklist's (``handoff.design.QUESTIONS``), so the lesson asks
 exactly what the report answers.
@@ -8,9 +8,6 @@ from typing import Final
 
 from asyncfail.ground.durations import TimeUnit
 from asyncfail.handoff.design import Answer
-from asyncfail.lab.scenario import SEED_FAULT
-
-TITLE: Final = "Take the replay-readiness checklist to your own design"
 
 INTRO: Final = """\
 The lab's durable runtime was safe **under its assumptions**: one key carried across every
@@ -20,18 +17,15 @@ your own design below and the checklist tells you which of the sample handoff's 
 it meets, in your own terms, running your retention and replay window through the idempotency
 contract experiment.
 
-Answer what you know; leave the rest as *unknown*. Your answers stay in this page's memory:
-nothing is written to the address bar or sent anywhere, and the report downloads as a file made
-in your browser.
+Answer what you know; leave the rest as *unknown* (a blank duration is unknown too). Your
+answers stay in this page's memory: nothing is written to the address bar or sent anywhere, and
+the report downloads as a file made in your browser.
 """
 
 DEFAULT_ANSWER: Final = Answer.UNKNOWN
 DEFAULT_UNIT: Final = TimeUnit.HOURS
 UNIT_LABEL: Final = "unit"
-DURATION_PLACEHOLDERS: Final[dict[str, str]] = {
-    "retention": "e.g. 24 (blank: unknown)",
-    "replay_window": "e.g. 72 (blank: unknown)",
-}
+DURATION_PLACEHOLDERS: Final[dict[str, str]] = {"retention": "e.g. 24", "replay_window": "e.g. 72"}
 OWNER_PLACEHOLDER: Final = "a role or a team"
 
 DESIGN_TITLE: Final = "## Your design"
@@ -51,16 +45,3 @@ RETENTION_CHART_MISSING: Final = (
     "*Give both the retention and the longest replay window to see whether a late replay can "
     "become a second debit.*"
 )
-
-HANDOFF_FAULT_LABEL: Final = "Fault the handoff reviews"
-DEFAULT_HANDOFF_FAULT: Final = SEED_FAULT
-HANDOFF_TEXT: Final = (
-    "## The model's own case: the review handoff\n\n"
-    "This is the sample handoff, generated now from running both runtimes: every figure and "
-    "event in it is the model's. Pick another fault to see the same review of a different "
-    "failure."
-)
-HANDOFF_DOWNLOAD: Final = "Download the handoff (Markdown)"
-HANDOFF_FILE: Final = "review-handoff-{fault}.md"
-EVIDENCE_TITLE: Final = "**The evidence, as timelines** (the same runs the handoff reports):"
-MARKDOWN_MIME: Final = "text/markdown"

@@ -231,3 +231,34 @@ def _validate(value: object) -> Duration:
     except ValueError as error:
         raise ValueError(f"{shown(str(value))} {error}; give {ACCEPTED}") from None
     return duration
+
+
+HUMAN_UNITS: Final = (("d", 86_400), ("h", 3600), ("min", 60), ("s", 1))
+"""Units a person reads a length of time in, largest first."""
+
+
+def human_unit(largest: Duration) -> tuple[str, int]:
+    """The unit to show durations up to ``largest`` in: the largest unit of which ``largest``
+    holds at least two (so an axis never reads 0.5 d), else seconds. Returns (name, seconds)."""
+    return next(
+        ((name, size) for name, size in HUMAN_UNITS if largest.millis >= 2 * size * 1000),
+        HUMAN_UNITS[-1],
+    )
+
+
+def in_unit(duration: Duration, unit_seconds: int) -> str:
+    """``duration`` as a plain decimal number of a unit, rounded to three decimals at most, no
+    exponent: ``2.5``, ``0.017``, ``720`` (for axis labels, where a unit is shared)."""
+    value = Decimal(duration.millis) / (unit_seconds * MILLIS_PER_SECOND)
+    return _plain_decimal(value.quantize(Decimal("0.001")))
+
+
+def human(duration: Duration) -> str:
+    """A duration as a person reads it, exactly: in the largest unit that holds at least one of
+    it and shows it exactly with at most three decimals, else in seconds (always exact to the
+    millisecond): ``90 s``, ``1 h``, ``1.5 h``, ``3 d``, ``3599.999 s``."""
+    for name, size in HUMAN_UNITS:
+        value = Decimal(duration.millis) / (size * MILLIS_PER_SECOND)
+        if duration.millis >= size * 1000 and value == value.quantize(Decimal("0.001")):
+            return f"{_plain_decimal(value)} {name}"
+    return str(duration)

@@ -97,10 +97,14 @@ def _html_block(block: Block) -> Iterator[str]:
 
 
 # Every rule is scoped to the article's class, so the fragment can be embedded in a page (a
-# notebook cell) without restyling anything around it. Colours only; no fonts are loaded.
-_STYLE: Final = """
-.asyncfail-doc{max-width:46rem;margin:2rem auto;padding:0 1rem;line-height:1.5;
+# notebook cell) without restyling anything around it. Colours only; no fonts are loaded. The
+# page alone sets a font and a column: embedded, a document takes the page's.
+_PAGE_STYLE: Final = """
+.asyncfail-doc{max-width:46rem;margin:2rem auto;padding:0 1rem;
  font-family:system-ui,-apple-system,"Segoe UI",sans-serif;color:#1d2430;background:#fff}
+""".strip()
+_STYLE: Final = """
+.asyncfail-doc{line-height:1.5}
 .asyncfail-doc .kicker{font-size:.8rem;letter-spacing:.06em;text-transform:uppercase;
  color:#5b6472;margin:0}
 .asyncfail-doc h1{font-size:1.8rem;line-height:1.2;margin:.3rem 0 1rem}
@@ -163,7 +167,7 @@ def to_html(document: Document) -> str:
         "<!doctype html>\n"
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{html_text(document.title)}</title>\n<style>{_STYLE}</style>\n"
+        f"<title>{html_text(document.title)}</title>\n<style>{_PAGE_STYLE}\n{_STYLE}</style>\n"
         "</head>\n<body>\n"
     )
     return head + "\n".join(_article(document)) + "\n</body>\n</html>\n"

@@ -38,7 +38,7 @@ FAULTS = [lab_lesson.DEFAULT_FAULT, *(f for f in Fault if f is not lab_lesson.DE
 KEY_RESULTS = {
     "01_async_failure_lab": ["Duplicate debit", "Recovered by operation key"],
     "02_idempotency_contract": ["Same intent reused its retained result"],
-    "03_review_handoff": ["0 met, 0 not met and 6 unknown, of 6 checks"],
+    "03_readiness_checklist": ["0 met, 0 not met and 6 unknown, of 6 checks"],
 }
 # What a reader does on an interactive page before its key result shows (lesson 1 asks for a
 # prediction first; switching on "skip predicting" reveals the counts and the timelines).

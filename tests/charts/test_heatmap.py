@@ -86,17 +86,49 @@ def test_spec_layers_boundary_current_point_and_colours() -> None:
     # The legend lists the findings present; each finding keeps its own colour in every chart.
     present = {p["name"]: p["value"] for p in spec["params"]}["present"]
     assert present == [
-        Finding.SAME_INTENT_REUSED.value,
-        Finding.APPLIED_TWICE_RECORD_EXPIRED.value,
+        "✓ " + Finding.SAME_INTENT_REUSED.value,
+        "✗ " + Finding.APPLIED_TWICE_RECORD_EXPIRED.value,
     ]
     assert colour["legend"]["values"] == {"expr": "present"}
-    assert colour["scale"]["range"] == [FINDING_COLOURS[f] for f in colour["scale"]["domain"]]
-    assert {t["field"] for t in spec["layer"][0]["encoding"]["tooltip"]} >= {"finding", "record"}
+    assert colour["legend"]["labelLimit"] == 0, "legend labels are never cut"
+    domain = [label.split(" ", 1)[1] for label in colour["scale"]["domain"]]
+    assert colour["scale"]["range"] == [FINDING_COLOURS[Finding(f)] for f in domain]
+    tooltip = {t["field"] for t in spec["layer"][0]["encoding"]["tooltip"]}
+    assert tooltip >= {"finding_label", "record", "retention_text"}
     assert spec["description"] == describe_heatmap(sweep)
-    # A point or line outside a zoomed grid must be clipped: unclipped, Vega sizes the canvas to
-    # reach it (100,000 px for a delay of 60 s under a 3600 s zoom) and the chart fails to draw.
-    assert [layer["mark"].get("clip") for layer in spec["layer"][1:]] == [True, True]
+    # A line outside a zoomed grid must be clipped: unclipped, Vega sizes the canvas to reach it
+    # (100,000 px for a delay of 60 s under a 3600 s zoom) and the chart fails to draw.
+    boundary_layer, current_layer = spec["layer"][2], spec["layer"][3]
+    assert boundary_layer["mark"].get("clip") is True
+    assert current_layer["mark"].get("clip") is None, "the ring is never cut in half"
     assert set(FINDING_COLOURS) == {f.value for f in Finding}
+
+
+def test_the_ring_is_whole_at_the_corner_and_absent_off_the_grid() -> None:
+    corner = ContractScenario(retention_seconds=2_592_000, delay_seconds=2_592_000)
+    axis = overview_axis(corner)
+    spec = retention_heatmap_spec(sweep_retention(corner, axis, axis), "Overview")
+    (ring,) = spec["datasets"]["current"]
+    assert ring["retention_seconds"] == ring["delay_seconds"] == 2_592_000
+    params = {p["name"]: p["value"] for p in spec["params"]}
+    assert params["x_max"] * params["unit"] > 2_592_000, "the grid's edge lies past the ring"
+    # A zoom around another retention holds no ring at all.
+    off = ContractScenario(retention_seconds=3600, delay_seconds=60)
+    zoom = retention_heatmap_spec(sweep_around_boundary(off, radius_seconds=5), "Zoom")
+    assert zoom["datasets"]["current"] == []
+
+
+def test_axes_read_in_a_human_unit_and_never_in_exponents() -> None:
+    cases = ((5, 1, "s"), (30, 60, "min"), (3600, 60, "h"), (86_400, 60, "d"), (2_592_000, 60, "d"))
+    for retention, delay, unit_name in cases:
+        scenario = ContractScenario(retention_seconds=retention, delay_seconds=delay)
+        axis = overview_axis(scenario)
+        spec = retention_heatmap_spec(sweep_retention(scenario, axis, axis), "Overview")
+        params = {p["name"]: p["value"] for p in spec["params"]}
+        assert params["unit_name"] == unit_name, retention
+        assert params["x_max"] < 1000, "labels stay short numbers of the unit"
+    zoom = retention_heatmap_spec(sweep_around_boundary(ContractScenario(), 5), "Zoom")
+    assert {p["name"]: p["value"] for p in zoom["params"]}["unit_name"] == "s"
 
 
 def test_current_point_shows_its_own_finding_even_inside_a_straddling_cell() -> None:
@@ -106,9 +138,10 @@ def test_current_point_shows_its_own_finding_even_inside_a_straddling_cell() -> 
     axis = overview_axis(scenario)
     spec = retention_heatmap_spec(sweep_retention(scenario, axis, axis), "Overview")
     (current,) = spec["datasets"]["current"]
-    assert current["finding"] == Finding.SAME_INTENT_REUSED == evaluate(scenario).finding
+    assert evaluate(scenario).finding is Finding.SAME_INTENT_REUSED
+    assert current["finding_label"] == "✓ " + Finding.SAME_INTENT_REUSED.value
     assert current["colour"] == FINDING_COLOURS[Finding.SAME_INTENT_REUSED]
-    assert spec["layer"][2]["encoding"]["fill"] == {
+    assert spec["layer"][3]["encoding"]["fill"] == {
         "field": "colour",
         "scale": None,
         "type": "nominal",

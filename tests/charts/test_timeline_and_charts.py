@@ -41,9 +41,10 @@ def test_step_state_has_exactly_one_current_event(scenario: Scenario, step: int)
     assert current + 1 == max(1, min(step, len(result.events)))
 
 
-def test_no_step_shows_the_whole_trace() -> None:
+def test_no_step_shows_the_whole_trace_and_highlights_nothing() -> None:
+    # Without a step slider no event is "current", so none is drawn enlarged.
     states = [r["state"] for r in timeline_rows(SEED_DURABLE)]
-    assert states == ["past"] * 5 + ["current"]
+    assert states == ["past"] * 6
 
 
 def test_narration_names_step_attempt_actor_and_fact() -> None:

@@ -55,7 +55,7 @@ def test_each_fault_shows_the_librarys_counts_status_and_traces(fault: Fault) ->
     specs = vega_specs(page)
     assert [s["title"] for s in specs] == [f"{m.value} runtime: {fault.value}" for m in Mode]
     for spec, mode in zip(specs, Mode, strict=True):
-        assert spec["datasets"]["events"] == timeline_rows(expected[mode], None)
+        assert spec["datasets"]["events"] == timeline_rows(expected[mode], defs["step"].value)
         assert spec["description"].startswith(f"Timeline of the {mode.value} runtime")
 
 
@@ -90,12 +90,17 @@ def test_committed_prediction_is_judged_against_the_model() -> None:
     assert "durable: right, 1 business effect." in text
 
 
-def test_switching_fault_resets_the_prediction_controls() -> None:
-    # The prediction and skip controls are built from the fault, so a new fault gets fresh ones.
+def test_skipping_lasts_across_faults_while_the_prediction_is_per_fault() -> None:
+    # The prediction is built from the fault, so a new fault asks afresh; the skip switch is
+    # not, so a learner who skips keeps skipping as they try other faults.
+    graph = nb.app._graph
+    (skip_cell,) = [c for c in graph.cells.values() if "skip_prediction" in c.defs]
+    (prediction_cell,) = [c for c in graph.cells.values() if "prediction" in c.defs]
+    assert "fault" not in skip_cell.refs and "fault" in prediction_cell.refs
     _, first = run()
     _, second = run(fault=mo.ui.dropdown([f.value for f in Fault], value="none"))
-    assert "for crash-after-effect" in visible_text(first["skip_prediction"].text)  # type: ignore[attr-defined]
-    assert "for none" in visible_text(second["skip_prediction"].text)  # type: ignore[attr-defined]
+    skips = [visible_text(run["skip_prediction"].text) for run in (first, second)]  # type: ignore[attr-defined]
+    assert skips[0] == skips[1] and "crash-after-effect" not in skips[0]
     assert "Under <strong>none</strong>" in unescape_nested(second["prediction"].text)  # type: ignore[attr-defined]
 
 

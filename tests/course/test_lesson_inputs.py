@@ -14,7 +14,7 @@ from tests.notebook_support import load_notebook, run_lesson, stats, visible_tex
 
 LAB = load_notebook("01_async_failure_lab")
 CONTRACT = load_notebook("02_idempotency_contract")
-READINESS = load_notebook("03_review_handoff")
+READINESS = load_notebook("03_readiness_checklist")
 
 
 # --- lesson 1 -------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """Take the replay-readiness checklist to your own design
 
-Describe your own design and get a readiness report; read the review handoff the model writes.
+Describe your own design and get a readiness report, with your retention and replay window run
+through the contract experiment.
 """
 
 import marimo
@@ -18,17 +19,19 @@ def _():
 
 @app.cell
 def _():
-    from asyncfail.charts.heatmap import describe_heatmap, overview_axis
-    from asyncfail.charts.specs import VegaLite, retention_heatmap_spec, timeline_spec
-    from asyncfail.charts.timeline import describe_timeline
+    from asyncfail.charts.heatmap import overview_axis
+    from asyncfail.charts.specs import retention_heatmap_spec
+    from asyncfail.charts.tables import heatmap_table
     from asyncfail.contract.sweep import sweep_retention
     from asyncfail.contract.terms import SCOPE_WORDS
+    from asyncfail.course import page
     from asyncfail.course import readiness_lesson as words
+    from asyncfail.course.catalog import lesson
+    from asyncfail.course.questions import READINESS_QUESTION
     from asyncfail.ground.durations import TimeUnit
     from asyncfail.ground.seed import RecommendationId
     from asyncfail.handoff.design import (
         HINTS,
-        MAX_TEXT,
         QUESTIONS,
         UNKNOWN_SCOPE,
         Answer,
@@ -37,39 +40,41 @@ def _():
     )
     from asyncfail.handoff.html_page import html_text
     from asyncfail.handoff.report import assess
-    from asyncfail.handoff.review import build_review
-    from asyncfail.lab.faults import Fault, describe_fault
 
     return (
         Answer,
-        Fault,
         HINTS,
-        MAX_TEXT,
         QUESTIONS,
+        READINESS_QUESTION,
         RecommendationId,
         Role,
         SCOPE_WORDS,
         TimeUnit,
         UNKNOWN_SCOPE,
-        VegaLite,
         assess,
-        build_review,
-        describe_fault,
-        describe_heatmap,
-        describe_timeline,
         design_from_answers,
+        heatmap_table,
         html_text,
+        lesson,
         overview_axis,
+        page,
         retention_heatmap_spec,
         sweep_retention,
-        timeline_spec,
         words,
     )
 
 
+@app.cell
+def _(mo):
+    # `marimo export html ... -- --snapshot` (the published static page) says it is a snapshot
+    # and shows the check's answer; served or edited, the lesson is live.
+    snapshot = "snapshot" in mo.cli_args()
+    return (snapshot,)
+
+
 @app.cell(hide_code=True)
-def _(mo, words):
-    mo.md(f"# {words.TITLE}\n\n{words.INTRO}")
+def _(lesson, mo, page, snapshot, words):
+    mo.vstack([page.heading(mo, lesson("03_readiness_checklist"), snapshot), mo.md(words.INTRO)])
     return
 
 
@@ -167,31 +172,25 @@ def _(Answer, QUESTIONS, mo, words):
 
 
 @app.cell
-def _(MAX_TEXT, Role, mo, words):
+def _(Role, mo, words):
     pause_owner = mo.ui.text(
-        placeholder=words.OWNER_PLACEHOLDER,
-        max_length=MAX_TEXT,
-        label=Role.PAUSE_OWNER.question,
+        placeholder=words.OWNER_PLACEHOLDER, label=Role.PAUSE_OWNER.question, full_width=True
     )
     return (pause_owner,)
 
 
 @app.cell
-def _(MAX_TEXT, Role, mo, words):
+def _(Role, mo, words):
     replay_approver = mo.ui.text(
-        placeholder=words.OWNER_PLACEHOLDER,
-        max_length=MAX_TEXT,
-        label=Role.REPLAY_APPROVER.question,
+        placeholder=words.OWNER_PLACEHOLDER, label=Role.REPLAY_APPROVER.question, full_width=True
     )
     return (replay_approver,)
 
 
 @app.cell
-def _(MAX_TEXT, Role, mo, words):
+def _(Role, mo, words):
     state_verifier = mo.ui.text(
-        placeholder=words.OWNER_PLACEHOLDER,
-        max_length=MAX_TEXT,
-        label=Role.STATE_VERIFIER.question,
+        placeholder=words.OWNER_PLACEHOLDER, label=Role.STATE_VERIFIER.question, full_width=True
     )
     return (state_verifier,)
 
@@ -267,7 +266,7 @@ def _(
 
 
 @app.cell
-def _(assess, design, html_text, input_errors, mo, words):
+def _(assess, design, html_text, input_errors, mo, page, words):
     report = assess(design)
     _errors = [
         mo.callout(
@@ -281,11 +280,10 @@ def _(assess, design, html_text, input_errors, mo, words):
         [
             mo.md(words.REPORT_TITLE),
             *_errors,
-            mo.md(report.summary()),
             mo.download(
                 data=report.markdown().encode("utf-8"),
                 filename=_filename,
-                mimetype=words.MARKDOWN_MIME,
+                mimetype=page.MARKDOWN_MIME,
                 label=_label,
             ),
             mo.Html(report.html(standalone=False)),
@@ -297,10 +295,10 @@ def _(assess, design, html_text, input_errors, mo, words):
 @app.cell
 def _(
     RecommendationId,
-    VegaLite,
-    describe_heatmap,
+    heatmap_table,
     mo,
     overview_axis,
+    page,
     report,
     retention_heatmap_spec,
     sweep_retention,
@@ -316,8 +314,11 @@ def _(
         _view = mo.vstack(
             [
                 mo.md(words.RETENTION_CHART_TEXT),
-                VegaLite(retention_heatmap_spec(_sweep, words.RETENTION_CHART_TITLE)),
-                mo.md(f"<small>{describe_heatmap(_sweep)}</small>"),
+                page.chart(
+                    mo,
+                    retention_heatmap_spec(_sweep, words.RETENTION_CHART_TITLE),
+                    heatmap_table(_sweep),
+                ),
             ]
         )
     else:
@@ -327,57 +328,17 @@ def _(
 
 
 @app.cell
-def _(Fault, mo, words):
-    handoff_fault = mo.ui.dropdown(
-        options=[f.value for f in Fault],
-        value=words.DEFAULT_HANDOFF_FAULT.value,
-        label=words.HANDOFF_FAULT_LABEL,
+def _(READINESS_QUESTION, mo, page):
+    understanding = mo.ui.radio(
+        options=list(READINESS_QUESTION.options),
+        label=page.CHECK_LABEL.format(prompt=READINESS_QUESTION.prompt),
     )
-    return (handoff_fault,)
+    return (understanding,)
 
 
 @app.cell
-def _(
-    Fault,
-    VegaLite,
-    build_review,
-    describe_fault,
-    describe_timeline,
-    handoff_fault,
-    mo,
-    timeline_spec,
-    words,
-):
-    review = build_review(Fault(handoff_fault.value))
-    _evidence = mo.hstack(
-        [
-            mo.vstack(
-                [
-                    VegaLite(timeline_spec(r, width=340)),
-                    mo.md(f"<small>{describe_timeline(r)}</small>"),
-                ]
-            )
-            for r in review.runs
-        ],
-        widths="equal",
-        gap=2,
-    )
-    mo.vstack(
-        [
-            mo.md(words.HANDOFF_TEXT),
-            handoff_fault,
-            mo.md(f"*{describe_fault(Fault(handoff_fault.value))}*"),
-            mo.download(
-                data=review.markdown().encode("utf-8"),
-                filename=words.HANDOFF_FILE.format(fault=handoff_fault.value),
-                mimetype=words.MARKDOWN_MIME,
-                label=words.HANDOFF_DOWNLOAD,
-            ),
-            mo.md(words.EVIDENCE_TITLE),
-            _evidence,
-            mo.Html(review.html(standalone=False)),
-        ]
-    )
+def _(READINESS_QUESTION, mo, page, snapshot, understanding):
+    page.check(mo, READINESS_QUESTION, understanding, snapshot)
     return
 
 

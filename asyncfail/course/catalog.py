@@ -1,0 +1,92 @@
+"""The course: its lessons in order, each with its title, one line on what it is about, the
+minutes it takes, and what a learner will be able to do after it.
+
+The notebooks, the course home of ``make serve``, the published site's landing page and the
+instructor guide all read the lessons from here.
+"""
+
+from dataclasses import dataclass
+from typing import Final
+
+from asyncfail.ground.seed import QUESTION
+
+COURSE_TITLE: Final = "The Async Failure Lab"
+COURSE_LINE: Final = (
+    "A short course on what happens when an asynchronous worker's side effect succeeds but the "
+    "worker crashes before it records the result, and where the pattern that fixes it stops "
+    "protecting you."
+)
+COURSE_QUESTION: Final = QUESTION
+
+
+@dataclass(frozen=True, slots=True)
+class LessonInfo:
+    """One lesson of the course."""
+
+    stem: str
+    """The notebook's file name without ``.py``: ``01_async_failure_lab``."""
+    title: str
+    summary: str
+    minutes: int
+    outcomes: tuple[str, ...]
+    """What a learner will be able to do after the lesson, each a verb phrase."""
+
+
+LESSONS: Final[tuple[LessonInfo, ...]] = (
+    LessonInfo(
+        "01_async_failure_lab",
+        "The Async Failure Lab",
+        "The debit succeeds, the worker crashes: predict, then compare a naive retry loop with a "
+        "durable runtime, event by event.",
+        20,
+        (
+            "tell a delivery attempt from a business effect, and count both in a trace",
+            "explain why a missing result is an unknown outcome, not a failure",
+            "say which faults make a naive retry loop debit twice, and why a lookup by a stable "
+            "operation key prevents it",
+        ),
+    ),
+    LessonInfo(
+        "02_idempotency_contract",
+        "Stress the idempotency contract",
+        "Key scope, payload fingerprints and the retention boundary: when does a second request "
+        "become a second debit?",
+        20,
+        (
+            "choose what an idempotency key must identify (the tenant and the business "
+            "operation, not the delivery attempt)",
+            "predict what a receiver does with a retained, expired or never-stored record",
+            "read a real system's contract (the IETF draft, Stripe, Brandur Leach's design, "
+            "Powertools) as settings of one experiment",
+        ),
+    ),
+    LessonInfo(
+        "03_readiness_checklist",
+        "Take the replay-readiness checklist to your own design",
+        "Describe your own design and get a readiness report, with your retention and replay "
+        "window run through the contract experiment.",
+        15,
+        (
+            "check a real design against the four recommendations of a reliability review",
+            "decide whether a retention covers a replay window, at the exact boundary too",
+            "name the unknowns a design still has, and who owns recovery",
+        ),
+    ),
+    LessonInfo(
+        "04_review_handoff",
+        "Read the review handoff the model writes",
+        "The reliability review handoff, generated from both runtimes under the fault you pick: "
+        "every figure in it is the model's.",
+        10,
+        (
+            "read a failure map: dispatch intent, external effect, recorded result, replay",
+            "tell the evidence a review rests on from the assumptions it cannot check",
+        ),
+    ),
+)
+"""The lessons, in course order."""
+
+
+def lesson(stem: str) -> LessonInfo:
+    """The lesson whose notebook is ``stem``."""
+    return next(info for info in LESSONS if info.stem == stem)

@@ -1,0 +1,48 @@
+"""Lesson 4 runs headless: the handoff of the chosen fault, with its evidence as timelines."""
+
+import marimo as mo
+
+from asyncfail.charts.timeline import timeline_rows
+from asyncfail.course.questions import HANDOFF_QUESTION
+from asyncfail.handoff.review import build_review
+from asyncfail.lab.faults import Fault
+from asyncfail.lab.scenario import Mode
+from tests.notebook_support import load_notebook, run_lesson, vega_specs, visible_text
+
+nb = load_notebook("04_review_handoff")
+
+
+def test_defaults_show_the_seed_handoff_and_its_timelines() -> None:
+    page, defs = run_lesson(nb)
+    review = build_review(Fault.CRASH_AFTER_EFFECT)
+    assert defs["review"] == review
+    assert review.html(standalone=False) in page
+    assert "Async Reliability Review: sample handoff" in visible_text(page)
+    titles = [s["title"] for s in vega_specs(page)]
+    assert titles == [f"{m.value} runtime: crash-after-effect" for m in Mode]
+
+
+def test_the_handoff_follows_the_chosen_fault() -> None:
+    page, defs = run_lesson(
+        nb, handoff_fault=mo.ui.dropdown(["response-lost"], value="response-lost")
+    )
+    assert defs["review"] == build_review(Fault.RESPONSE_LOST)
+    assert build_review(Fault.RESPONSE_LOST).html(standalone=False) in page
+
+
+def test_timelines_without_a_step_slider_highlight_no_event() -> None:
+    page, defs = run_lesson(nb)
+    for spec, run in zip(vega_specs(page), defs["review"].runs, strict=True):
+        rows = spec["datasets"]["events"]
+        assert rows == timeline_rows(run)
+        assert {row["state"] for row in rows} == {"past"}
+
+
+def test_the_check_matches_the_model() -> None:
+    naive = build_review(Fault.RESPONSE_LOST).naive.counts
+    assert (naive.attempts, naive.effects) == (1, 2), "one delivery, two debits"
+    page, _ = run_lesson(
+        nb,
+        understanding=mo.ui.radio(list(HANDOFF_QUESTION.options), value=HANDOFF_QUESTION.answer),
+    )
+    assert "Right." in visible_text(page)
