@@ -7,10 +7,12 @@ traceback. Only the subcommand being run is imported.
 import argparse
 import importlib
 import sys
-from collections.abc import Sequence
-from typing import Final, NoReturn, Protocol, TextIO
+from collections.abc import Iterable, Sequence
+from typing import Any, Final, NoReturn, Protocol, TextIO
 
-from asyncfail.cli.output import UsageError, write_utf8
+from asyncfail.cli.output import UsageError, shown, write_utf8
+from asyncfail.ground.prose import joined
+from asyncfail.ground.version import VERSION
 
 COMMANDS: Final[dict[str, str]] = {
     "lab": "Run the Async Failure Lab for a fault and runtime (JSON by default).",
@@ -30,11 +32,82 @@ class Subcommand(Protocol):
     def run(self, args: argparse.Namespace) -> str: ...
 
 
+class _Answer(Exception):
+    """The whole output, known while parsing (``--help``, ``--version``): printed, exit 0."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+
+class _Help(argparse.Action):
+    """``-h``/``--help``: the parser's help, printed as the output of the command.
+
+    Argparse's own help action prints and exits from inside the parser, so its text skipped
+    ``main``'s output: it went to stderr when stdout was closed, and a failed write passed.
+    """
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> NoReturn:
+        raise _Answer(parser.format_help())
+
+
+class _Version(argparse.Action):
+    """``--version``: ``asyncfail 0.1.0``, printed as the output of the command."""
+
+    def __call__(self, *_: object) -> NoReturn:
+        raise _Answer(f"asyncfail {VERSION}\n")
+
+
 class _Parser(argparse.ArgumentParser):
-    """An argument parser that raises instead of exiting, so ``main`` owns the exit status."""
+    """An argument parser that raises instead of exiting, so ``main`` owns the exit status.
+
+    Each parser reports the words it does not know itself, naming itself: argparse hands a
+    subcommand's unknown words up to the top-level parser, whose message then named
+    ``asyncfail`` instead of ``asyncfail lab``.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(add_help=False, **kwargs)
+        self.add_argument(
+            "-h",
+            "--help",
+            action=_Help,
+            nargs=0,
+            default=argparse.SUPPRESS,
+            help="show this help message and exit",
+        )
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{self.prog}: error: {message} (see '{self.prog} --help')")
+
+    def parse_known_args(
+        self, args: Iterable[str] | None = None, namespace: Any = None
+    ) -> tuple[Any, list[str]]:
+        """Parse ``args``; any word left over is an error of this parser."""
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(self._unexpected(extras))
+        return parsed, extras
+
+    def _unexpected(self, extras: list[str]) -> str:
+        """What is wrong with the words left over: the first of them, an unknown option (the
+        message lists the options) or an argument this parser does not take."""
+        word = ([w for w in extras if w != "--"] or extras)[0]
+        if _looks_like_an_option(word):
+            name = shown(word.partition("=")[0])
+            return f"unknown option {name}; the options are {self._options()}"
+        return f"unexpected argument {shown(word)}"
+
+    def _options(self) -> str:
+        """Every option of this parser, in the order ``--help`` lists them: ``-h/--help``."""
+        # The table argparse itself reads; it holds the options of argument groups too.
+        actions = dict.fromkeys(self._option_string_actions.values())
+        return joined(["/".join(action.option_strings) for action in actions])
+
+
+def _looks_like_an_option(word: str) -> bool:
+    """``--name``, ``--name=value`` or ``-x``; not ``--``, ``-`` or a negative number."""
+    return word != "--" and word[:1] == "-" and (word[1:2] == "-" or word[1:2].isalpha())
 
 
 def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
@@ -43,7 +116,16 @@ def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
         prog="asyncfail",
         description="Deterministic async-failure lab: traces and counts as JSON or text.",
     )
-    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parser.add_argument(
+        "--version",
+        action=_Version,
+        nargs=0,
+        default=argparse.SUPPRESS,
+        help="show program's version number and exit",
+    )
+    # Not required here: `main` says a command is missing only once the options before it are
+    # known to be good (argparse would answer `asyncfail --bogus` with "COMMAND is required").
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     named = next((word for word in argv if not word.startswith("-")), None)
     for name, summary in COMMANDS.items():
         sub = subparsers.add_parser(name, help=summary, description=summary)
@@ -54,18 +136,28 @@ def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
     return parser
 
 
+def _run(words: list[str]) -> str:
+    """The text ``asyncfail WORDS`` prints; bad input raises ``UsageError``."""
+    parser = build_parser(words)
+    try:
+        args = parser.parse_args(words)
+    except _Answer as answer:
+        return answer.text
+    if args.command is None:
+        parser.error(f"a COMMAND is required: {joined(list(COMMANDS), 'or')}")
+    text: str = args._run(args)
+    return text
+
+
 def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None) -> int:
     """Run the CLI; return the exit status (0 ok, 2 bad input)."""
     words = list(sys.argv[1:] if argv is None else argv)
     out = stdout if stdout is not None else sys.stdout
     try:
-        args = build_parser(words).parse_args(words)
-        text = args._run(args)
+        text = _run(words)
     except UsageError as error:
         print(error, file=sys.stderr)
         return 2
-    except SystemExit as exit_:  # --help and --version exit through argparse
-        return int(exit_.code or 0)
     try:
         write_utf8(out, text)
     except BrokenPipeError:

@@ -1,12 +1,33 @@
-"""What every subcommand shares: the bad-input error, number arguments, and UTF-8 output."""
+"""What every subcommand shares: the bad-input error, how a value is echoed, number arguments,
+and UTF-8 output."""
 
 import argparse
 from collections.abc import Callable
-from typing import TextIO
+from typing import Final, TextIO
+
+from asyncfail.ground.prose import counted
+
+ECHO_LIMIT: Final = 100
+"""The most characters an error message spends on one value it echoes, quotes included: a value
+typed by mistake can be 100 kB long, and the message must stay one short line."""
 
 
 class UsageError(Exception):
     """Bad input: reported on one line with exit status 2."""
+
+
+def shown(value: str) -> str:
+    """``value`` as an error message echoes it: quoted and escaped as by ``repr`` (a newline or
+    NUL byte cannot break the line); when that is longer than ``ECHO_LIMIT``, its start, an
+    ellipsis and the value's length: ``'1111…' (4301 characters)``."""
+    whole = repr(value)
+    if len(whole) <= ECHO_LIMIT:
+        return whole
+    end = ECHO_LIMIT
+    # Escapes make a character up to ten long ("\U000e0001"): shorten until the quote fits.
+    while len(repr(value[:end] + "…")) > ECHO_LIMIT:
+        end -= 1
+    return f"{value[:end] + '…'!r} ({counted(len(value), 'character')})"
 
 
 def bounded_int(low: int, high: int) -> Callable[[str], int]:
