@@ -7,7 +7,7 @@ traceback. Only the subcommand being run is imported.
 import argparse
 import importlib
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Final, NoReturn, Protocol, TextIO
 
 from asyncfail.cli.output import UsageError, shown, write_utf8
@@ -59,15 +59,23 @@ class _Version(argparse.Action):
 
 
 class _Parser(argparse.ArgumentParser):
-    """An argument parser that raises instead of exiting, so ``main`` owns the exit status.
+    """An argument parser that is strict where argparse is lenient, and raises instead of
+    exiting, so ``main`` owns the exit status. Its rules:
 
-    Each parser reports the words it does not know itself, naming itself: argparse hands a
-    subcommand's unknown words up to the top-level parser, whose message then named
-    ``asyncfail`` instead of ``asyncfail lab``.
+    - an option is written in full: ``--fau`` is unknown, not ``--fault``;
+    - each option is given at most once: argparse keeps the last of ``--fault none --fault
+      request-lost`` and says nothing;
+    - each parser reports the words it does not know itself, naming itself: argparse hands a
+      subcommand's unknown words up to the top-level parser, whose message then named
+      ``asyncfail`` instead of ``asyncfail lab``.
+
+    ``has_commands`` marks the top-level parser, whose words after the command are the
+    command's own.
     """
 
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(add_help=False, **kwargs)
+    def __init__(self, *, has_commands: bool = False, **kwargs: Any) -> None:
+        super().__init__(add_help=False, allow_abbrev=False, **kwargs)
+        self.has_commands = has_commands
         self.add_argument(
             "-h",
             "--help",
@@ -83,24 +91,47 @@ class _Parser(argparse.ArgumentParser):
     def parse_known_args(
         self, args: Iterable[str] | None = None, namespace: Any = None
     ) -> tuple[Any, list[str]]:
-        """Parse ``args``; any word left over is an error of this parser."""
-        parsed, extras = super().parse_known_args(args, namespace)
+        """Parse ``args``; a repeated option or any word left over is an error of this parser."""
+        words = list(sys.argv[1:] if args is None else args)
+        self._refuse_repeats(words)
+        parsed, extras = super().parse_known_args(words, namespace)
         if extras:
             self.error(self._unexpected(extras))
         return parsed, extras
 
+    def _refuse_repeats(self, words: list[str]) -> None:
+        """Raise ``UsageError`` naming the first option that ``words`` give a second time."""
+        seen: set[argparse.Action] = set()
+        for action in self._options_given(words):
+            if action in seen:
+                name = "/".join(action.option_strings)
+                self.error(f"argument {name}: given more than once (give each option once)")
+            seen.add(action)
+
+    def _options_given(self, words: list[str]) -> Iterator[argparse.Action]:
+        """The option each of ``words`` gives, as argparse reads them: a word that is an option
+        string, or one followed by ``=value`` (argparse never takes such a word as a value).
+        The words after ``--`` are all arguments; those after the command are the command's."""
+        for word in words:
+            if word == "--" or (self.has_commands and not word.startswith("-")):
+                return
+            # The table argparse itself reads; it holds the options of argument groups too.
+            action = self._option_string_actions.get(word.partition("=")[0])
+            if action is not None:
+                yield action
+
     def _unexpected(self, extras: list[str]) -> str:
-        """What is wrong with the words left over: the first of them, an unknown option (the
-        message lists the options) or an argument this parser does not take."""
-        word = ([w for w in extras if w != "--"] or extras)[0]
-        if _looks_like_an_option(word):
+        """What is wrong with the words left over: the first of them (``--`` aside), an unknown
+        option (the message lists the options) or an argument this parser does not take."""
+        separated = extras[0] == "--" and len(extras) > 1  # every word after it is an argument
+        word = extras[1] if separated else extras[0]
+        if not separated and _looks_like_an_option(word):
             name = shown(word.partition("=")[0])
             return f"unknown option {name}; the options are {self._options()}"
         return f"unexpected argument {shown(word)}"
 
     def _options(self) -> str:
         """Every option of this parser, in the order ``--help`` lists them: ``-h/--help``."""
-        # The table argparse itself reads; it holds the options of argument groups too.
         actions = dict.fromkeys(self._option_string_actions.values())
         return joined(["/".join(action.option_strings) for action in actions])
 
@@ -115,6 +146,7 @@ def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
     parser = _Parser(
         prog="asyncfail",
         description="Deterministic async-failure lab: traces and counts as JSON or text.",
+        has_commands=True,
     )
     parser.add_argument(
         "--version",

@@ -1,11 +1,41 @@
 """The CLI at the edges of its input: who reports an error, unknown, repeated and abbreviated
 options, long values, closed streams, and argument lists a tester would make up."""
 
+import argparse
+from pathlib import Path
+
 import pytest
 
-from asyncfail.cli.main import COMMANDS
+from asyncfail.cli.main import COMMANDS, build_parser
 from asyncfail.ground.version import VERSION
 from tests.cli_support import run_main, run_process
+
+# A valid value for each option that takes one and has no choices (else its first choice).
+VALID = {"--deliveries": "2", "--retention": "60", "--delay": "60", "--output": "-"}
+
+
+def options_of(command: str) -> dict[str, argparse.Action]:
+    """Every option string of ``asyncfail COMMAND`` (the top level for ""), with its action.
+
+    Read from the parser itself, so an option added later is tested too (through argparse's
+    private tables: a test may lean on them, the CLI reads only ``_option_string_actions``).
+    """
+    parser = build_parser([command] if command else [])
+    if command:
+        commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        parser = commands.choices[command]
+    return dict(parser._option_string_actions)
+
+
+def every_option() -> list[tuple[str, str, argparse.Action]]:
+    return [(c, o, a) for c in ["", *COMMANDS] for o, a in options_of(c).items()]
+
+
+def valid_value(option: str, action: argparse.Action) -> list[str]:
+    """The words after ``option`` that make it valid: none for a flag."""
+    if action.nargs == 0:
+        return []
+    return [str(next(iter(action.choices))) if action.choices else VALID.get(option, "1")]
 
 
 def assert_one_line_error(code: int, out: str, err: str) -> None:
@@ -77,3 +107,64 @@ def test_real_process_version_and_unknown_option() -> None:
     assert bogus.stderr.startswith("asyncfail: error: unknown option '--bogus'")
     lab = run_process("lab", "--bogus")
     assert lab.stderr.startswith("asyncfail lab: error: unknown option '--bogus'")
+
+
+# --- repeated and abbreviated options ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("command", "option", "action"), every_option())
+def test_a_repeated_option_exits_2_naming_it(
+    command: str,
+    option: str,
+    action: argparse.Action,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(tmp_path)  # `review --output -` once wrote a file named "-"
+    head = [command] if command else []
+    value = valid_value(option, action)
+    forms = [[option, *value, option, *value]]
+    if value:
+        forms += [
+            [f"{option}={value[0]}", option, *value],
+            [option, *value, f"{option}={value[0]}"],
+        ]
+    for form in forms:
+        code, out, err = run_main(*head, *form)
+        assert_one_line_error(code, out, err)
+        assert f"argument {'/'.join(action.option_strings)}: given more than once" in err, form
+        assert err.startswith(f"asyncfail {command}".rstrip() + ": error: ")
+
+
+def test_the_issue_s_repeats() -> None:
+    for argv in (["--fault", "none", "--fault", "request-lost"], ["--all", "--all"]):
+        code, out, err = run_main("lab", *argv)
+        assert_one_line_error(code, out, err)
+        assert f"argument {argv[0]}: given more than once" in err
+
+
+@pytest.mark.parametrize(
+    ("command", "option", "action"), [o for o in every_option() if o[1].startswith("--")]
+)
+def test_an_abbreviated_option_is_unknown(
+    command: str,
+    option: str,
+    action: argparse.Action,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(tmp_path)  # `review --out -` once wrote a file named "-"
+    head = [command] if command else []
+    value = valid_value(option, action)
+    prefixes = [option[:n] for n in range(3, len(option))]
+    for prefix in (p for p in prefixes if p not in options_of(command)):
+        for form in ([prefix, *value], [f"{prefix}={value[0]}"] if value else [prefix]):
+            code, out, err = run_main(*head, *form)
+            assert_one_line_error(code, out, err)
+            assert f"unknown option '{prefix}'" in err, form
+
+
+def test_a_word_after_double_dash_is_an_argument_not_an_option() -> None:
+    code, out, err = run_main("lab", "--deliveries", "3", "--", "--deliveries")
+    assert_one_line_error(code, out, err)
+    assert err.startswith("asyncfail lab: error: unexpected argument '--deliveries'")
