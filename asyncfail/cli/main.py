@@ -10,7 +10,7 @@ import sys
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Final, NoReturn, Protocol, TextIO
 
-from asyncfail.cli.output import UsageError, shown, write_utf8
+from asyncfail.cli.output import UsageError, error_line, shown, write_utf8
 from asyncfail.ground.prose import joined
 from asyncfail.ground.version import VERSION
 
@@ -74,7 +74,8 @@ class _Parser(argparse.ArgumentParser):
     """
 
     def __init__(self, *, has_commands: bool = False, **kwargs: Any) -> None:
-        super().__init__(add_help=False, allow_abbrev=False, **kwargs)
+        # exit_on_error=False: argparse's errors reach parse_known_args, which completes them.
+        super().__init__(add_help=False, allow_abbrev=False, exit_on_error=False, **kwargs)
         self.has_commands = has_commands
         self.add_argument(
             "-h",
@@ -94,10 +95,29 @@ class _Parser(argparse.ArgumentParser):
         """Parse ``args``; a repeated option or any word left over is an error of this parser."""
         words = list(sys.argv[1:] if args is None else args)
         self._refuse_repeats(words)
-        parsed, extras = super().parse_known_args(words, namespace)
+        try:
+            parsed, extras = super().parse_known_args(words, namespace)
+        except argparse.ArgumentError as error:
+            self.error(self._explained(error))
         if extras:
             self.error(self._unexpected(extras))
         return parsed, extras
+
+    def _explained(self, error: argparse.ArgumentError) -> str:
+        """Argparse's message, with what the option accepts where argparse leaves it out: a
+        value given to a flag (``--all=x``) says that it takes none, and a missing value
+        ("expected one argument") lists the option's choices, else gives its help."""
+        name = (error.argument_name or "").rpartition("/")[2]
+        action = self._option_string_actions.get(name)
+        if action is None:
+            return str(error)
+        if action.nargs == 0:
+            return f"{error}; it takes no value"
+        if error.message != "expected one argument":
+            return str(error)
+        if action.choices:
+            return f"{error}: choose from {', '.join(map(repr, action.choices))}"
+        return f"{error}: {action.help}" if action.help else str(error)
 
     def _refuse_repeats(self, words: list[str]) -> None:
         """Raise ``UsageError`` naming the first option that ``words`` give a second time."""
@@ -188,7 +208,7 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None) -> int
     try:
         text = _run(words)
     except UsageError as error:
-        print(error, file=sys.stderr)
+        print(error_line(str(error), words), file=sys.stderr)
         return 2
     try:
         write_utf8(out, text)

@@ -2,11 +2,13 @@
 options, long values, closed streams, and argument lists a tester would make up."""
 
 import argparse
+import re
 from pathlib import Path
 
 import pytest
 
 from asyncfail.cli.main import COMMANDS, build_parser
+from asyncfail.cli.output import MAX_LINE, error_line
 from asyncfail.ground.version import VERSION
 from tests.cli_support import run_main, run_process
 
@@ -168,3 +170,96 @@ def test_a_word_after_double_dash_is_an_argument_not_an_option() -> None:
     code, out, err = run_main("lab", "--deliveries", "3", "--", "--deliveries")
     assert_one_line_error(code, out, err)
     assert err.startswith("asyncfail lab: error: unexpected argument '--deliveries'")
+
+
+# --- long and strange values ---------------------------------------------------------------------
+
+HUGE = ["4" * 4301, "x" * 100_000, "é" * 5000, "\0\n\r\x1b[31m" * 1000]
+
+
+def test_4301_digits_name_the_option_and_the_range_not_a_function() -> None:
+    code, out, err = run_main("lab", "--deliveries", "4" * 4301)
+    assert_one_line_error(code, out, err)
+    assert err == (
+        "asyncfail lab: error: argument --deliveries: must be a whole number from 1 to 9, "
+        f"got '{'4' * 97}…' (4301 characters) (see 'asyncfail lab --help')\n"
+    )
+
+
+def test_a_number_with_leading_zeros_is_still_read() -> None:
+    assert (
+        run_main("lab", "--deliveries", "0" * 5000 + "2")[1]
+        == run_main("lab", "--deliveries", "2")[1]
+    )
+
+
+@pytest.mark.parametrize(
+    ("command", "option", "action"),
+    [o for o in every_option() if o[2].nargs != 0 and o[1] != "--output"],
+)
+@pytest.mark.parametrize("value", HUGE, ids=["digits", "ascii", "unicode", "controls"])
+def test_a_huge_value_is_echoed_as_a_short_prefix(
+    command: str,
+    option: str,
+    action: argparse.Action,
+    value: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(tmp_path)  # --output: whatever the name, nothing outside tmp_path
+    for form in ([option, value], [f"{option}={value}"]):
+        code, out, err = run_main(command, *form)
+        assert code in (1, 2) and out == "", form[0][:20]
+        assert err.count("\n") == 1 and len(err) <= 400, err[:500]
+        assert option in err and f"({len(value)} characters)" in err
+        assert not re.search(r"invalid \w+ value", err), "argparse named a type function"
+
+
+@pytest.mark.parametrize("value", HUGE, ids=["digits", "ascii", "unicode", "controls"])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["lab", "--{}"],
+        ["lab", "{}"],
+        ["{}"],
+        ["schema", "{}"],
+        ["lab", "--all={}"],
+        ["lab", "-h{}"],
+    ],
+)
+def test_every_echo_of_a_word_is_short(argv: list[str], value: str) -> None:
+    code, out, err = run_main(*(word.format(value) for word in argv))
+    assert_one_line_error(code, out, err)
+    assert "characters)" in err
+
+
+def test_control_characters_cannot_break_the_line() -> None:
+    code, out, err = run_main("lab", "--mode", "fast\nsecond line\r\x1b[2K\u2028")
+    assert_one_line_error(code, out, err)
+    assert "'fast\\nsecond line\\r\\x1b[2K\\u2028'" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "accepted"),
+    [
+        (["lab", "--fault"], "expected one argument: choose from 'none', 'crash-before-dispatch'"),
+        (["lab", "--deliveries"], "expected one argument: how many times the channel may deliver"),
+        (["review", "--output"], "expected one argument: write the document to FILE"),
+        (
+            ["lab", "--all=yes"],
+            "argument --all: ignored explicit argument 'yes'; it takes no value",
+        ),
+    ],
+)
+def test_a_missing_or_unwanted_value_says_what_the_option_accepts(
+    argv: list[str], accepted: str
+) -> None:
+    code, out, err = run_main(*argv)
+    assert_one_line_error(code, out, err)
+    assert accepted in err
+
+
+def test_error_line_is_cut_at_its_limit_whatever_echoes_a_value() -> None:
+    line = error_line("asyncfail: error: " + "y" * 1000, ["y" * 1000])
+    assert line == "asyncfail: error: " + "y" * (MAX_LINE - 19) + "…"
+    assert error_line("asyncfail: error: got 'z'", ["z"]) == "asyncfail: error: got 'z'"
