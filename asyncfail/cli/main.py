@@ -10,7 +10,7 @@ import sys
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Final, NoReturn, Protocol, TextIO
 
-from asyncfail.cli.output import UsageError, error_line, shown, write_utf8
+from asyncfail.cli.output import UsageError, error_line, report, shown, write_utf8
 from asyncfail.ground.prose import joined
 from asyncfail.ground.version import VERSION
 
@@ -202,20 +202,33 @@ def _run(words: list[str]) -> str:
 
 
 def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None) -> int:
-    """Run the CLI; return the exit status (0 ok, 2 bad input)."""
-    words = list(sys.argv[1:] if argv is None else argv)
-    out = stdout if stdout is not None else sys.stdout
+    """Run the CLI; return the exit status: 0 done, 1 the output could not be written, 2 bad
+    input (nothing was run or written). An error is one line on stderr, never a traceback."""
+    words = [str(word) for word in (sys.argv[1:] if argv is None else argv)]
     try:
         text = _run(words)
     except UsageError as error:
-        print(error_line(str(error), words), file=sys.stderr)
+        report(error_line(str(error), words))
         return 2
+    return _emit(text, sys.stdout if stdout is None else stdout)
+
+
+def _emit(text: str, out: TextIO | None) -> int:
+    """Write ``text`` to ``out`` (None: stdout was closed when the process started); return
+    the exit status, 1 with one line on stderr if it could not be written."""
+    if not text:  # `review --output FILE`: nothing to write, so a closed stdout is no error
+        return 0
+    if out is None or out.closed:
+        report("asyncfail: error: cannot write the output: standard output is closed")
+        return 1
     try:
         write_utf8(out, text)
     except BrokenPipeError:
-        # A reader such as `head` closed the pipe: not an error of ours, and no traceback.
-        sys.stderr.close()
-    except OSError as error:  # a full disk, a closed descriptor: say so on one line
-        print(f"asyncfail: error: cannot write the output: {error.strerror}", file=sys.stderr)
+        # A reader such as `head` stopped reading: the status says the output was cut short,
+        # and a line on stderr would only be noise in `asyncfail lab --all | head`.
+        return 1
+    except OSError as error:  # a full disk, a bad descriptor: say so on one line
+        reason = error.strerror or type(error).__name__
+        report(f"asyncfail: error: cannot write the output: {reason}")
         return 1
     return 0

@@ -1,7 +1,9 @@
 """What every subcommand shares: the bad-input error, how a value is echoed, number arguments,
-and UTF-8 output."""
+UTF-8 output and the one line of an error."""
 
 import argparse
+import contextlib
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import Final, TextIO
 
@@ -84,3 +86,14 @@ def write_utf8(out: TextIO, text: str) -> None:
     else:
         buffer.write(text.encode("utf-8"))
         buffer.flush()
+
+
+def report(line: str) -> None:
+    """Print ``line`` on stderr if there is one to print on. With stderr closed too (``2>&-``:
+    ``sys.stderr`` is None, and ``print`` would fall back to stdout) or failing, the exit status
+    is all the command can say: it says nothing rather than end in a traceback."""
+    if sys.stderr is None:
+        return
+    # ValueError: the stream was closed inside this process.
+    with contextlib.suppress(OSError, ValueError):
+        print(line, file=sys.stderr, flush=True)

@@ -2,15 +2,19 @@
 options, long values, closed streams, and argument lists a tester would make up."""
 
 import argparse
+import io
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from asyncfail.cli.main import COMMANDS, build_parser
+from asyncfail.cli.main import COMMANDS, build_parser, main
 from asyncfail.cli.output import MAX_LINE, error_line
 from asyncfail.ground.version import VERSION
-from tests.cli_support import run_main, run_process
+from tests.cli_support import ROOT, run_main, run_process
 
 # A valid value for each option that takes one and has no choices (else its first choice).
 VALID = {"--deliveries": "2", "--retention": "60", "--delay": "60", "--output": "-"}
@@ -263,3 +267,88 @@ def test_error_line_is_cut_at_its_limit_whatever_echoes_a_value() -> None:
     line = error_line("asyncfail: error: " + "y" * 1000, ["y" * 1000])
     assert line == "asyncfail: error: " + "y" * (MAX_LINE - 19) + "…"
     assert error_line("asyncfail: error: got 'z'", ["z"]) == "asyncfail: error: got 'z'"
+
+
+# --- closed and failing streams ------------------------------------------------------------------
+
+CLOSED = "asyncfail: error: cannot write the output: standard output is closed\n"
+
+
+def closed_process(*argv: str, close: tuple[int, ...]) -> subprocess.CompletedProcess[bytes]:
+    """``python -m asyncfail ARGV`` started with the descriptors ``close`` closed (``>&-``)."""
+
+    def close_them() -> None:
+        for fd in close:
+            os.close(fd)
+
+    return subprocess.run(
+        [sys.executable, "-m", "asyncfail", *argv],
+        stdout=None if 1 in close else subprocess.PIPE,
+        stderr=None if 2 in close else subprocess.PIPE,
+        preexec_fn=close_them,  # runs in the child, between fork and exec
+        cwd=ROOT,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize("argv", [["lab"], ["lab", "--all"], ["review"], ["--help"], ["--version"]])
+def test_closed_stdout_is_one_line_and_exit_1(argv: list[str]) -> None:
+    done = closed_process(*argv, close=(1,))
+    assert (done.returncode, done.stderr.decode()) == (1, CLOSED)
+
+
+def test_closed_stdout_and_stderr_is_just_the_exit_status() -> None:
+    assert closed_process("lab", close=(1, 2)).returncode == 1
+    assert closed_process("lab", "--bogus", close=(1, 2)).returncode == 2
+
+
+def test_bad_input_with_stderr_closed_writes_nothing_to_stdout() -> None:
+    done = closed_process("lab", "--bogus", close=(2,))
+    assert (done.returncode, done.stdout) == (2, b"")
+
+
+def test_nothing_to_print_with_stdout_closed_is_no_error(tmp_path: Path) -> None:
+    done = closed_process("review", "--output", str(tmp_path / "handoff.md"), close=(1,))
+    assert (done.returncode, done.stderr) == (0, b"")
+    assert (tmp_path / "handoff.md").exists()
+
+
+def test_in_process_closed_streams(monkeypatch: pytest.MonkeyPatch) -> None:
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", None)
+    monkeypatch.setattr(sys, "stderr", err)
+    assert main(["lab"]) == 1 and err.getvalue() == CLOSED
+    closed = io.StringIO()
+    closed.close()
+    assert main(["lab"], stdout=closed) == 1
+    monkeypatch.setattr(sys, "stderr", None)
+    assert main(["lab"]) == 1
+    out = io.StringIO()
+    assert main(["lab", "--bogus"], stdout=out) == 2 and out.getvalue() == ""
+
+
+def test_a_reader_that_stops_reading_gets_exit_1_and_no_message() -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "asyncfail", "lab", "--all"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()
+    assert (proc.stderr.read(), proc.wait()) == (b"", 1)
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["lab", "--help"], ["--version"]])
+def test_help_that_cannot_be_written_is_an_error(argv: list[str]) -> None:
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "asyncfail", *argv],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+            check=False,
+        )
+    assert done.returncode == 1
+    assert done.stderr == "asyncfail: error: cannot write the output: No space left on device\n"
