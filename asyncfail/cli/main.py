@@ -1,7 +1,8 @@
 """The ``asyncfail`` entry point: argument parsing, dispatch, error reporting and output.
 
-Bad input exits with status 2 and one line naming the problem and the accepted values, never a
-traceback. Only the subcommand being run is imported.
+Exit statuses: 0 done; 2 bad input, with one line naming the option and the values it accepts
+(nothing is run or written); 1 the output could not be written (stdout closed or full, or an
+``--output`` file), also one line. Never a traceback. Only the subcommand being run is imported.
 """
 
 import argparse
@@ -10,7 +11,14 @@ import sys
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Final, NoReturn, Protocol, TextIO
 
-from asyncfail.cli.output import UsageError, error_line, report, shown, write_utf8
+from asyncfail.cli.output import (
+    OutputError,
+    UsageError,
+    error_line,
+    report,
+    shown,
+    write_utf8,
+)
 from asyncfail.ground.prose import joined
 from asyncfail.ground.version import VERSION
 
@@ -210,6 +218,9 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None) -> int
     except UsageError as error:
         report(error_line(str(error), words))
         return 2
+    except OutputError as error:
+        report(error_line(str(error), words))
+        return 1
     return _emit(text, sys.stdout if stdout is None else stdout)
 
 

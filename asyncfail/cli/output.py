@@ -22,6 +22,10 @@ class UsageError(Exception):
     """Bad input: reported on one line with exit status 2."""
 
 
+class OutputError(Exception):
+    """The command was good but its output could not be written: one line, exit status 1."""
+
+
 def shown(value: str) -> str:
     """``value`` as an error message echoes it: quoted and escaped as by ``repr`` (a newline or
     NUL byte cannot break the line); when that is longer than ``ECHO_LIMIT``, its start, an
