@@ -2,6 +2,7 @@
 options, long values, closed streams, and argument lists a tester would make up."""
 
 import argparse
+import contextlib
 import io
 import os
 import re
@@ -10,6 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from asyncfail.cli.main import COMMANDS, build_parser, main
 from asyncfail.cli.output import ECHO_LIMIT, MAX_LINE, error_line
@@ -48,7 +51,7 @@ def assert_one_line_error(code: int, out: str, err: str) -> None:
     """Bad input: exit 2, nothing on stdout, one short line on stderr and no traceback."""
     assert (code, out) == (2, "")
     assert err.count("\n") == 1 and err.endswith("\n"), err
-    assert len(err) <= 400, err
+    assert len(err) <= MAX_LINE + 1, err
     assert "Traceback" not in err
 
 
@@ -214,7 +217,7 @@ def test_a_huge_value_is_echoed_as_a_short_prefix(
     for form in ([option, value], [f"{option}={value}"]):
         code, out, err = run_main(command, *form)
         assert code in (1, 2) and out == "", form[0][:20]
-        assert err.count("\n") == 1 and len(err) <= 400, err[:500]
+        assert err.count("\n") == 1 and len(err) <= MAX_LINE + 1, err[:500]
         assert option in err and value[:ECHO_LIMIT] not in err
         assert not re.search(r"invalid \w+ value", err), "argparse named a type function"
 
@@ -352,3 +355,51 @@ def test_help_that_cannot_be_written_is_an_error(argv: list[str]) -> None:
         )
     assert done.returncode == 1
     assert done.stderr == "asyncfail: error: cannot write the output: No space left on device\n"
+
+
+# --- argument lists a tester would make up -------------------------------------------------------
+
+OPTIONS = sorted({option for _, option, _ in every_option()} | {"--", "-", "--fau", "--del"})
+CHOICES = sorted({str(c) for _, _, action in every_option() for c in action.choices or ()})
+VALUES = ["0", "1", "9", "10", "-1", "1.5", "nan", "inf", "1e999", "3600", "", " ", "\u0663"]
+WORD = st.one_of(
+    st.sampled_from([*COMMANDS, "frobnicate", *OPTIONS, *CHOICES, *VALUES]),
+    st.text(max_size=12),  # any unicode, control characters included
+    st.builds(
+        lambda ch, n: ch * n,
+        st.sampled_from(["x", "9", "é", "\0", "\n", "-", "😀", "'"]),
+        st.integers(101, 100_000),
+    ),
+    st.sampled_from(["\udcff", "\ud800x"]),  # undecodable argv bytes, and worse
+)
+ARGUMENT = st.one_of(
+    WORD, st.sampled_from(OPTIONS), st.builds("{}={}".format, st.sampled_from(OPTIONS), WORD)
+)
+ARGV = st.one_of(
+    st.lists(ARGUMENT, max_size=8),
+    st.builds(
+        lambda c, rest: [c, *rest], st.sampled_from(list(COMMANDS)), st.lists(ARGUMENT, max_size=8)
+    ),
+)
+
+
+@pytest.fixture(scope="module")
+def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where `review --output NAME` may write: the names have no "/", so they stay inside."""
+    return tmp_path_factory.mktemp("argv")
+
+
+@settings(max_examples=400)
+@given(argv=ARGV)
+def test_any_argument_list_exits_0_1_or_2_with_at_most_one_short_line(
+    argv: list[str], scratch: Path
+) -> None:
+    with contextlib.chdir(scratch):
+        code, out, err = run_main(*(word.replace("/", "_") for word in argv))
+    assert code in (0, 1, 2)
+    if code == 0:
+        assert err == ""
+    else:
+        assert out == "", "stdout stays empty unless the command succeeds"
+        assert err.count("\n") == 1 and err.endswith("\n") and len(err) <= MAX_LINE + 1, err
+        assert err.startswith("asyncfail") and "Traceback" not in err
