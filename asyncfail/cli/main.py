@@ -1,7 +1,7 @@
 """The ``asyncfail`` entry point: argument parsing, dispatch, error reporting and output.
 
 Exit statuses: 0 done; 2 bad input, with one line naming the option and the values it accepts
-(nothing is run or written); 1 the output could not be written (stdout closed or full, or an
+(nothing is written); 1 the output could not be written (stdout closed or full, or an
 ``--output`` file), also one line. Never a traceback. Only the subcommand being run is imported.
 """
 
@@ -78,7 +78,8 @@ class _Parser(argparse.ArgumentParser):
       ``asyncfail`` instead of ``asyncfail lab``.
 
     ``has_commands`` marks the top-level parser, whose words after the command are the
-    command's own.
+    command's own. The rules read argparse's table of option strings (``_option_string_actions``):
+    it is the table argparse itself reads, and it holds the options of argument groups too.
     """
 
     def __init__(self, *, has_commands: bool = False, **kwargs: Any) -> None:
@@ -143,7 +144,6 @@ class _Parser(argparse.ArgumentParser):
         for word in words:
             if word == "--" or (self.has_commands and not word.startswith("-")):
                 return
-            # The table argparse itself reads; it holds the options of argument groups too.
             action = self._option_string_actions.get(word.partition("=")[0])
             if action is not None:
                 yield action
@@ -211,7 +211,7 @@ def _run(words: list[str]) -> str:
 
 def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None) -> int:
     """Run the CLI; return the exit status: 0 done, 1 the output could not be written, 2 bad
-    input (nothing was run or written). An error is one line on stderr, never a traceback."""
+    input (nothing was written). An error is one line on stderr, never a traceback."""
     words = [str(word) for word in (sys.argv[1:] if argv is None else argv)]
     try:
         text = _run(words)
