@@ -1,16 +1,26 @@
 """The ``asyncfail`` entry point: argument parsing, dispatch, error reporting and output.
 
-Bad input exits with status 2 and one line naming the problem and the accepted values, never a
-traceback. Only the subcommand being run is imported.
+Exit statuses: 0 done; 2 bad input, with one line naming the option and the values it accepts
+(nothing is written); 1 the output could not be written (stdout closed or full, or an
+``--output`` file), also one line. Never a traceback. Only the subcommand being run is imported.
 """
 
 import argparse
 import importlib
 import sys
-from collections.abc import Sequence
-from typing import Final, NoReturn, Protocol, TextIO
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, Final, NoReturn, Protocol, TextIO
 
-from asyncfail.cli.output import UsageError, write_utf8
+from asyncfail.cli.output import (
+    OutputError,
+    UsageError,
+    error_line,
+    report,
+    shown,
+    write_utf8,
+)
+from asyncfail.ground.prose import joined
+from asyncfail.ground.version import VERSION
 
 COMMANDS: Final[dict[str, str]] = {
     "lab": "Run the Async Failure Lab for a fault and runtime (JSON by default).",
@@ -30,11 +40,133 @@ class Subcommand(Protocol):
     def run(self, args: argparse.Namespace) -> str: ...
 
 
+class _Answer(Exception):
+    """The whole output, known while parsing (``--help``, ``--version``): printed, exit 0."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+
+class _Help(argparse.Action):
+    """``-h``/``--help``: the parser's help, printed as the output of the command.
+
+    Argparse's own help action prints and exits from inside the parser, so its text skipped
+    ``main``'s output: it went to stderr when stdout was closed, and a failed write passed.
+    """
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> NoReturn:
+        raise _Answer(parser.format_help())
+
+
+class _Version(argparse.Action):
+    """``--version``: ``asyncfail 0.1.0``, printed as the output of the command."""
+
+    def __call__(self, *_: object) -> NoReturn:
+        raise _Answer(f"asyncfail {VERSION}\n")
+
+
 class _Parser(argparse.ArgumentParser):
-    """An argument parser that raises instead of exiting, so ``main`` owns the exit status."""
+    """An argument parser that is strict where argparse is lenient, and raises instead of
+    exiting, so ``main`` owns the exit status. Its rules:
+
+    - an option is written in full: ``--fau`` is unknown, not ``--fault``;
+    - each option is given at most once: argparse keeps the last of ``--fault none --fault
+      request-lost`` and says nothing;
+    - each parser reports the words it does not know itself, naming itself: argparse hands a
+      subcommand's unknown words up to the top-level parser, whose message then named
+      ``asyncfail`` instead of ``asyncfail lab``.
+
+    ``has_commands`` marks the top-level parser, whose words after the command are the
+    command's own. The rules read argparse's table of option strings (``_option_string_actions``):
+    it is the table argparse itself reads, and it holds the options of argument groups too.
+    """
+
+    def __init__(self, *, has_commands: bool = False, **kwargs: Any) -> None:
+        # exit_on_error=False: argparse's errors reach parse_known_args, which completes them.
+        super().__init__(add_help=False, allow_abbrev=False, exit_on_error=False, **kwargs)
+        self.has_commands = has_commands
+        self.add_argument(
+            "-h",
+            "--help",
+            action=_Help,
+            nargs=0,
+            default=argparse.SUPPRESS,
+            help="show this help message and exit",
+        )
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{self.prog}: error: {message} (see '{self.prog} --help')")
+
+    def parse_known_args(
+        self, args: Iterable[str] | None = None, namespace: Any = None
+    ) -> tuple[Any, list[str]]:
+        """Parse ``args``; a repeated option or any word left over is an error of this parser."""
+        words = list(sys.argv[1:] if args is None else args)
+        self._refuse_repeats(words)
+        try:
+            parsed, extras = super().parse_known_args(words, namespace)
+        except argparse.ArgumentError as error:
+            self.error(self._explained(error))
+        if extras:
+            self.error(self._unexpected(extras))
+        return parsed, extras
+
+    def _explained(self, error: argparse.ArgumentError) -> str:
+        """Argparse's message, with what the option accepts where argparse leaves it out: a
+        value given to a flag (``--all=x``) says that it takes none, and a missing value
+        ("expected one argument") lists the option's choices, else gives its help."""
+        name = (error.argument_name or "").rpartition("/")[2]
+        action = self._option_string_actions.get(name)
+        if action is None:
+            return str(error)
+        if action.nargs == 0:
+            return f"{error}; it takes no value"
+        if error.message != "expected one argument":
+            return str(error)
+        if action.choices:
+            return f"{error}: choose from {', '.join(map(repr, action.choices))}"
+        return f"{error}: {action.help}" if action.help else str(error)
+
+    def _refuse_repeats(self, words: list[str]) -> None:
+        """Raise ``UsageError`` naming the first option that ``words`` give a second time."""
+        seen: set[argparse.Action] = set()
+        for action in self._options_given(words):
+            if action in seen:
+                name = "/".join(action.option_strings)
+                self.error(f"argument {name}: given more than once (give each option once)")
+            seen.add(action)
+
+    def _options_given(self, words: list[str]) -> Iterator[argparse.Action]:
+        """The option each of ``words`` gives, as argparse reads them: a word that is an option
+        string, or one followed by ``=value`` (argparse never takes such a word as a value).
+        The words after ``--`` are all arguments; those after the command are the command's."""
+        for word in words:
+            if word == "--" or (self.has_commands and not word.startswith("-")):
+                return
+            action = self._option_string_actions.get(word.partition("=")[0])
+            if action is not None:
+                yield action
+
+    def _unexpected(self, extras: list[str]) -> str:
+        """What is wrong with the words left over: the first of them (``--`` aside), an unknown
+        option (the message lists the options) or an argument this parser does not take."""
+        separated = extras[0] == "--" and len(extras) > 1  # every word after it is an argument
+        word = extras[1] if separated else extras[0]
+        if not separated and _looks_like_an_option(word):
+            name = shown(word.partition("=")[0])
+            return f"unknown option {name}; the options are {self._options()}"
+        return f"unexpected argument {shown(word)}"
+
+    def _options(self) -> str:
+        """Every option of this parser, in the order ``--help`` lists them: ``-h/--help``."""
+        actions = dict.fromkeys(self._option_string_actions.values())
+        return joined(["/".join(action.option_strings) for action in actions])
+
+
+def _looks_like_an_option(word: str) -> bool:
+    """``--name``, ``--name=value`` or ``-x``; not ``--``, ``-`` or a negative number."""
+    return word != "--" and word[:1] == "-" and (word[1:2] == "-" or word[1:2].isalpha())
 
 
 def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
@@ -42,8 +174,18 @@ def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
     parser = _Parser(
         prog="asyncfail",
         description="Deterministic async-failure lab: traces and counts as JSON or text.",
+        has_commands=True,
     )
-    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parser.add_argument(
+        "--version",
+        action=_Version,
+        nargs=0,
+        default=argparse.SUPPRESS,
+        help="show program's version number and exit",
+    )
+    # Not required here: `main` says a command is missing only once the options before it are
+    # known to be good (argparse would answer `asyncfail --bogus` with "COMMAND is required").
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     named = next((word for word in argv if not word.startswith("-")), None)
     for name, summary in COMMANDS.items():
         sub = subparsers.add_parser(name, help=summary, description=summary)
@@ -54,24 +196,50 @@ def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None) -> int:
-    """Run the CLI; return the exit status (0 ok, 2 bad input)."""
-    words = list(sys.argv[1:] if argv is None else argv)
-    out = stdout if stdout is not None else sys.stdout
+def _run(words: list[str]) -> str:
+    """The text ``asyncfail WORDS`` prints; bad input raises ``UsageError``."""
+    parser = build_parser(words)
     try:
-        args = build_parser(words).parse_args(words)
-        text = args._run(args)
+        args = parser.parse_args(words)
+    except _Answer as answer:
+        return answer.text
+    if args.command is None:
+        parser.error(f"a COMMAND is required: {joined(list(COMMANDS), 'or')}")
+    text: str = args._run(args)
+    return text
+
+
+def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None) -> int:
+    """Run the CLI; return the exit status: 0 done, 1 the output could not be written, 2 bad
+    input (nothing was written). An error is one line on stderr, never a traceback."""
+    words = [str(word) for word in (sys.argv[1:] if argv is None else argv)]
+    try:
+        text = _run(words)
     except UsageError as error:
-        print(error, file=sys.stderr)
+        report(error_line(str(error), words))
         return 2
-    except SystemExit as exit_:  # --help and --version exit through argparse
-        return int(exit_.code or 0)
+    except OutputError as error:
+        report(error_line(str(error), words))
+        return 1
+    return _emit(text, sys.stdout if stdout is None else stdout)
+
+
+def _emit(text: str, out: TextIO | None) -> int:
+    """Write ``text`` to ``out`` (None: stdout was closed when the process started); return
+    the exit status, 1 with one line on stderr if it could not be written."""
+    if not text:  # `review --output FILE`: nothing to write, so a closed stdout is no error
+        return 0
+    if out is None or out.closed:
+        report("asyncfail: error: cannot write the output: standard output is closed")
+        return 1
     try:
         write_utf8(out, text)
     except BrokenPipeError:
-        # A reader such as `head` closed the pipe: not an error of ours, and no traceback.
-        sys.stderr.close()
-    except OSError as error:  # a full disk, a closed descriptor: say so on one line
-        print(f"asyncfail: error: cannot write the output: {error.strerror}", file=sys.stderr)
+        # A reader such as `head` stopped reading: the status says the output was cut short,
+        # and a line on stderr would only be noise in `asyncfail lab --all | head`.
+        return 1
+    except OSError as error:  # a full disk, a bad descriptor: say so on one line
+        reason = error.strerror or type(error).__name__
+        report(f"asyncfail: error: cannot write the output: {reason}")
         return 1
     return 0

@@ -1,23 +1,80 @@
-"""What every subcommand shares: the bad-input error, number arguments, and UTF-8 output."""
+"""What every subcommand shares: the bad-input error, how a value is echoed, number arguments,
+UTF-8 output and the one line of an error."""
 
 import argparse
-from collections.abc import Callable
-from typing import TextIO
+import contextlib
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from typing import Final, TextIO
+
+from asyncfail.ground.prose import counted
+
+ECHO_LIMIT: Final = 100
+"""The most characters an error message spends on one value it echoes, quotes included: a value
+typed by mistake can be 100 kB long, and the message must stay one short line."""
+
+
+MAX_LINE: Final = 400
+"""The longest error line ``main`` prints; the longest message it builds is about 300."""
 
 
 class UsageError(Exception):
     """Bad input: reported on one line with exit status 2."""
 
 
+class OutputError(Exception):
+    """The command was good but its output could not be written: one line, exit status 1."""
+
+
+def shown(value: str) -> str:
+    """``value`` as an error message echoes it: quoted and escaped as by ``repr`` (a newline or
+    NUL byte cannot break the line); when that is longer than ``ECHO_LIMIT``, its start, an
+    ellipsis and the value's length: ``'1111…' (4301 characters)``."""
+    whole = repr(value)
+    if len(whole) <= ECHO_LIMIT:
+        return whole
+    end = ECHO_LIMIT
+    # Escapes make a character up to ten long ("\U000e0001"): shorten until the quote fits.
+    while len(repr(value[:end] + "…")) > ECHO_LIMIT:
+        end -= 1
+    return f"{value[:end] + '…'!r} ({counted(len(value), 'character')})"
+
+
+def error_line(message: str, words: Sequence[str]) -> str:
+    """``message`` as the one line ``main`` prints for the command line ``words``.
+
+    Rules: every value from ``words`` that the message echoes is shortened by ``shown`` (argparse
+    and the argument types echo a value as its ``repr``: "invalid choice: '<100 kB>'");
+    every character that could end or garble the line is escaped; and the line is cut at
+    ``MAX_LINE`` characters, a last guard for a message that echoes a value some other way.
+    """
+    for value in sorted(set(_values_in(words)), key=len, reverse=True):
+        message = message.replace(repr(value), shown(value))
+    line = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in message)
+    return line if len(line) <= MAX_LINE else line[: MAX_LINE - 1] + "…"
+
+
+def _values_in(words: Sequence[str]) -> Iterator[str]:
+    """Each value in ``words`` that ``shown`` would shorten: a word, the value of an
+    ``--option=value`` word, and what follows a short option written as one word (``-hVALUE``)."""
+    for word in words:
+        parts = [word, word.partition("=")[2], word[2:]] if word.startswith("-") else [word]
+        yield from (part for part in parts if shown(part) != repr(part))
+
+
 def bounded_int(low: int, high: int) -> Callable[[str], int]:
     """An argparse type accepting a whole number from ``low`` to ``high`` inclusive."""
 
     def parse(text: str) -> int:
-        # ASCII digits only: int() would also take "٣", "1_000" and padded spaces.
-        value = int(text) if text.isascii() and text.isdigit() else None
+        # ASCII digits only: int() would also take "٣", "1_000" and padded spaces. No more
+        # digits than `high` has: int() refuses 4,301 digits, and argparse then named this
+        # function ("invalid parse value") and echoed them all.
+        significant = text.lstrip("0") or "0"
+        plain = text.isascii() and text.isdigit() and len(significant) <= len(str(high))
+        value = int(significant) if plain else None
         if value is None or not low <= value <= high:
             raise argparse.ArgumentTypeError(
-                f"must be a whole number from {low} to {high}, got {text!r}"
+                f"must be a whole number from {low} to {high}, got {shown(text)}"
             )
         return value
 
@@ -33,3 +90,14 @@ def write_utf8(out: TextIO, text: str) -> None:
     else:
         buffer.write(text.encode("utf-8"))
         buffer.flush()
+
+
+def report(line: str) -> None:
+    """Print ``line`` on stderr if there is one to print on. With stderr closed too (``2>&-``:
+    ``sys.stderr`` is None, and ``print`` would fall back to stdout) or failing, the exit status
+    is all the command can say: it says nothing rather than end in a traceback."""
+    if sys.stderr is None:
+        return
+    # ValueError: the stream was closed inside this process.
+    with contextlib.suppress(OSError, ValueError):
+        print(line, file=sys.stderr, flush=True)

@@ -1,4 +1,7 @@
-"""``asyncfail review``: stdout, --format, --fault, atomic --output, and errors without traces."""
+"""``asyncfail review``: stdout, --format, --fault, atomic --output, and errors without traces.
+
+A name that can name no file is bad input (exit 2); a file that cannot be written is output
+that could not be written (exit 1), like a closed or full stdout."""
 
 import io
 import os
@@ -72,13 +75,13 @@ def _unwritable(tmp_path: Path) -> dict[str, Path]:
 
 
 @pytest.mark.parametrize("case", ["missing directory", "parent is a file", "target is a directory"])
-def test_unwritable_output_exits_2_with_one_line_and_writes_nothing(
+def test_unwritable_output_exits_1_with_one_line_and_writes_nothing(
     tmp_path: Path, case: str
 ) -> None:
     target = _unwritable(tmp_path)[case]
     before = sorted(tmp_path.rglob("*"))
     code, out, err = run_main("review", "--output", str(target))
-    assert code == 2
+    assert code == 1
     assert out == ""
     assert err.count("\n") == 1 and err.startswith("asyncfail review: error: cannot write ")
     assert str(target) in err
@@ -87,13 +90,13 @@ def test_unwritable_output_exits_2_with_one_line_and_writes_nothing(
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root may write into a read-only directory")
-def test_read_only_directory_exits_2(tmp_path: Path) -> None:
+def test_read_only_directory_exits_1(tmp_path: Path) -> None:
     tmp_path.chmod(0o500)
     try:
         code, _, err = run_main("review", "--output", str(tmp_path / "handoff.md"))
     finally:
         tmp_path.chmod(0o700)
-    assert code == 2 and "Permission denied" in err
+    assert code == 1 and "Permission denied" in err
     assert list(tmp_path.iterdir()) == []
 
 
@@ -109,7 +112,7 @@ def test_a_failure_midway_leaves_the_old_file_and_no_temporary(
 
     monkeypatch.setattr(review_command.os, failing, fail)
     code, out, err = run_main("review", "--output", str(target))
-    assert (code, out) == (2, "")
+    assert (code, out) == (1, "")
     assert "No space left on device" in err
     assert target.read_text(encoding="utf-8") == "the previous handoff"
     assert [p.name for p in tmp_path.iterdir()] == ["handoff.md"]
@@ -160,7 +163,7 @@ def test_real_process_writes_the_file_and_fails_cleanly(tmp_path: Path) -> None:
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
     assert target.read_text(encoding="utf-8") == build_review(Fault.CRASH_AFTER_RECORD).markdown()
     bad = _process("review", "--output", str(tmp_path / "no" / "such" / "dir" / "x.md"))
-    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.returncode == 1 and bad.stdout == ""
     assert bad.stderr.startswith("asyncfail review: error: cannot write ")
     assert bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
     assert not (tmp_path / "no").exists()
@@ -172,7 +175,7 @@ def test_output_never_replaces_a_device_pipe_or_directory(tmp_path: Path) -> Non
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
     code, out, err = run_main("review", "--output", str(fifo))
-    assert (code, out) == (2, "")
+    assert (code, out) == (1, "")
     assert "not a regular file" in err
     assert fifo.is_fifo(), "the pipe is still a pipe"
 
@@ -188,3 +191,139 @@ def test_output_through_a_symlink_writes_the_file_it_names(tmp_path: Path) -> No
 def test_output_name_with_a_nul_byte_exits_2() -> None:
     code, _, err = run_main("review", "--output", "a\0b")
     assert code == 2 and "NUL byte" in err
+
+
+# --- the edges of --output ----------------------------------------------------------------------
+
+
+def assert_cannot_write(code: int, out: str, err: str, reason: str) -> None:
+    """The output could not be written: exit 1, one short line naming --output, no traceback."""
+    assert (code, out) == (1, "")
+    assert err.startswith("asyncfail review: error: cannot write the --output file ")
+    assert err.count("\n") == 1 and len(err) <= 400 and reason in err, err
+
+
+def test_a_name_too_long_is_one_short_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_main("review", "--output", "a" * 300)
+    assert_cannot_write(code, out, err, "File name too long")
+    assert "(300 characters)" in err and "a" * 100 not in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_long_name_that_fits_is_written(tmp_path: Path) -> None:
+    target = tmp_path / ("h" * 250 + ".md")  # 253 bytes: the temporary's name must fit too
+    assert run_main("review", "--output", str(target)) == (0, "", "")
+    assert target.read_text(encoding="utf-8") == build_review().markdown()
+    assert [p.name for p in tmp_path.iterdir()] == [target.name]
+
+
+@pytest.mark.parametrize("mode", [0o600, 0o640, 0o755])
+def test_an_existing_file_keeps_its_permissions(tmp_path: Path, mode: int) -> None:
+    target = tmp_path / "handoff.md"
+    target.write_text("old", encoding="utf-8")
+    target.chmod(mode)
+    assert run_main("review", "--output", str(target))[0] == 0
+    assert target.stat().st_mode & 0o7777 == mode
+    assert target.read_text(encoding="utf-8") == build_review().markdown()
+
+
+def test_a_symlink_to_a_private_file_keeps_the_link_and_the_permissions(tmp_path: Path) -> None:
+    real = tmp_path / "real.md"
+    real.write_text("old", encoding="utf-8")
+    real.chmod(0o600)
+    link = tmp_path / "link.md"
+    link.symlink_to(real)
+    assert run_main("review", "--output", str(link))[0] == 0
+    assert link.is_symlink() and real.stat().st_mode & 0o777 == 0o600
+    assert real.read_text(encoding="utf-8") == build_review().markdown()
+
+
+@pytest.mark.parametrize("loop", ["two links", "one link"])
+def test_a_symlink_loop_is_one_line_and_the_links_stay(tmp_path: Path, loop: str) -> None:
+    a, b = tmp_path / "a.md", tmp_path / "b.md"
+    if loop == "two links":
+        a.symlink_to(b)
+        b.symlink_to(a)
+    else:
+        a.symlink_to(a)
+    code, out, err = run_main("review", "--output", str(a))
+    assert_cannot_write(code, out, err, "Too many levels of symbolic links")
+    assert a.is_symlink() and all(p.is_symlink() for p in tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("argv", [["--output", "-"], ["--output=-"]])
+def test_dash_is_standard_output(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, argv: list[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert run_main("review", "--format", "html", *argv) == (0, build_review().html(), "")
+    assert list(tmp_path.iterdir()) == [], "no file named '-'"
+
+
+def test_a_directory_says_so(tmp_path: Path) -> None:
+    code, out, err = run_main("review", "--output", str(tmp_path))
+    assert_cannot_write(code, out, err, "a directory, not a regular file")
+    assert "'-' for standard output" in err
+
+
+@pytest.mark.parametrize("name", ["new/", "handoff.md/"])
+def test_a_name_ending_in_a_slash_names_a_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "handoff.md").write_text("old", encoding="utf-8")
+    code, out, err = run_main("review", "--output", name)
+    assert_cannot_write(code, out, err, "names a directory")
+    assert [p.name for p in tmp_path.iterdir()] == ["handoff.md"]
+    assert (tmp_path / "handoff.md").read_text(encoding="utf-8") == "old"
+
+
+def test_a_read_only_directory_is_one_line_even_for_root(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(review_command.tempfile, "mkstemp", refuse)
+    code, out, err = run_main("review", "--output", str(tmp_path / "handoff.md"))
+    assert_cannot_write(code, out, err, "Permission denied")
+
+
+def test_a_file_this_user_may_not_write_is_left_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "handoff.md"
+    target.write_text("old", encoding="utf-8")
+    target.chmod(0o444)
+    if os.geteuid() == 0:  # root may write anything: stand in for an ordinary user
+        monkeypatch.setattr(review_command.os, "access", lambda *args: False)
+    code, out, err = run_main("review", "--output", str(target))
+    assert_cannot_write(code, out, err, "Permission denied (the file is read-only)")
+    assert target.read_text(encoding="utf-8") == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["handoff.md"]
+
+
+@pytest.mark.parametrize(
+    ("name", "problem"),
+    [("", "empty"), ("a\0b", "NUL byte"), ("\ud800.md", "cannot be encoded")],
+)
+def test_a_name_that_can_name_no_file_is_bad_input(name: str, problem: str) -> None:
+    code, out, err = run_main("review", "--output", name)
+    assert (code, out) == (2, "")
+    assert err.startswith("asyncfail review: error: argument --output: the file name ")
+    assert err.count("\n") == 1 and problem in err
+
+
+def test_real_process_long_name_and_loop(tmp_path: Path) -> None:
+    (tmp_path / "loop").symlink_to(tmp_path / "loop")
+    for name in ["x" * 300, "loop"]:
+        done = subprocess.run(
+            [sys.executable, "-m", "asyncfail", "review", "--output", name],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            check=False,
+        )
+        assert (done.returncode, done.stdout) == (1, "")
+        assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
