@@ -4,6 +4,7 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
+COURSE := $(VENV)/.course
 STAMP  := $(VENV)/.installed
 HOST   ?= 127.0.0.1
 PORT   ?= 2718
@@ -14,16 +15,24 @@ PORT   ?= 2718
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  make %-10s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-$(STAMP): pyproject.toml
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+
+# Serving installs only what serving needs (the `course` extra); every other target installs the
+# development tools too (the `dev` extra, which includes `course`).
+$(COURSE): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[course]'
 	@touch $@
 
-serve: $(STAMP) ## Serve the course on http://127.0.0.1:2718 (the main job; PORT=... to change)
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $(COURSE) $@
+
+serve: $(COURSE) ## Serve the course on http://127.0.0.1:2718 (PORT=..., HOST=0.0.0.0 for a class)
 	$(BIN)/marimo run notebooks/ --host $(HOST) --port $(PORT) --headless --no-token
 
-lab: $(STAMP) ## Print the seed case under both runtimes as text
+lab: $(COURSE) ## Print the seed case under both runtimes as text
 	$(BIN)/asyncfail lab --fault crash-after-effect --mode naive --format text
 	$(BIN)/asyncfail lab --fault crash-after-effect --mode durable --format text
 

@@ -71,9 +71,7 @@ def check(mo: Any, question: Question, element: Any, snapshot: bool) -> Any:
         return mo.vstack([mo.md(CHECK_LABEL.format(prompt=question.prompt)), mo.md(answer)])
     feedback = question.feedback(element.value)
     callout = (
-        mo.callout(
-            mo.md(feedback), kind="success" if element.value == question.answer else "info"
-        )
+        mo.callout(mo.md(feedback), kind="success" if element.value == question.answer else "info")
         if feedback
         else mo.md("")
     )
