@@ -182,8 +182,8 @@ def test_static_snapshot_renders_offline(
     try:
         expect(visible_text(page, lesson.title)).to_be_visible()
         expected = chart_count(built_site, lesson)
-        assert expected >= 1, "every page shows at least one chart"
-        expect(page.locator(CHART).first).to_be_visible()
+        if expected:  # the checklist draws its chart only once both durations are given
+            expect(page.locator(CHART).first).to_be_visible()
         assert_charts_drawn(page, expected)
     finally:
         shot(page, screenshots, f"static-{lesson.slug}")
