@@ -56,11 +56,12 @@ def _(lesson, mo, page, snapshot, words):
 
 
 @app.cell
-def _(Fault, mo, words):
+def _(Fault, mo, snapshot, words):
     handoff_fault = mo.ui.dropdown(
         options=[f.value for f in Fault],
         value=words.DEFAULT_FAULT.value,
         label=words.FAULT_LABEL,
+        disabled=snapshot,
     )
     return (handoff_fault,)
 
@@ -99,7 +100,7 @@ def _(
             mo.Html(review.html(standalone=False)),
         ]
     )
-    return (review,)
+    return
 
 
 @app.cell

@@ -2,7 +2,7 @@
 
 import argparse
 
-from asyncfail.cli.output import UsageError, bounded_int
+from asyncfail.cli.output import OutputFormat, UsageError, bounded_int
 from asyncfail.ground.canonical import to_json
 from asyncfail.ground.prose import counted
 from asyncfail.lab.faults import Fault
@@ -34,7 +34,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"how many times the channel may deliver (1-{MAX_DELIVERIES}, "
         f"default: {DEFAULT_DELIVERIES})",
     )
-    parser.add_argument("--format", choices=["json", "text"], default="json")
+    parser.add_argument(
+        "--format",
+        choices=[f.value for f in OutputFormat],
+        default=OutputFormat.JSON.value,
+        help="a JSON document (default) or a table for the terminal",
+    )
 
 
 def run(args: argparse.Namespace) -> str:
@@ -52,14 +57,16 @@ def run(args: argparse.Namespace) -> str:
             deliveries=args.deliveries,
         )
         results = (simulate(scenario),)
-    if args.format == "text":
-        return "\n".join(render_text(r) for r in results)
+    if args.format == OutputFormat.TEXT:
+        # The assumptions are the same for every run: said once, after the last table.
+        tables = "\n".join(render_text(r) for r in results)
+        return f"{tables}\nAssumptions:\n" + "".join(f"- {a}\n" for a in results[0].assumptions)
     documents = [r.model_dump(mode="json") for r in results]
     return to_json(documents if args.all else documents[0])
 
 
 def render_text(result: LabResult) -> str:
-    """A terminal table of one result: figures first, then the trace, then the assumptions."""
+    """A terminal table of one result: figures first, then the trace."""
     c = result.counts
     lines = [
         f"Async Failure Lab: {result.fault} / {result.mode} runtime "
@@ -73,5 +80,4 @@ def render_text(result: LabResult) -> str:
     lines += [
         f"{e.seq:>3}  {e.attempt:>7}  {e.actor:<8}  {e.layer:<15}  {e.kind}" for e in result.events
     ]
-    lines += ["", "Assumptions:"] + [f"- {a}" for a in result.assumptions]
     return "\n".join(lines) + "\n"

@@ -12,7 +12,8 @@ import stat
 import tempfile
 from pathlib import Path
 
-from asyncfail.cli.output import OutputError, UsageError, shown
+from asyncfail.cli.output import OutputError, UsageError
+from asyncfail.ground.prose import echoed
 from asyncfail.handoff.review import ReviewFormat, build_review
 from asyncfail.lab.faults import Fault
 from asyncfail.lab.scenario import SEED_FAULT
@@ -74,7 +75,7 @@ def write_file(name: str, text: str) -> None:
     except OSError as error:
         reason = error.strerror or type(error).__name__
         raise OutputError(
-            f"asyncfail review: error: cannot write the --output file {shown(name)}: {reason}"
+            f"asyncfail review: error: cannot write the --output file {echoed(name)}: {reason}"
         ) from None
 
 

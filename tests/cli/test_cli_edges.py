@@ -15,7 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from asyncfail.cli.main import COMMANDS, build_parser, main
-from asyncfail.cli.output import ECHO_LIMIT, MAX_LINE, error_line
+from asyncfail.cli.output import MAX_LINE, error_line
+from asyncfail.ground.prose import ECHO_LIMIT
 from asyncfail.ground.version import VERSION
 from tests.cli_support import ROOT, run_main, run_process
 

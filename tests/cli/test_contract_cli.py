@@ -235,3 +235,19 @@ def test_output_is_written_whole_or_not_at_all() -> None:
     out = io.StringIO()
     assert main(["contract", "--delay", "-5"], stdout=out) == 2
     assert out.getvalue() == ""
+
+
+def test_text_format_says_what_the_json_says() -> None:
+    argv = ["contract", "--profile", "stripe", "--retention", "3600", "--delay", "3600"]
+    code, text, _ = run_main(*argv, "--format", "text")
+    assert code == 0
+    doc = json.loads(run_main(*argv)[1])
+    assert f"finding: {doc['finding']} (wrong)" in text
+    assert f"record at second request: {doc['record']}" in text
+    assert f"total effects: {doc['effects']}" in text
+    assert [line for line in text.splitlines() if line.startswith("departs: ")] == [
+        f"departs: {d}" for d in doc["departures"]
+    ]
+    for row in doc["requests"]:
+        assert row["receiver_key"] in text and row["fingerprint_tuple"] in text
+    assert doc["boundary_rule"] in text
