@@ -6,6 +6,7 @@ from typing import Final
 from pydantic import BaseModel, ConfigDict, Field
 
 from asyncfail.lab.faults import Fault
+from asyncfail.lab.settings import DEFAULT_SETTINGS, LabSettings
 
 DEFAULT_DELIVERIES: Final = 3
 MAX_DELIVERIES: Final = 9
@@ -29,7 +30,8 @@ SEED_FAULT: Final = Fault.CRASH_AFTER_EFFECT
 
 
 class Scenario(BaseModel):
-    """One run of the lab: a named fault injected into the first delivery, under one runtime.
+    """One run of the lab: a named fault injected into the first delivery, under one runtime
+    and one set of settings (by default, the seed's assumptions).
 
     ``deliveries`` bounds how often the channel (re)delivers the operation before it gives up;
     the seed's cases need two, the default of three leaves one spare.
@@ -44,6 +46,9 @@ class Scenario(BaseModel):
         ge=1,
         le=MAX_DELIVERIES,
         description="How many times the channel may deliver the operation before giving up.",
+    )
+    settings: LabSettings = Field(
+        DEFAULT_SETTINGS, description="Every assumption of the seed, as a setting."
     )
 
 
