@@ -4,11 +4,15 @@ Charts (``asyncfail.charts.specs``) and lessons draw from these rows; tests read
 altair.
 """
 
+from collections import Counter
 from enum import StrEnum
+from itertools import pairwise
 from typing import Final, Literal, TypedDict
 
+from asyncfail.ground.durations import human
 from asyncfail.ground.prose import counted, plural
 from asyncfail.lab.events import LOOKUP_KINDS, Actor, Event, EventKind
+from asyncfail.lab.reading import record_writes
 from asyncfail.lab.results import LabResult
 
 LANES: Final[tuple[Actor, ...]] = (Actor.CHANNEL, Actor.WORKER, Actor.STORE, Actor.RECEIVER)
@@ -29,7 +33,7 @@ def marker_of(event: Event) -> Marker:
     """Business effects first (the ledger changed), then crashes, timeouts, lookups."""
     if event.is_business_effect:
         return Marker.BUSINESS_EFFECT
-    if event.kind is EventKind.PROCESS_CRASHED:
+    if event.kind in {EventKind.PROCESS_CRASHED, EventKind.RECEIVER_CRASHED}:
         return Marker.CRASH
     if event.kind is EventKind.TIMEOUT_OBSERVED:
         return Marker.TIMEOUT
@@ -54,6 +58,9 @@ class TimelineRow(TypedDict):
     marker: str
     description: str
     state: StepState
+    at_seconds: int | float
+    at_text: str
+    time_x: float
 
 
 def clamp_step(result: LabResult, step: int | None) -> int:
@@ -86,9 +93,67 @@ def timeline_rows(result: LabResult, step: int | None = None) -> list[TimelineRo
             marker=marker_of(e).value,
             description=e.description,
             state=state_of(e.seq, shown),
+            at_seconds=e.at.json_number,
+            at_text=human(e.at),
+            time_x=x,
         )
-        for e in result.events
+        for e, x in zip(result.events, time_positions(result), strict=True)
     ]
+
+
+SPREAD: Final = 0.8
+"""How much of the gap to the next delivery the events of one delivery spread over."""
+
+
+def time_positions(result: LabResult) -> list[float]:
+    """Where each event sits on a time axis, in seconds: at its delivery's time, the events of
+    one delivery spread evenly over ``SPREAD`` of the gap to the next one (steps within a
+    delivery take no time, but must not hide each other). The last delivery spreads over the
+    run's widest gap, or one second when every delivery happened at once."""
+    times = sorted({e.at.millis for e in result.events})
+    gaps = [b - a for a, b in pairwise(times)]
+    widest = max(gaps, default=0) or 1000
+    span = {t: (gaps[i] if i < len(gaps) and gaps[i] else widest) for i, t in enumerate(times)}
+    counts = Counter(e.at.millis for e in result.events)
+    seen: Counter[int] = Counter()
+    positions = []
+    for e in result.events:
+        t = e.at.millis
+        offset = SPREAD * span[t] * seen[t] / counts[t]
+        seen[t] += 1
+        positions.append((t + offset) / 1000)
+    return positions
+
+
+class RecordSpan(TypedDict):
+    """How long one idempotency record counts: from its write to its expiry (None: the whole
+    run)."""
+
+    key: str
+    from_seconds: float
+    to_seconds: float | None
+    text: str
+
+
+def record_spans(result: LabResult) -> list[RecordSpan]:
+    """The receiver's records over time, from the trace (``record_writes``) and the run's
+    retention: each counts from its write until its retention runs out."""
+    retention = result.settings.retention
+    spans = []
+    for write in record_writes(result.events):
+        assert write.key is not None  # record_writes holds keyed debits only
+        start = write.at
+        end = None if retention is None else start + retention
+        until = "the end of the run" if end is None else human(end)
+        spans.append(
+            RecordSpan(
+                key=write.key,
+                from_seconds=float(start.seconds),
+                to_seconds=None if end is None else float(end.seconds),
+                text=f"record for {write.key}, written at {human(start)}, counts until {until}",
+            )
+        )
+    return spans
 
 
 def narrate(result: LabResult, step: int) -> str:

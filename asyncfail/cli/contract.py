@@ -5,13 +5,12 @@ CLI and the model say the same thing. Seconds are read by the library's one dura
 """
 
 import argparse
-from collections.abc import Callable
 from enum import StrEnum
 from typing import Any, Final
 
 from pydantic import ValidationError
 
-from asyncfail.cli.output import OutputFormat, UsageError
+from asyncfail.cli.output import OutputFormat, UsageError, duration_argument
 from asyncfail.contract.experiment import ContractResult, ContractScenario, evaluate
 from asyncfail.contract.requests import SECOND_WORDS
 from asyncfail.contract.terms import (
@@ -27,8 +26,7 @@ from asyncfail.contract.terms import (
     SecondRequest,
 )
 from asyncfail.ground.canonical import to_json
-from asyncfail.ground.durations import ACCEPTED, Duration, human, parse_duration
-from asyncfail.ground.prose import echoed
+from asyncfail.ground.durations import human
 from asyncfail.ground.retention import BoundaryConvention
 
 _FIELDS: Final = ContractScenario.model_fields
@@ -49,18 +47,6 @@ def _help(field: str) -> str:
     default = _FIELDS[field].default
     suffix = "" if default is None else f" (default: {default})"
     return f"{_FIELDS[field].description}{suffix}"
-
-
-def duration_argument() -> Callable[[str], Duration]:
-    """An argparse type for seconds: the library's one parser (``parse_duration``)."""
-
-    def parse(text: str) -> Duration:
-        try:
-            return parse_duration(text)
-        except ValueError as error:
-            raise argparse.ArgumentTypeError(f"{echoed(text)} {error}; give {ACCEPTED}") from None
-
-    return parse
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator, Sequence
 from enum import StrEnum
 from typing import Final, TextIO
 
+from asyncfail.ground.durations import ACCEPTED, Duration, parse_duration
 from asyncfail.ground.prose import echoed
 
 MAX_LINE: Final = 400
@@ -92,3 +93,15 @@ def report(line: str) -> None:
     # ValueError: the stream was closed inside this process.
     with contextlib.suppress(OSError, ValueError):
         print(line, file=sys.stderr, flush=True)
+
+
+def duration_argument() -> Callable[[str], Duration]:
+    """An argparse type for seconds: the library's one parser (``parse_duration``)."""
+
+    def parse(text: str) -> Duration:
+        try:
+            return parse_duration(text)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(f"{echoed(text)} {error}; give {ACCEPTED}") from None
+
+    return parse

@@ -256,3 +256,16 @@ def result_record_of(events: Sequence[Event]) -> ResultRecord:
 def recovery_of(events: Sequence[Event]) -> Route:
     """What the run did after its injected failure: the ``route_of`` the later events."""
     return route_of(events_after(events, failure_event(events)))
+
+
+def record_writes(events: Sequence[Event]) -> tuple[Event, ...]:
+    """The debits that wrote an idempotency record: those that carried a key and were not cut
+    off by a receiver crash before the record (with a separate record the debit survives such a
+    crash, its record does not)."""
+    return tuple(
+        event
+        for event, after in zip(events, (*events[1:], None), strict=True)
+        if event.is_business_effect
+        and event.key is not None
+        and (after is None or after.kind is not EventKind.RECEIVER_CRASHED)
+    )

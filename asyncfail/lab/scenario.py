@@ -5,6 +5,7 @@ from typing import Final
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from asyncfail.ground.durations import Duration
 from asyncfail.lab.faults import Fault
 from asyncfail.lab.settings import DEFAULT_SETTINGS, LabSettings
 
@@ -52,10 +53,23 @@ class Scenario(BaseModel):
     )
 
 
+def option(setting: str) -> str:
+    """The CLI option of a setting: ``on_lookup_outage`` is ``--on-lookup-outage``."""
+    return "--" + setting.replace("_", "-")
+
+
+def option_value(value: object) -> str:
+    """A setting's value as the CLI takes it: a duration as its seconds (``0.5``)."""
+    return str(value.json_number) if isinstance(value, Duration) else str(value)
+
+
 def command_line(scenario: Scenario) -> str:
     """The shell command that prints ``scenario``'s result, as lessons show it for copying:
-    ``asyncfail lab --fault F --mode M``, with ``--deliveries`` only when not the default."""
+    ``asyncfail lab --fault F --mode M``, then ``--deliveries`` and each setting only when not
+    the default."""
     words = ["asyncfail", "lab", "--fault", scenario.fault.value, "--mode", scenario.mode.value]
     if scenario.deliveries != DEFAULT_DELIVERIES:
         words += ["--deliveries", str(scenario.deliveries)]
+    for name in scenario.settings.changed():
+        words += [option(name), option_value(getattr(scenario.settings, name))]
     return " ".join(words)
