@@ -3,6 +3,7 @@ and the properties that hold while the seed's assumptions do."""
 
 import json
 
+import jsonschema
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -213,3 +214,15 @@ def test_bad_settings_exit_2_with_one_line(argv: list[str], names: list[str]) ->
     assert (code, out) == (2, "") and err.count("\n") == 1
     for name in names:
         assert name in err
+
+
+def test_the_schema_covers_every_setting_and_refuses_an_unknown_value() -> None:
+    schema = json.loads(run_main("schema")[1])
+    argv = ["--retention", "60", "--boundary", "retained-at-boundary", "--lookup", "outage"]
+    argv += ["--on-lookup-outage", "fail-open", "--receiver", "dedupe", "--schedule", "temporal"]
+    doc = json.loads(run_main("lab", *argv)[1])
+    jsonschema.validate(doc, schema)
+    assert set(doc["settings"]) == set(schema["$defs"]["LabSettings"]["properties"])
+    bad = doc | {"settings": doc["settings"] | {"lookup": "flaky"}}
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(bad, schema)
