@@ -152,7 +152,10 @@ def time_timeline_layers(width: int) -> alt.LayerChart:
             y=f"{receiver - 0.45}",
             y2=f"{receiver + 0.45}",
         )
-        .mark_rect(color=RETENTION_COLOUR, opacity=0.45, clip=True)
+        # Outlined, so a record that expires as the next one is written stays two bands.
+        .mark_rect(
+            color=RETENTION_COLOUR, opacity=0.45, stroke="#3182bd", strokeWidth=1.5, clip=True
+        )
         .encode(x=x, x2="x2:Q", y=y, y2="y2:Q", tooltip=[alt.Tooltip("text:N", title="Record")])
     )
     deliveries = alt.Chart(alt.NamedData(name="deliveries")).transform_calculate(

@@ -380,7 +380,9 @@ TEMPLATES_JSON = r"""{
      "type": "rect",
      "clip": true,
      "color": "#9ecae1",
-     "opacity": 0.45
+     "opacity": 0.45,
+     "stroke": "#3182bd",
+     "strokeWidth": 1.5
     },
     "encoding": {
      "tooltip": [

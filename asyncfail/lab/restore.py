@@ -13,7 +13,7 @@ from asyncfail.ground.durations import Duration
 from asyncfail.ground.retention import BoundaryConvention, retained
 from asyncfail.lab.reading import Outcome
 from asyncfail.lab.results import LabResult
-from asyncfail.lab.scenario import Mode, Scenario
+from asyncfail.lab.scenario import Mode, Scenario, option, option_value
 from asyncfail.lab.schedules import delivery_times
 from asyncfail.lab.settings import (
     DEFAULT_SETTINGS,
@@ -35,6 +35,14 @@ class Restoration:
     setting: str
     value: object
     result: LabResult
+
+    @property
+    def change(self) -> str:
+        """The change as the CLI writes it: ``--key stable``; a retention back to the seed's
+        (records kept for the whole run) is leaving the option out: ``without --retention``."""
+        if self.value is None:
+            return f"without {option(self.setting)}"
+        return f"{option(self.setting)} {option_value(self.value)}"
 
 
 def enough_retention(settings: LabSettings, deliveries: int) -> Duration:

@@ -8,11 +8,13 @@ import json
 from pathlib import Path
 
 from asyncfail.cli.main import main
+from asyncfail.course.catalog import notebooks_readme
 from asyncfail.lab.faults import Fault
 from asyncfail.lab.scenario import Mode
 
 HERE = Path(__file__).parent / "lab"
 CHART_TEMPLATES = Path(__file__).resolve().parents[2] / "asyncfail" / "charts" / "templates.py"
+NOTEBOOKS_README = Path(__file__).resolve().parents[2] / "notebooks" / "README.md"
 
 
 def golden_path(fault: Fault, mode: Mode) -> Path:
@@ -46,3 +48,5 @@ if __name__ == "__main__":
             print(f"wrote {golden_path(fault, mode)}")
     CHART_TEMPLATES.write_text(chart_templates_source(), encoding="utf-8")
     print(f"wrote {CHART_TEMPLATES}")
+    NOTEBOOKS_README.write_text(notebooks_readme(), encoding="utf-8")
+    print(f"wrote {NOTEBOOKS_README}")

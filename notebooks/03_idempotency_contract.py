@@ -76,7 +76,7 @@ def _(mo):
 
 @app.cell(hide_code=True)
 def _(lesson, mo, page, snapshot, words):
-    mo.vstack([page.heading(mo, lesson("02_idempotency_contract"), snapshot), mo.md(words.INTRO)])
+    mo.vstack([page.heading(mo, lesson("03_idempotency_contract"), snapshot), mo.md(words.INTRO)])
     return
 
 
