@@ -1,7 +1,7 @@
 """Lesson "Break the assumptions": every word the lesson shows, its starting points and its
 controls' defaults.
 
-Each of the seed's five assumptions has a starting point (``DEMOS``): a fault and the settings
+Each of the seed's five assumptions has a starting point (``STARTS``): a fault and the settings
 that break that assumption, chosen so the durable runtime's promise fails. What the run gives,
 and which single change restores the promise, the lesson asks the model (``simulate``,
 ``restorations``); nothing here states a result.
@@ -44,7 +44,7 @@ from asyncfail.lab.simulation import simulate
 
 
 @dataclass(frozen=True, slots=True)
-class Demo:
+class StartingPoint:
     """A starting point: one assumption broken, and the run that shows it."""
 
     assumption: int
@@ -53,18 +53,18 @@ class Demo:
     scenario: Scenario
 
 
-DEMOS: Final[tuple[Demo, ...]] = (
-    Demo(
+STARTS: Final[tuple[StartingPoint, ...]] = (
+    StartingPoint(
         STABLE_KEY,
         "a new key on every delivery",
         Scenario(fault=Fault.CRASH_AFTER_EFFECT, settings=LabSettings(key="per-attempt")),
     ),
-    Demo(
+    StartingPoint(
         RETAINED_ATOMIC,
         "a record written apart from its debit",
         Scenario(fault=Fault.RECEIVER_CRASH_BEFORE_RECORD, settings=LabSettings(record="separate")),
     ),
-    Demo(
+    StartingPoint(
         LOOKUP_AND_STORE,
         "a lookup service that is down, and a runtime that fails open",
         Scenario(
@@ -72,7 +72,7 @@ DEMOS: Final[tuple[Demo, ...]] = (
             settings=LabSettings(lookup="outage", on_lookup_outage="fail-open"),
         ),
     ),
-    Demo(
+    StartingPoint(
         NOT_MODELED,
         "a record that expires exactly when the redelivery comes",
         Scenario(
@@ -91,17 +91,17 @@ DEFAULT_START: Final = NOT_MODELED
 draws."""
 
 
-def start_label(demo: Demo) -> str:
+def start_label(demo: StartingPoint) -> str:
     """A starting point as the lesson offers it: ``2. a new key on every delivery``."""
     return f"{demo.assumption}. {demo.title}"
 
 
 def start_options() -> dict[str, Scenario]:
     """The starting points by label: every demo, then the seed's own scenario."""
-    return {start_label(d): d.scenario for d in DEMOS} | {SEED_START: Scenario()}
+    return {start_label(d): d.scenario for d in STARTS} | {SEED_START: Scenario()}
 
 
-DEFAULT_START_LABEL: Final = start_label(next(d for d in DEMOS if d.assumption == DEFAULT_START))
+DEFAULT_START_LABEL: Final = start_label(next(d for d in STARTS if d.assumption == DEFAULT_START))
 
 INTRO: Final = """\
 The durable runtime of the Async Failure Lab ends in **Recovered by operation key**, but only
@@ -305,7 +305,7 @@ def assumption_table() -> str:
     """The five assumptions (Markdown table): what breaks each, the starting point that shows
     it, how many debits the durable runtime makes there, and the single changes that restore
     its promise, all run through the model."""
-    demos = {d.assumption: d for d in DEMOS}
+    demos = {d.assumption: d for d in STARTS}
     rows: list[tuple[Rich, ...]] = []
     for number, text in enumerate(ASSUMPTIONS, start=1):
         demo = demos.get(number)

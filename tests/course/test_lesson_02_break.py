@@ -72,7 +72,7 @@ def test_the_lesson_opens_on_the_expiring_record_and_asks_before_it_shows() -> N
 def test_the_table_names_each_assumption_its_breaker_and_the_models_counts() -> None:
     text = visible_text(run()[0])
     # Worked by hand: each starting point debits twice under the durable runtime.
-    for demo in words.DEMOS:
+    for demo in words.STARTS:
         assert f"with {demo.title} 2 debits, duplicate" in text
     assert "several injections in one run (a fault plan)" in text
     # The expiring record is restored by a retention past the third delivery (0, 60, 120 s,
@@ -83,9 +83,9 @@ def test_the_table_names_each_assumption_its_breaker_and_the_models_counts() -> 
     assert "--receiver dedupe" not in row
 
 
-@pytest.mark.parametrize("demo", words.DEMOS, ids=lambda d: str(d.assumption))
+@pytest.mark.parametrize("demo", words.STARTS, ids=lambda d: str(d.assumption))
 def test_each_starting_point_sets_every_control_and_runs_both_runtimes(
-    demo: words.Demo,
+    demo: words.StartingPoint,
 ) -> None:
     page, defs = run(start=start(words.start_label(demo)), skip_prediction=SKIP)
     assert defs["scenario"] == demo.scenario
@@ -104,7 +104,7 @@ def test_each_starting_point_sets_every_control_and_runs_both_runtimes(
 
 
 def test_the_restore_callout_lists_what_the_model_finds() -> None:
-    label = words.start_label(words.DEMOS[2])  # lookups down, failing open
+    label = words.start_label(words.STARTS[2])  # lookups down, failing open
     text = visible_text(run(start=start(label), skip_prediction=SKIP)[0])
     callout = text.split("What restores the durable runtime's promise")[1]
     # Hand-derived: dedupe saves it (1 debit), lookups back save it, failing closed parks it.
@@ -120,7 +120,7 @@ def test_the_seeds_assumptions_keep_the_promise_and_break_nothing() -> None:
 
 
 def test_a_changed_control_reruns_the_model() -> None:
-    _, defs = run(**controls(words.DEMOS[0].scenario, key="stable"), skip_prediction=SKIP)
+    _, defs = run(**controls(words.STARTS[0].scenario, key="stable"), skip_prediction=SKIP)
     assert defs["results"][Mode.DURABLE].counts.effects == 1
 
 
@@ -136,7 +136,7 @@ def test_a_changed_control_reruns_the_model() -> None:
 def test_unreadable_inputs_get_one_inline_line_and_the_seeds_value(
     retention: str, delay: str, deliveries: object, message: str
 ) -> None:
-    demo = words.DEMOS[3].scenario
+    demo = words.STARTS[3].scenario
     page, defs = run(
         **controls(demo, retention=retention, delay=delay, deliveries=deliveries),
         skip_prediction=SKIP,
@@ -146,11 +146,11 @@ def test_unreadable_inputs_get_one_inline_line_and_the_seeds_value(
 
 
 def test_a_named_schedule_leaves_the_delay_unread() -> None:
-    choices = words.choices_of(words.DEMOS[3].scenario) | {"schedule": "temporal"}
+    choices = words.choices_of(words.STARTS[3].scenario) | {"schedule": "temporal"}
     scenario, errors = words.scenario_from_controls(choices, 3, "60", "not read")
     assert errors == () and scenario.settings.schedule == "temporal"
     page, _ = run(
-        **controls(words.DEMOS[3].scenario, delay="x", schedule="temporal"), skip_prediction=SKIP
+        **controls(words.STARTS[3].scenario, delay="x", schedule="temporal"), skip_prediction=SKIP
     )
     assert "The temporal schedule has its own delays: this field is not read." in visible_text(page)
 
