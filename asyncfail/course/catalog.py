@@ -110,6 +110,19 @@ LESSONS: Final[tuple[LessonInfo, ...]] = (
             "say what an exhaustive search within bounds does and does not prove",
         ),
     ),
+    LessonInfo(
+        "07_two_workers",
+        "Two workers, one debit",
+        "A slow worker's lease runs out and a second worker takes the operation over: which "
+        "safeguard keeps the debit single?",
+        20,
+        (
+            "explain how a pause, not a crash, puts two workers on one operation",
+            "say why a lease checked before the act cannot stop a stalled request, and what a "
+            "fencing token or an in-progress record adds",
+            "read a two-worker timeline: whose lease held, who stalled, whose request landed",
+        ),
+    ),
 )
 """The lessons, in course order."""
 

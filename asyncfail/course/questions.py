@@ -127,3 +127,25 @@ EXPLORE_QUESTION = Question(
         "counterexample; concurrency and real clocks are outside this model altogether."
     ),
 )
+
+
+WORKERS_QUESTION = Question(
+    prompt=(
+        "The durable runtime claims the operation with a lease and checks the claim right "
+        "before it dispatches. Worker 1's request stalls at the receiver after that check, "
+        "past the lease, and worker 2 takes over. What keeps the debit single?"
+    ),
+    options=(
+        "Nothing more is needed: the claim check already stopped worker 1.",
+        "A fencing token the receiver checks, or a receiver that refuses a key already in "
+        "progress: the check must happen where the debit happens.",
+        "A longer pause.",
+    ),
+    answer="A fencing token the receiver checks, or a receiver that refuses a key already in "
+    "progress: the check must happen where the debit happens.",
+    explanation=(
+        "The claim check was passed before the stall, so worker 1 does not know it lost the "
+        "operation. Only the receiver sees both requests: with fencing it refuses the older "
+        "token, with an in-progress record it tells the second request to retry later."
+    ),
+)

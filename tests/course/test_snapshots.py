@@ -10,6 +10,7 @@ from asyncfail.course.questions import (
     HANDOFF_QUESTION,
     LAB_QUESTION,
     READINESS_QUESTION,
+    WORKERS_QUESTION,
 )
 from asyncfail.ground.quiz import Question
 from tests.notebook_support import load_notebook, run_lesson, unescape_nested, visible_text
@@ -21,6 +22,7 @@ LESSONS = {
     "04_readiness_checklist": READINESS_QUESTION,
     "05_review_handoff": HANDOFF_QUESTION,
     "06_explore_every_failure": EXPLORE_QUESTION,
+    "07_two_workers": WORKERS_QUESTION,
 }
 
 
