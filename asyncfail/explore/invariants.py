@@ -65,6 +65,15 @@ def _retried_after_a_miss(events: Sequence[Event]) -> bool:
     return False
 
 
+def _given_up(events: Sequence[Event]) -> bool:
+    # The channel's last word: an abandonment that no replay came after.
+    kinds = [e.kind for e in events if e.kind in _CHANNEL_VERDICTS]
+    return bool(kinds) and kinds[-1] is EventKind.DELIVERY_ABANDONED
+
+
+_CHANNEL_VERDICTS: Final = frozenset({EventKind.DELIVERY_ABANDONED, EventKind.DELIVERY_REPLAYED})
+
+
 def status_is_borne_out(status: Status, events: Sequence[Event]) -> bool:
     """Whether the trace shows what ``status`` claims.
 
@@ -80,7 +89,7 @@ def status_is_borne_out(status: Status, events: Sequence[Event]) -> bool:
     effect.
     """
     effects = _effects(events)
-    abandoned = has_kind(events, EventKind.DELIVERY_ABANDONED)
+    abandoned = _given_up(events)
     parked = has_kind(events, EventKind.OPERATION_PARKED)
     match status:
         case Status.APPLIED_ONCE:

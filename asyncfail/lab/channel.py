@@ -17,6 +17,8 @@ Rules of the channel:
   keeps running when it resumes, and nothing it does later ends or renews the channel's wait.
 - An acknowledged or parked delivery ends the channel's wait for good; workers still paused
   finish what they were doing.
+- With ``replay_after`` set, an operator replays an abandoned delivery by hand that long after
+  the channel gave up (``DeliveryReplayed``): one more delivery, the last.
 """
 
 import heapq
@@ -65,6 +67,11 @@ class Deliver:
 
 
 @dataclass(frozen=True, slots=True)
+class Replay:
+    """An operator replays the abandoned delivery."""
+
+
+@dataclass(frozen=True, slots=True)
 class Resume:
     """A paused worker resumes."""
 
@@ -78,7 +85,7 @@ class LeaseCheck:
     delivery: Delivery
 
 
-Action = Deliver | Resume | LeaseCheck
+Action = Deliver | Replay | Resume | LeaseCheck
 
 
 @dataclass(slots=True)
@@ -94,6 +101,7 @@ class Run:
     order: int = 0
     attempts: int = 0
     done: bool = False
+    replayed: bool = False
     waiting_on: Delivery | None = None
     fired: set[tuple[int, FaultPoint]] = field(default_factory=set)
     workers: list[Worker] = field(default_factory=list)
@@ -119,6 +127,10 @@ class Run:
             self.trace.now = Duration(millis)
             match action:
                 case Deliver():
+                    self.deliver()
+                case Replay():
+                    self.trace.attempt, self.trace.worker = self.attempts + 1, None
+                    self.trace.emit(EventKind.DELIVERY_REPLAYED)
                     self.deliver()
                 case Resume(worker=worker):
                     self.focus(worker)
@@ -176,8 +188,13 @@ class Run:
         if ending in (Ending.ACKNOWLEDGED, Ending.PARKED):
             self.done = True
             return
-        if self.attempts > len(self.delays):
-            self.trace.emit(EventKind.DELIVERY_ABANDONED)
+        if self.attempts > len(self.delays) or self.replayed:
+            if not self.replayed:
+                self.trace.emit(EventKind.DELIVERY_ABANDONED)
+            replay = self.settings.replay_after
+            if replay is not None and not self.replayed:
+                self.replayed = True
+                self.at(self.trace.now.millis + replay.millis, Replay())
             return
         delay = self.delays[self.attempts - 1]
         self.at(self.trace.now.millis + delay, Deliver())
@@ -214,8 +231,17 @@ class Run:
             self.ended(worker, ending)
 
 
-def execute(mode: Mode, plan: FaultPlan, deliveries: int, settings: LabSettings) -> Execution:
+def execute(
+    mode: Mode,
+    plan: FaultPlan,
+    deliveries: int,
+    settings: LabSettings,
+    delays: tuple[int, ...] | None = None,
+) -> Execution:
     """Run the operation through the channel: ``deliveries`` bounds the deliveries, and the
-    schedule's own limit may bound them further."""
-    delays = redelivery_delays(settings.schedule, settings.redelivery_delay, deliveries)
-    return Run(mode, plan, settings, tuple(d.millis for d in delays)).run()
+    schedule's own limit may bound them further. ``delays`` (milliseconds before each
+    redelivery) replaces the schedule's, as a risk trial draws them with jitter."""
+    if delays is None:
+        scheduled = redelivery_delays(settings.schedule, settings.redelivery_delay, deliveries)
+        delays = tuple(d.millis for d in scheduled)
+    return Run(mode, plan, settings, delays).run()

@@ -77,6 +77,7 @@ class EventKind(StrEnum):
     CLAIM_LOST = "ClaimLost"
     REQUEST_IN_PROGRESS = "RequestInProgress"
     REQUEST_FENCED = "RequestFenced"
+    DELIVERY_REPLAYED = "DeliveryReplayed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,6 +232,12 @@ EVENT_KINDS: Final[dict[EventKind, KindInfo]] = {
         "The receiver refuses the request: one with the same key is still executing (409 "
         "Conflict, as the IETF draft and Stripe answer; Brandur Leach's design locks the key). "
         "The worker is told to retry later.",
+    ),
+    EventKind.DELIVERY_REPLAYED: KindInfo(
+        Actor.CHANNEL,
+        Layer.DELIVERY,
+        "An operator replays the abandoned delivery by hand (a dead letter redriven): the "
+        "operation is delivered once more.",
     ),
     EventKind.REQUEST_FENCED: KindInfo(
         Actor.RECEIVER,

@@ -81,8 +81,16 @@ class Status(StrEnum):
 
 
 def _abandoned(events: Sequence[Event]) -> bool:
-    """Whether the channel gave up: the trace ends in ``DeliveryAbandoned``."""
-    return bool(events) and events[-1].kind is EventKind.DELIVERY_ABANDONED
+    """Whether the channel gave up for good: it recorded ``DeliveryAbandoned`` and no operator
+    replayed the delivery afterwards (``DeliveryReplayed``). A stale worker may still act after
+    the channel gave up; that does not undo it."""
+    gave_up = False
+    for e in events:
+        if e.kind is EventKind.DELIVERY_ABANDONED:
+            gave_up = True
+        elif e.kind is EventKind.DELIVERY_REPLAYED:
+            gave_up = False
+    return gave_up
 
 
 def _outcome_kept(events: Sequence[Event]) -> bool:

@@ -128,6 +128,8 @@ SETTING_DESCRIPTIONS: Final[dict[str, str]] = {
     "before it acts (lease), or not (none, the seed's).",
     "fencing": "Whether each claim gets a larger fencing token that the receiver checks, "
     "refusing an older one (token), or not (none, the seed's).",
+    "replay_after": "How long after the channel gives up an operator replays the abandoned "
+    "delivery by hand; none: nobody does (the seed's).",
 }
 """Each setting in one sentence: the model's field descriptions, the CLI's help and the
 lesson's labels all read it from here."""
@@ -164,6 +166,7 @@ class LabSettings(BaseModel):
     pause: Duration = Field(DEFAULT_PAUSE, description=SETTING_DESCRIPTIONS["pause"])
     claim: Claim = Field(Claim.NONE, description=SETTING_DESCRIPTIONS["claim"])
     fencing: Fencing = Field(Fencing.NONE, description=SETTING_DESCRIPTIONS["fencing"])
+    replay_after: Duration | None = Field(None, description=SETTING_DESCRIPTIONS["replay_after"])
 
     @model_validator(mode="after")
     def _delay_only_for_the_fixed_schedule(self) -> "LabSettings":

@@ -25,12 +25,17 @@ def run_plan(
 
 
 def execute(
-    mode: Mode, plan: FaultPlan, deliveries: int, settings: LabSettings = DEFAULT_SETTINGS
+    mode: Mode,
+    plan: FaultPlan,
+    deliveries: int,
+    settings: LabSettings = DEFAULT_SETTINGS,
+    delays: tuple[int, ...] | None = None,
 ) -> Execution:
     """Execute one run: its trace and the injections that struck (``channel``'s rules: the
     channel delivers until a delivery is acknowledged or parked or the budget is spent; a
-    crash, ``ProcessCrashed`` at its point, ends a delivery unacknowledged)."""
-    return channel.execute(mode, plan, deliveries, settings)
+    crash, ``ProcessCrashed`` at its point, ends a delivery unacknowledged). ``delays``, in
+    milliseconds, replaces the schedule's redelivery delays."""
+    return channel.execute(mode, plan, deliveries, settings, delays)
 
 
 def simulate(scenario: Scenario) -> LabResult:
