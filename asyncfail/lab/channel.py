@@ -46,6 +46,10 @@ class Execution:
 
     events: tuple[Event, ...]
     fired: frozenset[tuple[int, FaultPoint]]
+    delays_used: int = 0
+    """How many of the redelivery delays the run waited on (the first ``delays_used``)."""
+    replayed: bool = False
+    """Whether an operator's replay came (the run waited on ``replay_after``)."""
 
     def all_fired(self, plan: FaultPlan) -> bool:
         """Whether every injection of ``plan`` struck in this run."""
@@ -102,6 +106,7 @@ class Run:
     attempts: int = 0
     done: bool = False
     replayed: bool = False
+    delays_used: int = 0
     waiting_on: Delivery | None = None
     fired: set[tuple[int, FaultPoint]] = field(default_factory=set)
     workers: list[Worker] = field(default_factory=list)
@@ -138,7 +143,9 @@ class Run:
                     self.advance(worker, resuming=True)
                 case LeaseCheck(delivery=delivery):
                     self.lease_runs_out(delivery)
-        return Execution(self.trace.events(), frozenset(self.fired))
+        return Execution(
+            self.trace.events(), frozenset(self.fired), self.delays_used, self.replayed
+        )
 
     # -- the channel -----------------------------------------------------------------------------
 
@@ -190,6 +197,7 @@ class Run:
             return
         if self.attempts > len(self.delays) or self.replayed:
             if not self.replayed:
+                self.trace.worker = None  # the channel's fact, not a worker's step
                 self.trace.emit(EventKind.DELIVERY_ABANDONED)
             replay = self.settings.replay_after
             if replay is not None and not self.replayed:
@@ -197,6 +205,7 @@ class Run:
                 self.at(self.trace.now.millis + replay.millis, Replay())
             return
         delay = self.delays[self.attempts - 1]
+        self.delays_used = max(self.delays_used, self.attempts)
         self.at(self.trace.now.millis + delay, Deliver())
 
     # -- the workers -----------------------------------------------------------------------------

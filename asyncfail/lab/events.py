@@ -19,7 +19,7 @@ from pydantic import (
     model_serializer,
 )
 
-from asyncfail.ground.durations import Duration
+from asyncfail.ground.durations import ClockTime
 from asyncfail.lab.faults import POINT_PROSE, FaultPoint
 
 
@@ -267,7 +267,7 @@ class Event(BaseModel):
     seq: int = Field(ge=1, description="Position in the trace, from 1, without gaps.")
     kind: EventKind
     attempt: int = Field(ge=1, description="The delivery attempt this fact belongs to.")
-    at: Duration = Field(
+    at: ClockTime = Field(
         description="When it happened, from the first delivery: time passes only between "
         "deliveries (steps within one take no time)."
     )
