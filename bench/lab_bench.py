@@ -15,6 +15,8 @@ from asyncfail import Fault, Mode, Scenario, simulate, simulate_all
 from asyncfail.explore.explorer import explore
 from asyncfail.lab.restore import restorations
 from asyncfail.lab.settings import LabSettings
+from asyncfail.risk.inputs import RiskInputs
+from asyncfail.risk.report import assess
 
 
 def median_seconds(fn: Callable[[], object], repeats: int, inner: int) -> float:
@@ -82,6 +84,15 @@ def main() -> None:
                 f"{found.interleavings} interleavings, median {took * 1e3:7.1f} ms"
                 + ("  (goal < 2000 ms)" if k == 1 else "")
             )
+
+    for trials in (20_000, 100_000):
+        took = median_seconds(lambda n=trials: assess(RiskInputs(trials=n)), 3, 1)
+        per = took / trials
+        print(
+            f"risk: {trials:>7,} trials (defaults)  median {took:7.2f} s, "
+            f"{trials / took:,.0f} trials/s; per trial {per * 1e6:.1f} us = "
+            f"{per / one:.2f}x one simulate call" + ("  (goal < 2 s)" if trials == 100_000 else "")
+        )
 
     # Interleave the two commands so machine noise hits both alike.
     cli = [sys.executable, "-m", "asyncfail", "lab", "--fault", "crash-after-effect"]

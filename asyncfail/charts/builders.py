@@ -22,6 +22,7 @@ from asyncfail.charts.look import (
     finding_label,
     timeline_title,
 )
+from asyncfail.charts.risk_builders import replay_histogram_layers, risk_curve_layers
 from asyncfail.charts.timeline import Marker, markers_present, timeline_rows
 from asyncfail.lab.results import LabResult
 
@@ -337,4 +338,6 @@ def templates() -> dict[str, dict[str, Any]]:
         "time_timeline": by_actor,
         "workers_timeline": by_worker,
         "heatmap": heatmap,
+        "risk_curve": risk_curve_layers(TEMPLATE_WIDTH).to_dict(),
+        "replay_histogram": replay_histogram_layers(TEMPLATE_WIDTH).to_dict(),
     }

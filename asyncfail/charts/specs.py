@@ -21,6 +21,7 @@ from asyncfail.charts.look import (
     time_timeline_title,
     timeline_title,
 )
+from asyncfail.charts.risk_charts import Bin, CurveRow, Mark
 from asyncfail.charts.templates import TEMPLATES_JSON
 from asyncfail.charts.timeline import describe_timeline, markers_present, timeline_rows
 from asyncfail.contract.experiment import evaluate
@@ -98,6 +99,40 @@ def time_timeline_spec(
         width=width,
         title=time_timeline_title(result),
         description=f"{describe_timeline(result)} {said}".strip(),
+    )
+
+
+def risk_curve_spec(
+    curve: list[CurveRow],
+    defaults: list[Mark],
+    chosen: Mark,
+    target: float,
+    description: str,
+    width: int = 560,
+) -> dict[str, Any]:
+    """The Vega-Lite spec of ``builders.risk_curve_layers``: the curve, the real systems'
+    defaults, the chosen retention and the target risk."""
+    return fill(
+        "risk_curve",
+        params={"target": target},
+        datasets={"curve": curve, "defaults": defaults, "chosen": [chosen]},
+        width=width,
+        title="Duplicate risk against retention",
+        description=description,
+    )
+
+
+def replay_histogram_spec(
+    bins: list[Bin], chosen: Mark, description: str, width: int = 560
+) -> dict[str, Any]:
+    """The Vega-Lite spec of ``builders.replay_histogram_layers``."""
+    return fill(
+        "replay_histogram",
+        params={},
+        datasets={"bins": bins, "chosen": [chosen]},
+        width=width,
+        title="When operators replay, against the retention",
+        description=description,
     )
 
 

@@ -1912,5 +1912,421 @@ TEMPLATES_JSON = r"""{
   ],
   "width": 420,
   "$schema": "https://vega.github.io/schema/vega-lite/v6.4.1.json"
+ },
+ "risk_curve": {
+  "config": {
+   "view": {
+    "continuousWidth": 300,
+    "continuousHeight": 300
+   }
+  },
+  "layer": [
+   {
+    "data": {
+     "name": "curve"
+    },
+    "mark": {
+     "type": "area",
+     "color": "#d73027",
+     "opacity": 0.25
+    },
+    "encoding": {
+     "tooltip": [
+      {
+       "field": "text",
+       "title": "Estimate",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "axis": {
+       "grid": true,
+       "labelExpr": "datum.value == 1 ? '1 s' : datum.value == 60 ? '1 min' : datum.value == 3600 ? '1 h' : datum.value == 86400 ? '1 d' : datum.value == 2592000 ? '30 d' : ''",
+       "values": [
+        1,
+        60,
+        3600,
+        86400,
+        2592000
+       ]
+      },
+      "field": "retention_s",
+      "scale": {
+       "domain": [
+        1,
+        2592000
+       ],
+       "nice": false,
+       "type": "log"
+      },
+      "title": "Idempotency retention",
+      "type": "quantitative"
+     },
+     "y": {
+      "field": "low",
+      "scale": {
+       "domainMax": 1,
+       "domainMin": 1e-06,
+       "nice": false,
+       "type": "log"
+      },
+      "title": "Duplicate risk",
+      "type": "quantitative"
+     },
+     "y2": {
+      "field": "high"
+     }
+    }
+   },
+   {
+    "data": {
+     "name": "curve"
+    },
+    "mark": {
+     "type": "line",
+     "color": "#d73027",
+     "point": true
+    },
+    "encoding": {
+     "tooltip": [
+      {
+       "field": "text",
+       "title": "Estimate",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "axis": {
+       "grid": true,
+       "labelExpr": "datum.value == 1 ? '1 s' : datum.value == 60 ? '1 min' : datum.value == 3600 ? '1 h' : datum.value == 86400 ? '1 d' : datum.value == 2592000 ? '30 d' : ''",
+       "values": [
+        1,
+        60,
+        3600,
+        86400,
+        2592000
+       ]
+      },
+      "field": "retention_s",
+      "scale": {
+       "domain": [
+        1,
+        2592000
+       ],
+       "nice": false,
+       "type": "log"
+      },
+      "title": "Idempotency retention",
+      "type": "quantitative"
+     },
+     "y": {
+      "axis": {
+       "format": "~e"
+      },
+      "field": "p",
+      "scale": {
+       "domainMax": 1,
+       "domainMin": 1e-06,
+       "nice": false,
+       "type": "log"
+      },
+      "title": "Duplicate risk",
+      "type": "quantitative"
+     }
+    }
+   },
+   {
+    "data": {
+     "name": "defaults"
+    },
+    "mark": {
+     "type": "rule",
+     "color": "#888888",
+     "strokeDash": [
+      2,
+      2
+     ]
+    },
+    "encoding": {
+     "tooltip": [
+      {
+       "field": "text",
+       "title": "Default",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "axis": {
+       "grid": true,
+       "labelExpr": "datum.value == 1 ? '1 s' : datum.value == 60 ? '1 min' : datum.value == 3600 ? '1 h' : datum.value == 86400 ? '1 d' : datum.value == 2592000 ? '30 d' : ''",
+       "values": [
+        1,
+        60,
+        3600,
+        86400,
+        2592000
+       ]
+      },
+      "field": "retention_s",
+      "scale": {
+       "domain": [
+        1,
+        2592000
+       ],
+       "nice": false,
+       "type": "log"
+      },
+      "title": "Idempotency retention",
+      "type": "quantitative"
+     }
+    }
+   },
+   {
+    "data": {
+     "name": "defaults"
+    },
+    "mark": {
+     "type": "text",
+     "align": "right",
+     "angle": 270,
+     "baseline": "bottom",
+     "color": "#555555",
+     "dx": -4,
+     "fontSize": 9
+    },
+    "encoding": {
+     "text": {
+      "field": "label",
+      "type": "nominal"
+     },
+     "x": {
+      "axis": {
+       "grid": true,
+       "labelExpr": "datum.value == 1 ? '1 s' : datum.value == 60 ? '1 min' : datum.value == 3600 ? '1 h' : datum.value == 86400 ? '1 d' : datum.value == 2592000 ? '30 d' : ''",
+       "values": [
+        1,
+        60,
+        3600,
+        86400,
+        2592000
+       ]
+      },
+      "field": "retention_s",
+      "scale": {
+       "domain": [
+        1,
+        2592000
+       ],
+       "nice": false,
+       "type": "log"
+      },
+      "title": "Idempotency retention",
+      "type": "quantitative"
+     },
+     "y": {
+      "value": 0
+     }
+    }
+   },
+   {
+    "data": {
+     "name": "chosen"
+    },
+    "mark": {
+     "type": "rule",
+     "color": "#000000",
+     "strokeWidth": 2
+    },
+    "encoding": {
+     "tooltip": [
+      {
+       "field": "text",
+       "title": "Your retention",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "axis": {
+       "grid": true,
+       "labelExpr": "datum.value == 1 ? '1 s' : datum.value == 60 ? '1 min' : datum.value == 3600 ? '1 h' : datum.value == 86400 ? '1 d' : datum.value == 2592000 ? '30 d' : ''",
+       "values": [
+        1,
+        60,
+        3600,
+        86400,
+        2592000
+       ]
+      },
+      "field": "retention_s",
+      "scale": {
+       "domain": [
+        1,
+        2592000
+       ],
+       "nice": false,
+       "type": "log"
+      },
+      "title": "Idempotency retention",
+      "type": "quantitative"
+     }
+    }
+   },
+   {
+    "data": {
+     "name": "chosen"
+    },
+    "mark": {
+     "type": "rule",
+     "color": "#1a9850",
+     "strokeDash": [
+      6,
+      3
+     ]
+    },
+    "encoding": {
+     "y": {
+      "field": "t",
+      "scale": {
+       "domainMax": 1,
+       "domainMin": 1e-06,
+       "nice": false,
+       "type": "log"
+      },
+      "type": "quantitative"
+     }
+    },
+    "transform": [
+     {
+      "calculate": "target",
+      "as": "t"
+     }
+    ]
+   }
+  ],
+  "height": 260,
+  "params": [
+   {
+    "name": "target",
+    "value": 0.0001
+   }
+  ],
+  "width": 420,
+  "$schema": "https://vega.github.io/schema/vega-lite/v6.4.1.json"
+ },
+ "replay_histogram": {
+  "config": {
+   "view": {
+    "continuousWidth": 300,
+    "continuousHeight": 300
+   }
+  },
+  "layer": [
+   {
+    "data": {
+     "name": "bins"
+    },
+    "mark": {
+     "type": "rect",
+     "color": "#4575b4"
+    },
+    "encoding": {
+     "tooltip": [
+      {
+       "field": "text",
+       "title": "Replays",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "axis": {
+       "grid": true,
+       "labelExpr": "datum.value == 1 ? '1 s' : datum.value == 60 ? '1 min' : datum.value == 3600 ? '1 h' : datum.value == 86400 ? '1 d' : datum.value == 2592000 ? '30 d' : ''",
+       "values": [
+        1,
+        60,
+        3600,
+        86400,
+        2592000
+       ]
+      },
+      "field": "retention_s",
+      "scale": {
+       "domain": [
+        1,
+        2592000
+       ],
+       "nice": false,
+       "type": "log"
+      },
+      "title": "Delay before an operator replays",
+      "type": "quantitative"
+     },
+     "x2": {
+      "field": "right"
+     },
+     "y": {
+      "field": "count",
+      "title": "Trials",
+      "type": "quantitative"
+     }
+    },
+    "transform": [
+     {
+      "calculate": "datum.from_s",
+      "as": "retention_s"
+     },
+     {
+      "calculate": "datum.to_s",
+      "as": "right"
+     }
+    ]
+   },
+   {
+    "data": {
+     "name": "chosen"
+    },
+    "mark": {
+     "type": "rule",
+     "color": "#000000",
+     "strokeWidth": 2
+    },
+    "encoding": {
+     "tooltip": [
+      {
+       "field": "text",
+       "title": "Your retention",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "axis": {
+       "grid": true,
+       "labelExpr": "datum.value == 1 ? '1 s' : datum.value == 60 ? '1 min' : datum.value == 3600 ? '1 h' : datum.value == 86400 ? '1 d' : datum.value == 2592000 ? '30 d' : ''",
+       "values": [
+        1,
+        60,
+        3600,
+        86400,
+        2592000
+       ]
+      },
+      "field": "retention_s",
+      "scale": {
+       "domain": [
+        1,
+        2592000
+       ],
+       "nice": false,
+       "type": "log"
+      },
+      "title": "Delay before an operator replays",
+      "type": "quantitative"
+     }
+    }
+   }
+  ],
+  "height": 180,
+  "width": 420,
+  "$schema": "https://vega.github.io/schema/vega-lite/v6.4.1.json"
  }
 }"""

@@ -10,7 +10,7 @@ from pydantic import ValidationError
 from asyncfail.cli.output import OutputFormat, UsageError, bounded_int, duration_argument
 from asyncfail.cli.settings_options import add_settings, settings_of
 from asyncfail.ground.canonical import to_json
-from asyncfail.ground.durations import human
+from asyncfail.ground.durations import approx, human
 from asyncfail.ground.prose import echoed
 from asyncfail.lab.faults import Fault
 from asyncfail.lab.scenario import MAX_DELIVERIES, Mode
@@ -187,14 +187,14 @@ def render_text(r: RiskReport) -> str:
         _line("duplicate", r.duplicate),
         _line("unknown", r.unknown),
         _line("lost", r.lost),
-        f"settled: median {human(r.settled.median)}, 90% by {human(r.settled.p90)}, "
-        f"99% by {human(r.settled.p99)}, last {human(r.settled.longest)}",
+        f"settled: median {approx(r.settled.median)}, 90% by {approx(r.settled.p90)}, "
+        f"99% by {approx(r.settled.p99)}, last {approx(r.settled.longest)}",
     ]
     req = r.required
-    need = "no retention is enough" if req.estimate is None else human(req.estimate)
+    need = "no retention is enough" if req.estimate is None else approx(req.estimate, up=True)
     lines.append(f"retention for a duplicate risk below {req.target:g}: {need} (estimate)")
     if req.confident is not None:
-        lines.append(f"  with 95% confidence: {human(req.confident)}")
+        lines.append(f"  with 95% confidence: {approx(req.confident, up=True)}")
     else:
         lines.append(
             f"  with 95% confidence: not shown by {r.trials:,} trials "

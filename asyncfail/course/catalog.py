@@ -123,6 +123,19 @@ LESSONS: Final[tuple[LessonInfo, ...]] = (
             "read a two-worker timeline: whose lease held, who stalled, whose request landed",
         ),
     ),
+    LessonInfo(
+        "08_record_lifetime",
+        "How long must records live?",
+        "Seeded Monte Carlo trials of the timed model: how likely a second debit is at each "
+        "retention, and the retention a target risk requires.",
+        20,
+        (
+            "estimate a duplicate risk with an honest interval, and say what no duplicate seen "
+            "does and does not show",
+            "choose a retention from the replay delays a system will actually see",
+            "check an estimate against an exact answer where one exists",
+        ),
+    ),
 )
 """The lessons, in course order."""
 

@@ -149,3 +149,24 @@ WORKERS_QUESTION = Question(
         "token, with an in-progress record it tells the second request to retry later."
     ),
 )
+
+
+RECORDS_QUESTION = Question(
+    prompt=(
+        "20,000 trials with records kept 30 days show no duplicate at all. What may you "
+        "conclude about the duplicate risk?"
+    ),
+    options=(
+        "It is zero.",
+        "It is probably below about 1.9 in 10,000 (3.84 / 20,000), the 95% interval's upper "
+        "end: too few trials to show 1 in 10,000.",
+        "It is exactly 1 in 20,000.",
+    ),
+    answer="It is probably below about 1.9 in 10,000 (3.84 / 20,000), the 95% interval's "
+    "upper end: too few trials to show 1 in 10,000.",
+    explanation=(
+        "Seeing nothing in n trials bounds the risk, it does not rule it out: Wilson's 95% "
+        "interval then runs from 0 to about 3.84 / n. Showing a risk below 1 in 10,000 with that "
+        "confidence takes more than 38,000 trials without a duplicate."
+    ),
+)

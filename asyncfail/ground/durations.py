@@ -6,6 +6,7 @@ Every length of time the course takes in (a retention, a delay, a replay window)
 ``3599.999`` is exactly 3,599,999 ms everywhere and a boundary can never move by rounding.
 """
 
+import math
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -281,3 +282,18 @@ ClockTime = Annotated[
 ]
 """A time on a run's virtual clock: a ``Duration`` without the 30-day cap of an input, since
 delays add up (a run whose redeliveries wait 30 days each runs past 30 days)."""
+
+
+def approx(duration: Duration, *, up: bool = False) -> str:
+    """A duration to three significant digits in the largest unit that holds at least one of
+    it: ``3.76 d``, ``6.33 s``; ``up`` rounds up, so "at least" stays true of the figure."""
+    for name, size in HUMAN_UNITS:
+        if duration.millis >= size * 1000 or size == 1:
+            value = duration.millis / (size * 1000)
+            if value == 0:
+                return f"0 {name}"
+            digits = 3 - 1 - math.floor(math.log10(value))
+            scale = 10.0**digits
+            shown = (math.ceil if up else round)(value * scale) / scale
+            return f"{shown:g} {name}"
+    raise AssertionError("seconds hold every duration")

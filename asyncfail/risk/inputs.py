@@ -10,7 +10,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from asyncfail.ground.durations import Duration
 from asyncfail.ground.prose import echoed
 from asyncfail.lab.faults import Failure, Fault
-from asyncfail.lab.scenario import MAX_DELIVERIES, Mode
+from asyncfail.lab.scenario import MAX_DELIVERIES, Mode, option, option_value
 from asyncfail.lab.settings import DEFAULT_SETTINGS, LabSettings
 
 
@@ -120,3 +120,29 @@ class RiskInputs(BaseModel):
 
 DEFAULT_INPUTS: Final = RiskInputs()
 """The lesson's and the command's starting question."""
+
+
+def command_line(inputs: RiskInputs) -> str:
+    """The ``asyncfail risk`` command that asks ``inputs``: each option only when it is not the
+    default, settings as ``asyncfail lab`` writes them."""
+    words = ["asyncfail", "risk"]
+    d = DEFAULT_INPUTS
+    for name in ("trials", "seed", "mode", "deliveries", "fault", "jitter"):
+        value = getattr(inputs, name)
+        if value != getattr(d, name):
+            words += [option(name), str(value)]
+    for name in ("crash", "loss", "outage", "pause"):
+        value = getattr(inputs, f"{name}_probability")
+        if value != getattr(d, f"{name}_probability"):
+            words += [f"--{name}-probability", f"{value:g}"]
+    if inputs.replay_median is None:
+        words.append("--no-replay")
+    elif inputs.replay_median != d.replay_median:
+        words += ["--replay-median", option_value(inputs.replay_median)]
+    if inputs.replay_spread != d.replay_spread:
+        words += ["--replay-spread", f"{inputs.replay_spread:g}"]
+    if inputs.target != d.target:
+        words += ["--target", f"{inputs.target:g}"]
+    for name in inputs.settings.changed():
+        words += [option(name), option_value(getattr(inputs.settings, name))]
+    return " ".join(words)

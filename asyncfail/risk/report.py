@@ -11,7 +11,7 @@ and when even no duplicate at all could not show that, the report says how many 
 
 import math
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
@@ -22,7 +22,7 @@ from asyncfail.lab.reading import Outcome
 from asyncfail.risk.estimates import Z95, Estimate, estimate, quantile, wilson
 from asyncfail.risk.exact import ExactAnswer, exact_duplicate
 from asyncfail.risk.inputs import RiskInputs
-from asyncfail.risk.trials import Trial, run_trials
+from asyncfail.risk.trials import PROGRESS_EVERY, Trial, run_trials
 
 if TYPE_CHECKING:
     from pandas import DataFrame
@@ -197,9 +197,15 @@ def allowed_count(trials: int, target: float, *, confident: bool) -> int:
     return allowed
 
 
-def assess(inputs: RiskInputs) -> RiskRun:
-    """Run every trial of ``inputs`` and report (this module's rules)."""
-    trials = tuple(run_trials(inputs))
+def assess(inputs: RiskInputs, progress: Callable[[int], object] | None = None) -> RiskRun:
+    """Run every trial of ``inputs`` and report (this module's rules); ``progress`` is told how
+    many more trials are done every ``PROGRESS_EVERY`` trials (a lesson's progress bar)."""
+    done: list[Trial] = []
+    for trial in run_trials(inputs):
+        done.append(trial)
+        if progress is not None and len(done) % PROGRESS_EVERY == 0:
+            progress(PROGRESS_EVERY)
+    trials = tuple(done)
     n = len(trials)
     steps = Steps.of(trials)
     retention = inputs.settings.retention

@@ -151,3 +151,7 @@ def run_trials(inputs: RiskInputs) -> Iterator[Trial]:
     drawer, runner = Drawer(inputs), TrialRunner(inputs)
     for _ in range(inputs.trials):
         yield runner.trial(drawer.draw())
+
+
+PROGRESS_EVERY: Final = 500
+"""How many trials pass between two progress reports."""

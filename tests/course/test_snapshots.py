@@ -10,6 +10,7 @@ from asyncfail.course.questions import (
     HANDOFF_QUESTION,
     LAB_QUESTION,
     READINESS_QUESTION,
+    RECORDS_QUESTION,
     WORKERS_QUESTION,
 )
 from asyncfail.ground.quiz import Question
@@ -23,6 +24,7 @@ LESSONS = {
     "05_review_handoff": HANDOFF_QUESTION,
     "06_explore_every_failure": EXPLORE_QUESTION,
     "07_two_workers": WORKERS_QUESTION,
+    "08_record_lifetime": RECORDS_QUESTION,
 }
 
 
