@@ -75,30 +75,7 @@ LESSONS: Final[tuple[LessonInfo, ...]] = (
         ),
     ),
     LessonInfo(
-        "04_readiness_checklist",
-        "Take the replay-readiness checklist to your own design",
-        "Describe your own design and get a readiness report, with your retention and replay "
-        "window run through the contract experiment.",
-        15,
-        (
-            "check a real design against the four recommendations of a reliability review",
-            "decide whether a retention covers a replay window, at the exact boundary too",
-            "name the unknowns a design still has, and who owns recovery",
-        ),
-    ),
-    LessonInfo(
-        "05_review_handoff",
-        "Read the review handoff the model writes",
-        "The reliability review handoff, generated from both runtimes under the fault you pick: "
-        "every figure in it is the model's.",
-        10,
-        (
-            "read a failure map: dispatch intent, external effect, recorded result, replay",
-            "tell the evidence a review rests on from the assumptions it cannot check",
-        ),
-    ),
-    LessonInfo(
-        "06_explore_every_failure",
+        "04_explore_every_failure",
         "Explore every failure",
         "Every fault plan up to a few injections, checked against three invariants: the "
         "smallest counterexample, or how many plans could not find one.",
@@ -111,7 +88,7 @@ LESSONS: Final[tuple[LessonInfo, ...]] = (
         ),
     ),
     LessonInfo(
-        "07_two_workers",
+        "05_two_workers",
         "Two workers, one debit",
         "A slow worker's lease runs out and a second worker takes the operation over: which "
         "safeguard keeps the debit single?",
@@ -124,7 +101,7 @@ LESSONS: Final[tuple[LessonInfo, ...]] = (
         ),
     ),
     LessonInfo(
-        "08_record_lifetime",
+        "06_record_lifetime",
         "How long must records live?",
         "Seeded Monte Carlo trials of the timed model: how likely a second debit is at each "
         "retention, and the retention a target risk requires.",
@@ -134,6 +111,29 @@ LESSONS: Final[tuple[LessonInfo, ...]] = (
             "does and does not show",
             "choose a retention from the replay delays a system will actually see",
             "check an estimate against an exact answer where one exists",
+        ),
+    ),
+    LessonInfo(
+        "07_readiness_checklist",
+        "Take the replay-readiness checklist to your own design",
+        "Describe your own design and get a readiness report, with your retention and replay "
+        "window run through the contract experiment.",
+        15,
+        (
+            "check a real design against the four recommendations of a reliability review",
+            "decide whether a retention covers a replay window, at the exact boundary too",
+            "name the unknowns a design still has, and who owns recovery",
+        ),
+    ),
+    LessonInfo(
+        "08_review_handoff",
+        "Read the review handoff the model writes",
+        "The reliability review handoff, generated from both runtimes under the fault you pick: "
+        "every figure in it is the model's.",
+        10,
+        (
+            "read a failure map: dispatch intent, external effect, recorded result, replay",
+            "tell the evidence a review rests on from the assumptions it cannot check",
         ),
     ),
 )

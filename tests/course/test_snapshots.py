@@ -20,11 +20,11 @@ LESSONS = {
     "01_async_failure_lab": LAB_QUESTION,
     "02_break_the_assumptions": ASSUMPTIONS_QUESTION,
     "03_idempotency_contract": CONTRACT_QUESTION,
-    "04_readiness_checklist": READINESS_QUESTION,
-    "05_review_handoff": HANDOFF_QUESTION,
-    "06_explore_every_failure": EXPLORE_QUESTION,
-    "07_two_workers": WORKERS_QUESTION,
-    "08_record_lifetime": RECORDS_QUESTION,
+    "07_readiness_checklist": READINESS_QUESTION,
+    "08_review_handoff": HANDOFF_QUESTION,
+    "04_explore_every_failure": EXPLORE_QUESTION,
+    "05_two_workers": WORKERS_QUESTION,
+    "06_record_lifetime": RECORDS_QUESTION,
 }
 
 

@@ -16,7 +16,7 @@ from asyncfail.lab.settings import LabSettings
 from tests.cli_support import run_main
 from tests.notebook_support import load_notebook, run_lesson, stats, vega_specs, visible_text
 
-nb = load_notebook("07_two_workers")
+nb = load_notebook("05_two_workers")
 SKIP = mo.ui.switch(value=True)
 
 

@@ -19,7 +19,7 @@ from asyncfail.risk.inputs import BROWSER_TRIALS, command_line
 from asyncfail.risk.report import assess
 from tests.notebook_support import load_notebook, run_lesson, vega_specs, visible_text
 
-nb = load_notebook("08_record_lifetime")
+nb = load_notebook("06_record_lifetime")
 SKIP = mo.ui.switch(value=True)
 
 

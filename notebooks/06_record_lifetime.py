@@ -51,7 +51,7 @@ def _(mo):
 
 @app.cell
 def _(lesson, mo, page, snapshot, words):
-    mo.vstack([page.heading(mo, lesson("08_record_lifetime"), snapshot), mo.md(words.INTRO)])
+    mo.vstack([page.heading(mo, lesson("06_record_lifetime"), snapshot), mo.md(words.INTRO)])
     return
 
 

@@ -55,7 +55,7 @@ def _(mo):
 
 @app.cell
 def _(lesson, mo, page, snapshot, words):
-    mo.vstack([page.heading(mo, lesson("07_two_workers"), snapshot), mo.md(words.INTRO)])
+    mo.vstack([page.heading(mo, lesson("05_two_workers"), snapshot), mo.md(words.INTRO)])
     return
 
 
