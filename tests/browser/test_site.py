@@ -44,6 +44,9 @@ KEY_RESULTS = {
 # What a reader does on an interactive page before its key result shows (lesson 1 asks for a
 # prediction first; switching on "skip predicting" reveals the counts and the timelines).
 REVEAL = {"01_async_failure_lab": "Skip predicting"}
+# Lessons whose snapshot, at its starting values, draws no chart (lesson 3 charts the retention
+# of a design only once the learner has described one).
+NO_CHART_AT_FIRST = {"03_readiness_checklist"}
 
 
 def test_every_page_has_a_key_result_to_check() -> None:
@@ -182,8 +185,9 @@ def test_static_snapshot_renders_offline(
     try:
         expect(visible_text(page, lesson.title)).to_be_visible()
         expected = chart_count(built_site, lesson)
-        assert expected >= 1, "every page shows at least one chart"
-        expect(page.locator(CHART).first).to_be_visible()
+        assert (expected == 0) == (lesson.slug in NO_CHART_AT_FIRST), expected
+        if expected:
+            expect(page.locator(CHART).first).to_be_visible()
         assert_charts_drawn(page, expected)
     finally:
         shot(page, screenshots, f"static-{lesson.slug}")
