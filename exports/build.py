@@ -8,6 +8,9 @@ Layout of the site (default ``exports/site/``):
 - ``lessons/NN_name/``: ``index.html`` (WebAssembly, ``--mode run``, asyncfail shipped as a
   wheel under ``public/wheels/``, built once per site build by setuptools, see ``wheels.py``)
   and ``static.html`` (a snapshot with outputs).
+
+Every page is exported from a build-time copy of its notebook titled as the course writes it
+(``copies.py``).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from urllib.parse import quote
 
@@ -31,9 +34,12 @@ import marimo
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from copies import write_copy
 from lessons import LIBRARY, ROOT, Lesson, discover, third_party_imports
 from pyodide_mirror import CACHE, mirror_inputs, write_mirror
 from wheels import LIBRARY_FILES, library_wheel
+
+from asyncfail.course.site import PageKind, page_title
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_OUT = HERE / "site"
@@ -183,6 +189,22 @@ def require_mirrored_imports(lesson: Lesson, available: set[str]) -> None:
         )
 
 
+def titled(lesson: Lesson, copies: Path, kind: PageKind) -> Lesson:
+    """``lesson`` exported from a copy titled for a ``kind`` of page (see copies.py)."""
+    assert lesson.info is not None, lesson.slug  # discover() gives every lesson its entry
+    title = page_title(lesson.info, kind)
+    copy = write_copy(lesson.path, copies / kind, title, slides=kind is PageKind.PRESENTER)
+    return replace(lesson, path=copy)
+
+
+def export_lesson(lesson: Lesson, out: Path, library: Path, copies: Path) -> None:
+    """A lesson's pages: its static snapshot and its interactive page."""
+    target = out / lesson.site_dir
+    target.mkdir(parents=True)
+    export_static(titled(lesson, copies, PageKind.SNAPSHOT), target / "static.html")
+    export_wasm(titled(lesson, copies, PageKind.LIVE), target, library)
+
+
 def landing_page(lessons: list[Lesson]) -> str:
     def item(lesson: Lesson) -> str:
         number = f'<span class="n">{lesson.number}</span> ' if lesson.number else ""
@@ -232,6 +254,7 @@ def build_site(out: Path = DEFAULT_OUT, cache: Path = CACHE, log=print) -> Build
     if out.exists() and any(out.iterdir()) and not (out / SITE_MARKER).exists():
         # Only a folder this build made is ever wiped: `--out .` must not delete a checkout.
         raise SystemExit(f"export: {out} is not empty and is not a site built here; refusing")
+    pages = discover()
     # Every download is checked against exports/artifacts.lock before the old site goes: a
     # corrupted cache stops the build in one line and leaves no half-built site.
     log("export: checking every download against artifacts.lock")
@@ -247,19 +270,14 @@ def build_site(out: Path = DEFAULT_OUT, cache: Path = CACHE, log=print) -> Build
     shutil.copytree(
         MARIMO_STATIC, out / ASSETS_DIR, ignore=lambda _d, names: STATIC_SKIP & set(names)
     )
-    pages = discover()
     with tempfile.TemporaryDirectory() as tmp:
         library = library_wheel(Path(tmp))
         log(f"export: {library.name} (setuptools) -> every page's public/wheels/")
         for index, lesson in enumerate(pages, 1):
             page_started = time.perf_counter()
-            target = out / lesson.site_dir
-            target.mkdir(parents=True)
             require_mirrored_imports(lesson, available)
-            log(f"export: [{index}/{len(pages)}] {lesson.slug}: static snapshot ...")
-            export_static(lesson, target / "static.html")
-            log(f"export: [{index}/{len(pages)}] {lesson.slug}: WebAssembly page ...")
-            export_wasm(lesson, target, library)
+            log(f"export: [{index}/{len(pages)}] {lesson.slug}: snapshot, interactive page ...")
+            export_lesson(lesson, out, library, Path(tmp) / "copies" / lesson.slug)
             seconds = time.perf_counter() - page_started
             log(f"export: [{index}/{len(pages)}] {lesson.slug}: done in {seconds:.1f} s")
             report.pages.append(lesson)

@@ -1,8 +1,11 @@
-"""`make export` without a browser: lesson discovery, self-contained pages, reproducible builds."""
+"""`make export` without a browser: lesson discovery, page titles, lesson copies, self-contained
+pages, reproducible builds."""
 
 from __future__ import annotations
 
+import ast
 import hashlib
+import html
 import json
 import re
 import sys
@@ -12,20 +15,20 @@ from pathlib import Path
 import pytest
 
 import asyncfail
+from asyncfail.course.catalog import LESSONS, LessonInfo
+from asyncfail.course.site import PageKind, page_title
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "exports"))
 
 from build import BuildReport, build_site, normalise, require_mirrored_imports  # noqa: E402
-from lessons import (  # noqa: E402
-    Lesson,
-    discover,
-    third_party_imports,
-    title_and_summary,
-)
+from copies import configured, write_copy  # noqa: E402
+from lessons import Lesson, discover, third_party_imports  # noqa: E402
 from wheels import library_wheel  # noqa: E402
 
 PAGES = discover()
+# Every page the site publishes for a lesson, by file, and the kind of page each is.
+LESSON_PAGES = {"index.html": PageKind.LIVE, "static.html": PageKind.SNAPSHOT}
 # A tag that makes the browser fetch something from another host.
 FETCHES_ELSEWHERE = re.compile(
     r"<(?:script|link|img|iframe|source|audio|video)\b[^>]*\b(?:src|href)=[\"'](?:https?:)?//",
@@ -33,23 +36,110 @@ FETCHES_ELSEWHERE = re.compile(
 )
 
 
-def test_lessons_are_the_numbered_notebooks_in_order(tmp_path: Path) -> None:
-    (tmp_path / "02_second.py").write_text('"""Second\n\nThe summary,\nin two lines.\n"""\n')
+def info(stem: str, title: str) -> LessonInfo:
+    return LessonInfo(stem, title, f"About {title}.", 5, (f"do {title}",))
+
+
+def test_lessons_are_the_numbered_notebooks_in_order_as_the_catalog_tells(tmp_path: Path) -> None:
+    (tmp_path / "02_second.py").write_text('"""Not the title"""\n')
     (tmp_path / "01_first_lesson.py").write_text("import marimo\n")
     (tmp_path / "helper.py").write_text('"""Not a lesson."""\n')
     (tmp_path / "3_short.py").write_text('"""Not a lesson either."""\n')
-    lessons = discover(tmp_path)
-    assert [(x.slug, x.title, x.summary) for x in lessons] == [
-        ("01_first_lesson", "First lesson", ""),
-        ("02_second", "Second", "The summary, in two lines."),
+    catalog = [info("01_first_lesson", "First"), info("02_second", "Second")]
+    lessons = discover(tmp_path, catalog)
+    assert [(x.slug, x.number, x.title, x.summary) for x in lessons] == [
+        ("01_first_lesson", "01", "First", "About First."),
+        ("02_second", "02", "Second", "About Second."),
     ]
+    assert [x.info for x in lessons] == catalog
     assert [x.site_dir for x in lessons] == ["lessons/01_first_lesson", "lessons/02_second"]
 
 
-def test_title_is_the_docstrings_first_line(tmp_path: Path) -> None:
-    path = tmp_path / "05_x.py"
-    path.write_text('"""Title here\nmore of the first paragraph\n\nOne line.\n\nMore."""\n')
-    assert title_and_summary(path) == ("Title here", "One line.")
+def test_the_real_lessons_are_the_catalogs() -> None:
+    assert [(p.slug, p.title, p.summary, p.info) for p in PAGES] == [
+        (i.stem, i.title, i.summary, i) for i in LESSONS
+    ]
+
+
+@pytest.mark.parametrize(
+    ("files", "catalog", "says"),
+    [
+        (["01_a.py", "02_b.py"], ["01_a"], "02_b.py not in the course catalog"),
+        (["01_a.py"], ["01_a", "02_b"], "the course catalog lists 02_b, but"),
+        (["01_a.py", "02_b.py"], ["02_b", "01_a"], "is not the notebooks' file-name order"),
+    ],
+)
+def test_notebooks_and_catalog_must_agree(
+    tmp_path: Path, files: list[str], catalog: list[str], says: str
+) -> None:
+    for name in files:
+        (tmp_path / name).write_text("import marimo\n")
+    with pytest.raises(SystemExit) as stop:
+        discover(tmp_path, [info(stem, stem) for stem in catalog])
+    message = str(stop.value.code)
+    assert says in message and "\n" not in message
+
+
+def test_page_titles_name_the_lesson_its_kind_and_the_course() -> None:
+    first, second = LESSONS[0], LESSONS[1]
+    assert page_title(second) == "Lesson 2: Stress the idempotency contract · The Async Failure Lab"
+    assert page_title(second, PageKind.SNAPSHOT) == (
+        "Lesson 2: Stress the idempotency contract (static snapshot) · The Async Failure Lab"
+    )
+    # Lesson 1 is titled as the course: its name is not written twice.
+    assert page_title(first) == "Lesson 1: The Async Failure Lab"
+    assert (
+        page_title(first, PageKind.PRESENTER) == "Lesson 1: The Async Failure Lab (presenter view)"
+    )
+
+
+NOTEBOOK = """\
+import marimo
+
+app = marimo.App(
+    width="medium",
+    app_title="Old title",
+)
+
+
+@app.cell
+def _():
+    return
+"""
+
+
+def test_a_copy_changes_only_the_app_configuration(tmp_path: Path) -> None:
+    changed = configured(NOTEBOOK, "x.py", {"app_title": "New: 'quoted' title"})
+    assert changed.splitlines()[2] == (
+        "app = marimo.App(width='medium', app_title=\"New: 'quoted' title\")"
+    )
+    assert changed.split("\n\n\n", 1)[1] == NOTEBOOK.split("\n\n\n", 1)[1]
+    ast.parse(changed)
+    notebook = tmp_path / "01_x.py"
+    notebook.write_text(NOTEBOOK, encoding="utf-8")
+    copy = write_copy(notebook, tmp_path / "present", "Slides", slides=True)
+    assert copy == tmp_path / "present" / "01_x.py"
+    assert "layout_file='layouts/01_x.slides.json'" in copy.read_text(encoding="utf-8")
+    layout = json.loads((copy.parent / "layouts" / "01_x.slides.json").read_text())
+    assert layout == {"type": "slides", "data": {}}
+    assert str(ROOT) in (copy.parent / "pyproject.toml").read_text(encoding="utf-8")
+    assert notebook.read_text(encoding="utf-8") == NOTEBOOK
+
+
+@pytest.mark.parametrize(
+    ("source", "says"),
+    [
+        ("import marimo\n", "has no module-level `app = marimo.App(...)`"),
+        (
+            "import marimo\napp = marimo.App(width=WIDTH)\n",
+            "marimo.App(width=...) is not a literal",
+        ),
+    ],
+)
+def test_a_notebook_that_cannot_be_copied_stops_the_build(source: str, says: str) -> None:
+    with pytest.raises(SystemExit) as stop:
+        configured(source, "x.py", {"app_title": "T"})
+    assert str(stop.value.code) == f"export: x.py{': ' if 'literal' in says else ' '}{says}"
 
 
 @pytest.mark.parametrize("lesson", PAGES, ids=lambda lesson: lesson.slug)
@@ -77,10 +167,12 @@ def test_random_ids_are_the_only_thing_normalised() -> None:
 @pytest.mark.parametrize("lesson", PAGES, ids=lambda lesson: lesson.slug)
 def test_every_page_fetches_only_from_the_site(built_site: BuildReport, lesson) -> None:  # type: ignore[no-untyped-def]
     folder = built_site.out / lesson.site_dir
-    for name in ("index.html", "static.html"):
-        text = (folder / name).read_text(encoding="utf-8")
-        assert FETCHES_ELSEWHERE.findall(text) == [], name
-        assert "cdn.jsdelivr.net/npm/@marimo-team" not in text, name
+    pages = sorted(folder.rglob("*.html"))
+    assert {p.relative_to(folder).as_posix() for p in pages} >= set(LESSON_PAGES)
+    for path in pages:
+        text = path.read_text(encoding="utf-8")
+        assert FETCHES_ELSEWHERE.findall(text) == [], path
+        assert "cdn.jsdelivr.net/npm/@marimo-team" not in text, path
     wasm = (folder / "index.html").read_text(encoding="utf-8")
     assert 'data-pyodide-lockfile-url="' in wasm
     assert list(folder.glob("public/wheels/asyncfail-*.whl")), "asyncfail ships as a wheel"
@@ -162,6 +254,22 @@ def test_two_builds_are_identical(built_site: BuildReport, tmp_path: Path) -> No
     assert [name for name in first if first[name] != second[name]] == []
     for lesson in PAGES:
         assert any(lesson.slug in line and "done" in line for line in progress), lesson.slug
+
+
+def html_title(path: Path) -> str:
+    match = re.search(r"<title>([^<]*)</title>", path.read_text(encoding="utf-8"))
+    assert match, path
+    return html.unescape(match.group(1))
+
+
+@pytest.mark.parametrize("lesson", PAGES, ids=lambda lesson: lesson.slug)
+def test_every_page_is_titled_as_the_course_writes_it(
+    built_site: BuildReport, lesson: Lesson
+) -> None:
+    assert lesson.info is not None
+    folder = built_site.out / lesson.site_dir
+    for name, kind in LESSON_PAGES.items():
+        assert html_title(folder / name) == page_title(lesson.info, kind), name
 
 
 def test_build_refuses_to_wipe_a_folder_it_did_not_make(tmp_path: Path) -> None:

@@ -25,6 +25,7 @@ from lessons import Lesson, discover  # noqa: E402
 
 from asyncfail import Fault, Mode  # noqa: E402
 from asyncfail.course import lab_lesson  # noqa: E402
+from asyncfail.course.site import PageKind, page_title  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -184,6 +185,7 @@ def test_static_snapshot_renders_offline(
     page.goto(url)
     try:
         expect(visible_text(page, lesson.title)).to_be_visible()
+        assert page.title() == page_title(lesson.info, PageKind.SNAPSHOT)  # type: ignore[arg-type]
         expected = chart_count(built_site, lesson)
         assert (expected == 0) == (lesson.slug in NO_CHART_AT_FIRST), expected
         if expected:
@@ -237,6 +239,7 @@ def test_offline_wasm_page_boots_without_errors(
     page.goto(url)
     try:
         expect(visible_text(page, lesson.title)).to_be_visible(timeout=BOOT_WAIT_S * 1000)
+        assert page.title() == page_title(lesson.info)  # type: ignore[arg-type]
         if lesson.slug in REVEAL:
             switch = page.get_by_role("switch").first
             expect(switch).to_be_visible(timeout=BOOT_WAIT_S * 1000)
