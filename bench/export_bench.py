@@ -74,10 +74,11 @@ def load_seconds(browser, url: str, selector: str) -> float:  # type: ignore[no-
 
 
 def main() -> None:
+    chromium = find_chromium()
     with tempfile.TemporaryDirectory() as tmp:
         site = Path(tmp) / "site"
         start = time.perf_counter()
-        report = build_site(site, log=lambda _msg: None)
+        report = build_site(site, log=lambda _msg: None, pictures=chromium is not None)
         build_s = time.perf_counter() - start
         size = sum(p.stat().st_size for p in site.rglob("*") if p.is_file())
         wheels = sorted(site.glob("lessons/01_*/public/wheels/asyncfail-*.whl"))
@@ -92,7 +93,6 @@ def main() -> None:
         (site / trivial.site_dir).mkdir(parents=True)
         export_wasm(trivial, site / trivial.site_dir, wheels[0])
 
-        chromium = find_chromium()
         if chromium is None:
             print("export: WebAssembly start-up skipped (apt-get install chromium to measure)")
             return

@@ -2,12 +2,14 @@
 
 Layout of the site (default ``exports/site/``):
 
-- ``index.html``: the landing page, lessons in order, one line each;
+- ``index.html``: the course home (``home.py``): the course, what a learner will be able to
+  do, and every lesson in order with its picture and links;
 - ``_marimo/``: one shared copy of marimo's frontend assets, used by every page;
 - ``pyodide/``: the site's own Pyodide mirror (see ``pyodide_mirror.py``);
 - ``lessons/NN_name/``: ``index.html`` (WebAssembly, ``--mode run``, asyncfail shipped as a
-  wheel under ``public/wheels/``, built once per site build by setuptools, see ``wheels.py``)
-  and ``static.html`` (a snapshot with outputs).
+  wheel under ``public/wheels/``, built once per site build by setuptools, see ``wheels.py``),
+  ``static.html`` (a snapshot with outputs) and ``picture.png`` (the top of the snapshot,
+  ``pictures.py``).
 
 Every page is exported from a build-time copy of its notebook titled as the course writes it
 (``copies.py``).
@@ -17,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import html
 import json
 import os
 import re
@@ -35,7 +36,9 @@ import marimo
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from copies import write_copy
+from home import HomeLinks, home_page
 from lessons import LIBRARY, ROOT, Lesson, discover, third_party_imports
+from pictures import PICTURE, take_pictures
 from pyodide_mirror import CACHE, mirror_inputs, write_mirror
 from wheels import LIBRARY_FILES, library_wheel
 
@@ -205,49 +208,17 @@ def export_lesson(lesson: Lesson, out: Path, library: Path, copies: Path) -> Non
     export_wasm(titled(lesson, copies, PageKind.LIVE), target, library)
 
 
-def landing_page(lessons: list[Lesson]) -> str:
-    def item(lesson: Lesson) -> str:
-        number = f'<span class="n">{lesson.number}</span> ' if lesson.number else ""
-        summary = html.escape(lesson.summary or f"notebooks/{lesson.path.name}")
-        return (
-            f'<li data-lesson="{html.escape(lesson.slug)}">{number}'
-            f"<strong>{html.escape(lesson.title)}</strong>: {summary}<br>"
-            f'<a href="{lesson.site_dir}/">Interactive (WebAssembly)</a> · '
-            f'<a href="{lesson.site_dir}/static.html">Static snapshot</a></li>'
-        )
-
-    items = "\n".join(item(lesson) for lesson in lessons) or "<li>No lessons yet.</li>"
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>asyncfail: the Async Failure Lab course</title>
-<style>
-body {{ font-family: system-ui, sans-serif; max-width: 46rem; margin: 2rem auto;
-       padding: 0 1rem; line-height: 1.5; color: #1f2328; }}
-ol, ul {{ list-style: none; padding-left: 0; }} li {{ margin: 0 0 1rem; }}
-.n {{ font-family: monospace; color: #57606a; }} small {{ color: #57606a; }}
-a {{ color: #0550ae; }}
-</style>
-</head>
-<body>
-<h1>asyncfail: the Async Failure Lab course</h1>
-<p><em>The debit succeeds. The worker crashes before recording the result. Should the next
-attempt call the tool again?</em></p>
-<h2>Lessons</h2>
-<ol class="lessons">
-{items}
-</ol>
-<p><small>Every page is served from this site: no analytics, no cookies, no third-party
-requests, and nothing you choose is written into the URL. Interactive pages run Python in
-your browser with WebAssembly; static snapshots need no WebAssembly.</small></p>
-</body>
-</html>
-"""
+def home_links(pages: list[Lesson], pictures: bool) -> HomeLinks:
+    return HomeLinks(
+        pictures={p.slug: f"{p.site_dir}/{PICTURE}" for p in pages} if pictures else {},
+    )
 
 
-def build_site(out: Path = DEFAULT_OUT, cache: Path = CACHE, log=print) -> BuildReport:  # type: ignore[no-untyped-def]
+def build_site(  # type: ignore[no-untyped-def]
+    out: Path = DEFAULT_OUT, cache: Path = CACHE, log=print, pictures: bool = True
+) -> BuildReport:
+    """Build the site into ``out``. ``pictures=False`` skips the lessons' pictures (and so
+    Chromium): for measuring the rest of the build only, never for publishing."""
     started = time.perf_counter()
     report = BuildReport(out)
     source = source_fingerprint()
@@ -281,7 +252,10 @@ def build_site(out: Path = DEFAULT_OUT, cache: Path = CACHE, log=print) -> Build
             seconds = time.perf_counter() - page_started
             log(f"export: [{index}/{len(pages)}] {lesson.slug}: done in {seconds:.1f} s")
             report.pages.append(lesson)
-    (out / "index.html").write_text(landing_page(pages), encoding="utf-8")
+    if pictures:
+        log(f"export: pictures of every lesson (Chromium) -> lessons/*/{PICTURE}")
+        take_pictures(out, pages)
+    (out / "index.html").write_text(home_page(pages, home_links(pages, pictures)), encoding="utf-8")
     # GitHub Pages would hide folders starting with "_" (such as _marimo/) from Jekyll.
     (out / ".nojekyll").write_text("", encoding="utf-8")
     report.seconds = time.perf_counter() - started

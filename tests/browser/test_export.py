@@ -1,5 +1,6 @@
-"""`make export` without a browser: lesson discovery, page titles, lesson copies, self-contained
-pages, reproducible builds."""
+"""`make export` without a browser: lesson discovery, the course home, page titles, lesson copies,
+self-contained pages, reproducible builds. (The build itself draws the lessons' pictures in
+Chromium, so every test of a built site needs it.)"""
 
 from __future__ import annotations
 
@@ -8,8 +9,10 @@ import hashlib
 import html
 import json
 import re
+import struct
 import sys
 import zipfile
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -23,10 +26,13 @@ sys.path.insert(0, str(ROOT / "exports"))
 
 from build import BuildReport, build_site, normalise, require_mirrored_imports  # noqa: E402
 from copies import configured, write_copy  # noqa: E402
+from home import PICTURE_SIZE  # noqa: E402
 from lessons import Lesson, discover, third_party_imports  # noqa: E402
+from pictures import PICTURE, require_chromium  # noqa: E402
 from wheels import library_wheel  # noqa: E402
 
 PAGES = discover()
+LAB = PAGES[0]
 # Every page the site publishes for a lesson, by file, and the kind of page each is.
 LESSON_PAGES = {"index.html": PageKind.LIVE, "static.html": PageKind.SNAPSHOT}
 # A tag that makes the browser fetch something from another host.
@@ -142,6 +148,16 @@ def test_a_notebook_that_cannot_be_copied_stops_the_build(source: str, says: str
     assert str(stop.value.code) == f"export: x.py{': ' if 'literal' in says else ' '}{says}"
 
 
+def test_no_chromium_stops_the_build_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CHROMIUM", "/nonexistent/chromium")
+    with pytest.raises(SystemExit) as stop:
+        require_chromium()
+    assert stop.value.code == (
+        "export: the lesson pictures need Chromium: `apt-get install chromium` "
+        "(or set CHROMIUM to a Chromium binary)"
+    )
+
+
 @pytest.mark.parametrize("lesson", PAGES, ids=lambda lesson: lesson.slug)
 def test_every_lesson_needs_only_what_the_mirror_ships(lesson) -> None:  # type: ignore[no-untyped-def]
     # pydantic_core comes with pydantic (the mirror ships both).
@@ -234,12 +250,26 @@ def test_site_has_one_copy_of_marimo_assets_and_stays_small(built_site: BuildRep
     assert size < 60e6, f"site is {size / 1e6:.1f} MB"
 
 
+def png_size(path: Path) -> tuple[int, int]:
+    """A PNG's width and height, from its header."""
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR", path
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
 def site_files(root: Path) -> dict[str, bytes]:
+    """Every file of a site, to compare two builds: HTML normalised (marimo's random UI ids), and
+    each lesson's picture by its size only. Chromium draws a picture, and nothing promises that
+    its anti-aliasing and font rasterising give the same bytes on every run (they did on this
+    machine); what a build must reproduce is the page drawn, which the HTML comparison covers."""
     files = {}
     for path in sorted(p for p in root.rglob("*") if p.is_file()):
         data = path.read_bytes()
         if path.suffix == ".html":
             data = normalise(data.decode("utf-8")).encode("utf-8")
+        if path.name == PICTURE:
+            data = b"PNG %d x %d" % png_size(path)
         files[path.relative_to(root).as_posix()] = data
     return files
 
@@ -270,6 +300,39 @@ def test_every_page_is_titled_as_the_course_writes_it(
     folder = built_site.out / lesson.site_dir
     for name, kind in LESSON_PAGES.items():
         assert html_title(folder / name) == page_title(lesson.info, kind), name
+
+
+class Links(HTMLParser):
+    """Every URL a page names (href, src, and OpenGraph's image), and its meta properties."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.urls: list[str] = []
+        self.meta: dict[str, str] = {}
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        named = {key: value or "" for key, value in attrs}
+        self.urls += [named[key] for key in ("href", "src") if key in named]
+        if tag == "meta" and "property" in named:
+            self.meta[named["property"]] = named.get("content", "")
+
+
+def test_the_course_home_links_only_into_the_site(built_site: BuildReport) -> None:
+    out = built_site.out
+    links = Links()
+    links.feed((out / "index.html").read_text(encoding="utf-8"))
+    assert links.meta["og:title"] == "The Async Failure Lab"
+    assert links.meta["og:image"] == f"{LAB.site_dir}/{PICTURE}"
+    assert links.urls and links.meta["og:image"] in links.urls
+    for url in links.urls:
+        assert "//" not in url and not url.startswith("/"), url  # relative, inside the site
+        target = out / (url + "index.html" if url.endswith("/") else url)
+        assert target.is_file(), url
+
+
+@pytest.mark.parametrize("lesson", PAGES, ids=lambda lesson: lesson.slug)
+def test_every_lesson_has_its_picture(built_site: BuildReport, lesson: Lesson) -> None:
+    assert png_size(built_site.out / lesson.site_dir / PICTURE) == PICTURE_SIZE
 
 
 def test_build_refuses_to_wipe_a_folder_it_did_not_make(tmp_path: Path) -> None:

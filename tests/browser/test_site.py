@@ -24,7 +24,8 @@ from build import BuildReport  # noqa: E402
 from lessons import Lesson, discover  # noqa: E402
 
 from asyncfail import Fault, Mode  # noqa: E402
-from asyncfail.course import lab_lesson  # noqa: E402
+from asyncfail.course import lab_lesson, site  # noqa: E402
+from asyncfail.course.catalog import COURSE_LINE, COURSE_QUESTION, COURSE_TITLE  # noqa: E402
 from asyncfail.course.site import PageKind, page_title  # noqa: E402
 
 pytestmark = pytest.mark.browser
@@ -143,24 +144,40 @@ def visible_text(page: Page, text: str) -> Any:
     return page.get_by_text(text).filter(visible=True).first
 
 
-def test_landing_page_lists_the_lessons_in_order(
+def test_course_home_shows_the_course_and_every_lesson_in_order(
     guarded_page: Any, site_url: str, screenshots: Any
 ) -> None:
     page, guard = guarded_page
     page.goto(site_url)
-    expect(page.locator("h1")).to_contain_text("Async Failure Lab")
-    shot(page, screenshots, "landing")
+    expect(page.locator("h1")).to_have_text(COURSE_TITLE)
+    assert page.title() == site.HOME_PAGE_TITLE
+    expect(page.locator(".question")).to_have_text(COURSE_QUESTION)
+    expect(page.get_by_text(COURSE_LINE, exact=True)).to_be_visible()
+    outcomes = [o for lesson in LESSONS if lesson.info for o in lesson.info.outcomes]
+    assert page.locator("ul.outcomes li").all_inner_texts() == outcomes
     listed = page.locator("ol.lessons li[data-lesson]")
     assert listed.evaluate_all("els => els.map(e => e.dataset.lesson)") == [
         lesson.slug for lesson in LESSONS
     ]
     for lesson in PAGES:
+        assert lesson.info is not None
         item = page.locator(f'li[data-lesson="{lesson.slug}"]')
-        expect(item).to_contain_text(lesson.title)
-        for href in (f"{lesson.site_dir}/", f"{lesson.site_dir}/static.html"):
-            response = page.request.get(site_url + href)
-            assert response.status == 200, href
-            expect(item.locator(f'a[href="{href}"]')).to_have_count(1)
+        expect(item.locator("h3")).to_contain_text(lesson.title)
+        expect(item).to_contain_text(site.LESSON_MINUTES.format(minutes=lesson.info.minutes))
+        expect(item).to_contain_text(lesson.info.summary)
+        hrefs = [f"{lesson.site_dir}/", f"{lesson.site_dir}/static.html"]
+        assert item.locator("a").evaluate_all("els => els.map(e => e.getAttribute('href'))") == (
+            hrefs
+        )
+        for href in hrefs:
+            assert page.request.get(site_url + href).status == 200, href
+        picture = item.locator("img")
+        expect(picture).to_be_visible()
+        assert picture.evaluate("img => img.complete && img.naturalWidth") == 1200
+    social = page.locator('meta[property="og:image"]').get_attribute("content")
+    assert social == f"{LAB.site_dir}/picture.png"
+    assert page.request.get(site_url + social).status == 200
+    shot(page, screenshots, "home")
     assert page.url == site_url
     assert guard.blocked == []
 
