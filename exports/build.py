@@ -8,8 +8,9 @@ Layout of the site (default ``exports/site/``):
 - ``pyodide/``: the site's own Pyodide mirror (see ``pyodide_mirror.py``);
 - ``lessons/NN_name/``: ``index.html`` (WebAssembly, ``--mode run``, asyncfail shipped as a
   wheel under ``public/wheels/``, built once per site build by setuptools, see ``wheels.py``),
-  ``static.html`` (a snapshot with outputs) and ``picture.png`` (the top of the snapshot,
-  ``pictures.py``).
+  which shows ``start.html`` (the lesson's starting state) until Python is ready
+  (``preview.py``); ``static.html`` (a snapshot with outputs); ``picture.png`` (the top of the
+  snapshot, ``pictures.py``).
 
 Every page is exported from a build-time copy of its notebook titled as the course writes it
 (``copies.py``).
@@ -39,6 +40,7 @@ from copies import write_copy
 from home import HomeLinks, home_page
 from lessons import LIBRARY, ROOT, Lesson, discover, third_party_imports
 from pictures import PICTURE, take_pictures
+from preview import START_PAGE, start_page, with_preview
 from pyodide_mirror import CACHE, mirror_inputs, write_mirror
 from wheels import LIBRARY_FILES, library_wheel
 
@@ -102,15 +104,15 @@ def up(depth: int) -> str:
     return "../" * depth
 
 
-def export_static(lesson: Lesson, target: Path) -> None:
-    """A snapshot with outputs whose frontend comes from the site's shared assets."""
+def export_static(lesson: Lesson, target: Path, snapshot: bool = True) -> None:
+    """A static page with outputs whose frontend comes from the site's shared assets: with
+    ``snapshot``, the published snapshot; without, the lesson as an interactive page starts."""
     with tempfile.TemporaryDirectory() as tmp:
         raw = Path(tmp) / "static.html"
         # `--snapshot` (read by lessons through mo.cli_args) shows results that an interactive
         # page keeps behind a control, such as lesson 1's predict-then-reveal step.
-        marimo_cmd(
-            "html", str(lesson.path), "-o", str(raw), "--no-include-code", "--", "--snapshot"
-        )
+        extra = ["--", "--snapshot"] if snapshot else []
+        marimo_cmd("html", str(lesson.path), "-o", str(raw), "--no-include-code", *extra)
         text = raw.read_text(encoding="utf-8")
     text = text.replace(CDN_PREFIX, up(lesson.depth) + ASSETS_DIR)
     if "cdn.jsdelivr.net" in text:
@@ -192,6 +194,16 @@ def require_mirrored_imports(lesson: Lesson, available: set[str]) -> None:
         )
 
 
+def export_interactive(lesson: Lesson, target: Path, library: Path) -> None:
+    """The interactive page with its preview: ``start.html``, then ``index.html``."""
+    export_static(lesson, target / START_PAGE, snapshot=False)
+    page = target / START_PAGE
+    page.write_text(start_page(page.read_text(encoding="utf-8")), encoding="utf-8")
+    export_wasm(lesson, target, library)
+    page = target / "index.html"
+    page.write_text(with_preview(page.read_text(encoding="utf-8"), lesson.slug), encoding="utf-8")
+
+
 def titled(lesson: Lesson, copies: Path, kind: PageKind) -> Lesson:
     """``lesson`` exported from a copy titled for a ``kind`` of page (see copies.py)."""
     assert lesson.info is not None, lesson.slug  # discover() gives every lesson its entry
@@ -201,11 +213,11 @@ def titled(lesson: Lesson, copies: Path, kind: PageKind) -> Lesson:
 
 
 def export_lesson(lesson: Lesson, out: Path, library: Path, copies: Path) -> None:
-    """A lesson's pages: its static snapshot and its interactive page."""
+    """A lesson's pages: its static snapshot and its interactive page (with its preview)."""
     target = out / lesson.site_dir
     target.mkdir(parents=True)
     export_static(titled(lesson, copies, PageKind.SNAPSHOT), target / "static.html")
-    export_wasm(titled(lesson, copies, PageKind.LIVE), target, library)
+    export_interactive(titled(lesson, copies, PageKind.LIVE), target, library)
 
 
 def home_links(pages: list[Lesson], pictures: bool) -> HomeLinks:

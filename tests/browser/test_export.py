@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 import asyncfail
+from asyncfail.course import lab_lesson
 from asyncfail.course.catalog import LESSONS, LessonInfo
 from asyncfail.course.site import PageKind, page_title
 
@@ -184,7 +185,7 @@ def test_random_ids_are_the_only_thing_normalised() -> None:
 def test_every_page_fetches_only_from_the_site(built_site: BuildReport, lesson) -> None:  # type: ignore[no-untyped-def]
     folder = built_site.out / lesson.site_dir
     pages = sorted(folder.rglob("*.html"))
-    assert {p.relative_to(folder).as_posix() for p in pages} >= set(LESSON_PAGES)
+    assert {p.relative_to(folder).as_posix() for p in pages} >= {*LESSON_PAGES, "start.html"}
     for path in pages:
         text = path.read_text(encoding="utf-8")
         assert FETCHES_ELSEWHERE.findall(text) == [], path
@@ -300,6 +301,25 @@ def test_every_page_is_titled_as_the_course_writes_it(
     folder = built_site.out / lesson.site_dir
     for name, kind in LESSON_PAGES.items():
         assert html_title(folder / name) == page_title(lesson.info, kind), name
+
+
+@pytest.mark.parametrize("page", ["index.html"])
+def test_an_interactive_page_opens_on_its_starting_state(
+    built_site: BuildReport, page: str
+) -> None:
+    """The page frames ``start.html``, exported without --snapshot: the lesson as it starts,
+    so the preview reveals nothing the live page keeps behind a control."""
+    folder = (built_site.out / LAB.site_dir / page).parent
+    text = (folder / "index.html").read_text(encoding="utf-8")
+    assert text.count('<div id="lesson-preview"') == 1
+    assert '<iframe src="start.html"' in text
+    start = (folder / "start.html").read_text(encoding="utf-8")
+    assert '<meta name="robots" content="noindex">' in start
+    snapshot = (built_site.out / LAB.site_dir / "static.html").read_text(encoding="utf-8")
+    # Lesson 1's snapshot shows the counts; as it starts, it asks for a prediction first.
+    assert lab_lesson.EFFECTS_LABEL in snapshot
+    assert lab_lesson.EFFECTS_LABEL not in start
+    assert lab_lesson.COMMIT_LABEL in start
 
 
 class Links(HTMLParser):

@@ -49,6 +49,9 @@ REVEAL = {"01_async_failure_lab": "Skip predicting"}
 # Lessons whose snapshot, at its starting values, draws no chart (lesson 3 charts the retention
 # of a design only once the learner has described one).
 NO_CHART_AT_FIRST = {"03_readiness_checklist"}
+# An interactive page says it is live once its preview has made way for the live app.
+LIVE = 'html[data-lesson-state="live"]'
+PREVIEW = "#lesson-preview"
 
 
 def test_every_page_has_a_key_result_to_check() -> None:
@@ -144,6 +147,13 @@ def visible_text(page: Page, text: str) -> Any:
     return page.get_by_text(text).filter(visible=True).first
 
 
+def wait_until_live(page: Page) -> None:
+    """Wait until the live app has replaced the page's preview: from then on, every locator
+    and every interaction reaches the live app (before, it is hidden under the preview)."""
+    page.wait_for_selector(LIVE, state="attached", timeout=BOOT_WAIT_S * 1000)
+    expect(page.locator(PREVIEW)).to_have_count(0)
+
+
 def test_course_home_shows_the_course_and_every_lesson_in_order(
     guarded_page: Any, site_url: str, screenshots: Any
 ) -> None:
@@ -228,6 +238,7 @@ def test_wasm_lab_lesson_boots_offline_and_prints_what_the_cli_prints(
     page, guard = guarded_page
     url = f"{site_url}{LAB.site_dir}/"
     page.goto(url)
+    wait_until_live(page)
     dropdown = page.locator("select").first
     for index, fault in enumerate(FAULTS):
         if index:
@@ -255,6 +266,7 @@ def test_offline_wasm_page_boots_without_errors(
     url = f"{site_url}{lesson.site_dir}/"
     page.goto(url)
     try:
+        wait_until_live(page)
         expect(visible_text(page, lesson.title)).to_be_visible(timeout=BOOT_WAIT_S * 1000)
         assert page.title() == page_title(lesson.info)  # type: ignore[arg-type]
         if lesson.slug in REVEAL:
@@ -275,5 +287,32 @@ def test_offline_wasm_page_boots_without_errors(
     finally:
         shot(page, screenshots, f"wasm-{lesson.slug}")
     assert errors == []
+    assert page.url == url
+    assert guard.blocked == []
+
+
+def test_interactive_page_shows_the_lesson_at_once_then_goes_live(
+    guarded_page: Any, site_url: str, screenshots: Any
+) -> None:
+    """The preview (the lesson as it starts, with a note) shows while Python starts in the
+    browser; the live app replaces it, at the same address, once it has rendered."""
+    page, guard = guarded_page
+    url = f"{site_url}{LAB.site_dir}/"
+    page.goto(url)
+    preview = page.frame_locator(f"{PREVIEW} iframe")
+    expect(preview.get_by_role("heading", name=LAB.title)).to_be_visible()
+    # Seen while the live app was still starting, hidden underneath.
+    assert page.locator("html").get_attribute("data-lesson-state") == "starting"
+    expect(page.locator(f"{PREVIEW} p")).to_have_text(site.STARTING_NOTE)
+    expect(visible_text(page, lab_lesson.SKIP_LABEL)).to_have_count(0)
+    shot(page, screenshots, "wasm-preview-01_async_failure_lab")
+    # A reader scrolls the preview; the live lesson opens where they are.
+    scrolled = page.frame_locator(f"{PREVIEW} iframe").locator("#App")
+    scrolled.evaluate("app => { app.scrollTop = 600; }")
+    wait_until_live(page)
+    assert page.locator("#App").evaluate("app => app.scrollTop") == 600
+    expect(page.get_by_role("heading", name=LAB.title)).to_be_attached()
+    expect(visible_text(page, lab_lesson.SKIP_LABEL)).to_be_visible()
+    page.screenshot(path=str(screenshots / "wasm-live-01_async_failure_lab.png"))
     assert page.url == url
     assert guard.blocked == []
