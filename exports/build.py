@@ -10,7 +10,9 @@ Layout of the site (default ``exports/site/``):
   wheel under ``public/wheels/``, built once per site build by setuptools, see ``wheels.py``),
   which shows ``start.html`` (the lesson's starting state) until Python is ready
   (``preview.py``); ``static.html`` (a snapshot with outputs); ``picture.png`` (the top of the
-  snapshot, ``pictures.py``).
+  snapshot, ``pictures.py``);
+- ``lessons/01_async_failure_lab/present/``: lesson 1 in marimo's slides layout, for a
+  projector (an interactive page with its own ``start.html``).
 
 Every page is exported from a build-time copy of its notebook titled as the course writes it
 (``copies.py``).
@@ -38,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from copies import write_copy
 from home import HomeLinks, home_page
-from lessons import LIBRARY, ROOT, Lesson, discover, third_party_imports
+from lessons import LIBRARY, PRESENTED, PRESENTER_DIR, ROOT, Lesson, discover, third_party_imports
 from pictures import PICTURE, take_pictures
 from preview import START_PAGE, start_page, with_preview
 from pyodide_mirror import CACHE, mirror_inputs, write_mirror
@@ -120,23 +122,27 @@ def export_static(lesson: Lesson, target: Path, snapshot: bool = True) -> None:
     target.write_text(text, encoding="utf-8")
 
 
-def export_wasm(lesson: Lesson, target_dir: Path, library: Path) -> None:
+def export_wasm(
+    lesson: Lesson, target_dir: Path, library: Path, wheels_from: str | None = None
+) -> None:
     """The interactive page: marimo's html-wasm export, pointed at the shared assets.
 
     It installs ``library`` (the asyncfail wheel) and loads Pyodide and every package from the
     site's own mirror (and a package index inside the site, so a missing package fails instead
-    of reaching out).
+    of reaching out). The wheel goes into the page's ``public/wheels/``, unless ``wheels_from``
+    names another page's folder whose ``public/wheels/`` already holds it.
     """
     with tempfile.TemporaryDirectory() as tmp:
         raw = Path(tmp) / "wasm"
         marimo_cmd("html-wasm", str(lesson.path), "-o", str(raw), "--mode", "run")
         text = (raw / "index.html").read_text(encoding="utf-8")
         built = [wheel.name for wheel in sorted(raw.glob("public/wheels/*.whl"))]
-        if (raw / "public").exists():
+        others = [p for p in raw.glob("public/**/*") if p.is_file() and p.suffix != ".whl"]
+        if others:
             ignore = shutil.ignore_patterns("*.whl")
             shutil.copytree(raw / "public", target_dir / "public", ignore=ignore)
     if built:
-        text = ship_library(text, lesson, built, library, target_dir)
+        text = ship_library(text, lesson, built, library, target_dir, wheels_from)
     prefix = up(lesson.depth) + ASSETS_DIR + "/"
     text = re.sub(r'(href|src)="\./(?!public/)', rf'\1="{prefix}', text)
     mirror = up(lesson.depth) + MIRROR_DIR + "/"
@@ -151,7 +157,14 @@ def export_wasm(lesson: Lesson, target_dir: Path, library: Path) -> None:
     (target_dir / "index.html").write_text(text, encoding="utf-8")
 
 
-def ship_library(text: str, lesson: Lesson, built: list[str], library: Path, target: Path) -> str:
+def ship_library(
+    text: str,
+    lesson: Lesson,
+    built: list[str],
+    library: Path,
+    target: Path,
+    wheels_from: str | None = None,
+) -> str:
     """Ship the library's own wheel instead of the one marimo built, and point the page at it.
 
     marimo builds ``asyncfail-0.0.0+marimo.<hash>`` of the modules the notebook reaches, with
@@ -163,11 +176,13 @@ def ship_library(text: str, lesson: Lesson, built: list[str], library: Path, tar
     """
     if [name.split("-")[0] for name in built] != [LIBRARY]:
         raise SystemExit(f"export: {lesson.slug}: marimo built {built}, not one {LIBRARY} wheel")
-    wheels = target / "public" / "wheels"
-    wheels.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(library, wheels / library.name)
+    if wheels_from is None:
+        wheels_from = lesson.site_dir
+        wheels = target / "public" / "wheels"
+        wheels.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(library, wheels / library.name)
     before = f"../public/wheels/{quote(built[0])}"
-    after = f"../../{lesson.site_dir}/public/wheels/{quote(library.name)}"
+    after = f"../../{wheels_from}/public/wheels/{quote(library.name)}"
     for old, new in ((before, after), (quote(before, safe=""), quote(after, safe=""))):
         if text.count(old) != 1:
             raise SystemExit(f"export: {lesson.slug}: the page does not name {old} once")
@@ -194,12 +209,14 @@ def require_mirrored_imports(lesson: Lesson, available: set[str]) -> None:
         )
 
 
-def export_interactive(lesson: Lesson, target: Path, library: Path) -> None:
+def export_interactive(
+    lesson: Lesson, target: Path, library: Path, wheels_from: str | None = None
+) -> None:
     """The interactive page with its preview: ``start.html``, then ``index.html``."""
     export_static(lesson, target / START_PAGE, snapshot=False)
     page = target / START_PAGE
     page.write_text(start_page(page.read_text(encoding="utf-8")), encoding="utf-8")
-    export_wasm(lesson, target, library)
+    export_wasm(lesson, target, library, wheels_from)
     page = target / "index.html"
     page.write_text(with_preview(page.read_text(encoding="utf-8"), lesson.slug), encoding="utf-8")
 
@@ -220,9 +237,29 @@ def export_lesson(lesson: Lesson, out: Path, library: Path, copies: Path) -> Non
     export_interactive(titled(lesson, copies, PageKind.LIVE), target, library)
 
 
+def presenter(lesson: Lesson) -> Lesson:
+    """Where a lesson's presenter view goes: ``present/`` inside the lesson's folder."""
+    return replace(
+        lesson,
+        slug=f"{lesson.slug}/{PRESENTER_DIR}",
+        site_dir=f"{lesson.site_dir}/{PRESENTER_DIR}",
+    )
+
+
+def export_presenter(lesson: Lesson, out: Path, library: Path, copies: Path) -> Lesson:
+    """A lesson in marimo's slides layout, as an interactive page (with its preview), which
+    installs the library from the lesson's own folder."""
+    page = presenter(titled(lesson, copies, PageKind.PRESENTER))
+    target = out / page.site_dir
+    target.mkdir(parents=True)
+    export_interactive(page, target, library, wheels_from=lesson.site_dir)
+    return page
+
+
 def home_links(pages: list[Lesson], pictures: bool) -> HomeLinks:
     return HomeLinks(
         pictures={p.slug: f"{p.site_dir}/{PICTURE}" for p in pages} if pictures else {},
+        presenters={p.slug: f"{presenter(p).site_dir}/" for p in pages if p.slug in PRESENTED},
     )
 
 
@@ -261,6 +298,9 @@ def build_site(  # type: ignore[no-untyped-def]
             require_mirrored_imports(lesson, available)
             log(f"export: [{index}/{len(pages)}] {lesson.slug}: snapshot, interactive page ...")
             export_lesson(lesson, out, library, Path(tmp) / "copies" / lesson.slug)
+            if lesson.slug in PRESENTED:
+                log(f"export: [{index}/{len(pages)}] {lesson.slug}: presenter view ...")
+                export_presenter(lesson, out, library, Path(tmp) / "copies" / lesson.slug)
             seconds = time.perf_counter() - page_started
             log(f"export: [{index}/{len(pages)}] {lesson.slug}: done in {seconds:.1f} s")
             report.pages.append(lesson)

@@ -20,6 +20,10 @@ ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 LIBRARY = "asyncfail"
 LESSON_FILE = re.compile(r"^(\d\d)_[A-Za-z0-9_]+\.py$")
+# The lessons that also get a presenter view (marimo's slides layout, for a projector), and
+# the folder it takes inside the lesson's: lessons/01_async_failure_lab/present/.
+PRESENTED = frozenset({"01_async_failure_lab"})
+PRESENTER_DIR = "present"
 
 
 @dataclass(frozen=True)

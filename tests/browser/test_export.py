@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT / "exports"))
 from build import BuildReport, build_site, normalise, require_mirrored_imports  # noqa: E402
 from copies import configured, write_copy  # noqa: E402
 from home import PICTURE_SIZE  # noqa: E402
-from lessons import Lesson, discover, third_party_imports  # noqa: E402
+from lessons import PRESENTED, Lesson, discover, third_party_imports  # noqa: E402
 from pictures import PICTURE, require_chromium  # noqa: E402
 from wheels import library_wheel  # noqa: E402
 
@@ -36,6 +36,7 @@ PAGES = discover()
 LAB = PAGES[0]
 # Every page the site publishes for a lesson, by file, and the kind of page each is.
 LESSON_PAGES = {"index.html": PageKind.LIVE, "static.html": PageKind.SNAPSHOT}
+PRESENTER_PAGE = "present/index.html"
 # A tag that makes the browser fetch something from another host.
 FETCHES_ELSEWHERE = re.compile(
     r"<(?:script|link|img|iframe|source|audio|video)\b[^>]*\b(?:src|href)=[\"'](?:https?:)?//",
@@ -301,9 +302,11 @@ def test_every_page_is_titled_as_the_course_writes_it(
     folder = built_site.out / lesson.site_dir
     for name, kind in LESSON_PAGES.items():
         assert html_title(folder / name) == page_title(lesson.info, kind), name
+    if lesson.slug in PRESENTED:
+        assert html_title(folder / PRESENTER_PAGE) == page_title(lesson.info, PageKind.PRESENTER)
 
 
-@pytest.mark.parametrize("page", ["index.html"])
+@pytest.mark.parametrize("page", ["index.html", PRESENTER_PAGE])
 def test_an_interactive_page_opens_on_its_starting_state(
     built_site: BuildReport, page: str
 ) -> None:
@@ -320,6 +323,16 @@ def test_an_interactive_page_opens_on_its_starting_state(
     assert lab_lesson.EFFECTS_LABEL in snapshot
     assert lab_lesson.EFFECTS_LABEL not in start
     assert lab_lesson.COMMIT_LABEL in start
+
+
+def test_the_presenter_view_is_lesson_1_in_slides(built_site: BuildReport) -> None:
+    folder = built_site.out / LAB.site_dir
+    page = (folder / PRESENTER_PAGE).read_text(encoding="utf-8")
+    assert page.count('"layout": {"data": {}, "type": "slides"}') == 1
+    # It installs the library from the lesson's own folder: no second copy of the wheel.
+    wheel = next(folder.glob("public/wheels/asyncfail-*.whl")).name
+    assert f"asyncfail @ ../../{LAB.site_dir}/public/wheels/{wheel}" in page
+    assert not (folder / "present" / "public").exists()
 
 
 class Links(HTMLParser):
@@ -348,6 +361,7 @@ def test_the_course_home_links_only_into_the_site(built_site: BuildReport) -> No
         assert "//" not in url and not url.startswith("/"), url  # relative, inside the site
         target = out / (url + "index.html" if url.endswith("/") else url)
         assert target.is_file(), url
+    assert f"{LAB.site_dir}/present/" in links.urls
 
 
 @pytest.mark.parametrize("lesson", PAGES, ids=lambda lesson: lesson.slug)

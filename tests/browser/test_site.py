@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "exports"))
 
 from build import BuildReport  # noqa: E402
-from lessons import Lesson, discover  # noqa: E402
+from lessons import PRESENTED, Lesson, discover  # noqa: E402
 
 from asyncfail import Fault, Mode  # noqa: E402
 from asyncfail.course import lab_lesson, site  # noqa: E402
@@ -176,6 +176,8 @@ def test_course_home_shows_the_course_and_every_lesson_in_order(
         expect(item).to_contain_text(site.LESSON_MINUTES.format(minutes=lesson.info.minutes))
         expect(item).to_contain_text(lesson.info.summary)
         hrefs = [f"{lesson.site_dir}/", f"{lesson.site_dir}/static.html"]
+        if lesson.slug in PRESENTED:
+            hrefs.append(f"{lesson.site_dir}/present/")
         assert item.locator("a").evaluate_all("els => els.map(e => e.getAttribute('href'))") == (
             hrefs
         )
@@ -314,5 +316,38 @@ def test_interactive_page_shows_the_lesson_at_once_then_goes_live(
     expect(page.get_by_role("heading", name=LAB.title)).to_be_attached()
     expect(visible_text(page, lab_lesson.SKIP_LABEL)).to_be_visible()
     page.screenshot(path=str(screenshots / "wasm-live-01_async_failure_lab.png"))
+    assert page.url == url
+    assert guard.blocked == []
+
+
+def current_slide(page: Page) -> Any:
+    return page.locator(".reveal .slides > section.present")
+
+
+def test_presenter_view_shows_lesson_1_as_slides(
+    guarded_page: Any, site_url: str, screenshots: Any
+) -> None:
+    """The title slide first; the presenter reveals the results (skip predicting) and reaches
+    the slide of the two event traces, drawn."""
+    page, guard = guarded_page
+    url = f"{site_url}{LAB.site_dir}/present/"
+    page.goto(url)
+    wait_until_live(page)
+    assert page.title() == page_title(LAB.info, PageKind.PRESENTER)  # type: ignore[arg-type]
+    expect(current_slide(page).get_by_role("heading", name=LAB.title)).to_be_visible()
+    page.screenshot(path=str(screenshots / "present-title.png"))  # a slide fills the window
+    following = page.locator(".reveal .controls .navigate-right")
+    for _ in range(len(page.locator(".reveal .slides > section").all())):
+        switch = current_slide(page).get_by_role("switch")
+        if switch.count() and not switch.first.is_checked():
+            switch.first.click()
+            expect(switch.first).to_be_checked()
+        charts = current_slide(page).locator(".vega-embed .marks")
+        if charts.count():
+            break
+        following.click()
+        page.wait_for_timeout(500)  # reveal.js moves to the next slide
+    expect(current_slide(page).locator(".vega-embed .marks")).to_have_count(2)
+    page.screenshot(path=str(screenshots / "present-traces.png"))
     assert page.url == url
     assert guard.blocked == []
