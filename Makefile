@@ -30,7 +30,7 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	@touch $(COURSE) $@
 
 serve: $(COURSE) ## Serve the course on http://127.0.0.1:2718 (PORT=..., HOST=0.0.0.0 for a class)
-	$(BIN)/marimo run notebooks/ --host $(HOST) --port $(PORT) --headless --no-token
+	$(BIN)/python exports/course_server.py --host $(HOST) --port $(PORT)
 
 lab: $(COURSE) ## Print the seed case under both runtimes as text
 	$(BIN)/asyncfail lab --fault crash-after-effect --mode naive --format text
