@@ -317,11 +317,25 @@ def build_site(  # type: ignore[no-untyped-def]
     return report
 
 
+def copy_picture(report: BuildReport, target: Path) -> None:
+    """The first lesson's picture, copied to ``target`` (``make picture``: the README's)."""
+    if not report.pages:
+        raise SystemExit("export: no lessons, so no picture")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(report.out / report.pages[0].site_dir / PICTURE, target)
+    print(f"export: {report.pages[0].slug}'s picture -> {target}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="site folder to (re)write")
+    parser.add_argument(
+        "--picture", type=Path, help="also copy the first lesson's picture here (make picture)"
+    )
     args = parser.parse_args()
-    build_site(args.out)
+    report = build_site(args.out)
+    if args.picture:
+        copy_picture(report, args.picture)
 
 
 if __name__ == "__main__":

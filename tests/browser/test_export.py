@@ -369,6 +369,14 @@ def test_every_lesson_has_its_picture(built_site: BuildReport, lesson: Lesson) -
     assert png_size(built_site.out / lesson.site_dir / PICTURE) == PICTURE_SIZE
 
 
+def test_the_readme_shows_lesson_1s_picture() -> None:
+    """`make picture` writes it from the build's picture; the README's opening shows it."""
+    picture = ROOT / "docs" / "images" / "lesson-01.png"
+    assert png_size(picture) == PICTURE_SIZE
+    opening = (ROOT / "README.md").read_text(encoding="utf-8").split("\n## ", 1)[0]
+    assert "](docs/images/lesson-01.png)" in opening
+
+
 def test_build_refuses_to_wipe_a_folder_it_did_not_make(tmp_path: Path) -> None:
     keep = tmp_path / "notes.txt"
     keep.write_text("not a site", encoding="utf-8")
