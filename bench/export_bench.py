@@ -106,7 +106,7 @@ def main() -> None:
         report = build_site(site, log=lambda _msg: None, pictures=chromium is not None)
         build_s = time.perf_counter() - start
         size = sum(p.stat().st_size for p in site.rglob("*") if p.is_file())
-        wheels = sorted(site.glob("lessons/01_*/public/wheels/asyncfail-*.whl"))
+        wheels = sorted(site.glob("wheels/asyncfail-*.whl"))
         print(f"export: site build ({len(report.pages)} pages)      {build_s:8.1f} s")
         print(f"export: site total size                {size / 1e6:8.1f} MB  (goal < 60 MB)")
         for wheel in wheels:

@@ -6,11 +6,12 @@ Layout of the site (default ``exports/site/``):
   do, and every lesson in order with its picture and links;
 - ``_marimo/``: one shared copy of marimo's frontend assets, used by every page;
 - ``pyodide/``: the site's own Pyodide mirror (see ``pyodide_mirror.py``);
-- ``lessons/NN_name/``: ``index.html`` (WebAssembly, ``--mode run``, asyncfail shipped as a
-  wheel under ``public/wheels/``, built once per site build by setuptools, see ``wheels.py``),
-  which shows ``start.html`` (the lesson's starting state) until Python is ready
-  (``preview.py``); ``static.html`` (a snapshot with outputs); ``picture.png`` (the top of the
-  snapshot, ``pictures.py``);
+- ``wheels/``: the asyncfail wheel every WebAssembly page installs, built once per site build
+  by setuptools (see ``wheels.py``);
+- ``lessons/NN_name/``: ``index.html`` (WebAssembly, ``--mode run``), which shows
+  ``start.html`` (the lesson's starting state) until Python is ready (``preview.py``);
+  ``static.html`` (a snapshot with outputs); ``picture.png`` (the top of the snapshot,
+  ``pictures.py``);
 - ``lessons/01_async_failure_lab/present/``: lesson 1 in marimo's slides layout, for a
   projector (an interactive page with its own ``start.html``).
 
@@ -54,6 +55,8 @@ MARIMO_STATIC = Path(marimo.__file__).resolve().parent / "_static"
 CDN_PREFIX = f"https://cdn.jsdelivr.net/npm/@marimo-team/frontend@{marimo.__version__}/dist"
 ASSETS_DIR = "_marimo"
 MIRROR_DIR = "pyodide"
+WHEELS_DIR = "wheels"
+SNAPSHOT_PAGE = "static.html"
 # marimo's server template and a note for code assistants: not part of any exported page.
 STATIC_SKIP = {"index.html", "CLAUDE.md"}
 SITE_MARKER = ".asyncfail-site"
@@ -122,15 +125,12 @@ def export_static(lesson: Lesson, target: Path, snapshot: bool = True) -> None:
     target.write_text(text, encoding="utf-8")
 
 
-def export_wasm(
-    lesson: Lesson, target_dir: Path, library: Path, wheels_from: str | None = None
-) -> None:
+def export_wasm(lesson: Lesson, target_dir: Path, library: Path) -> None:
     """The interactive page: marimo's html-wasm export, pointed at the shared assets.
 
-    It installs ``library`` (the asyncfail wheel) and loads Pyodide and every package from the
-    site's own mirror (and a package index inside the site, so a missing package fails instead
-    of reaching out). The wheel goes into the page's ``public/wheels/``, unless ``wheels_from``
-    names another page's folder whose ``public/wheels/`` already holds it.
+    It installs ``library`` (the asyncfail wheel, from the site's ``wheels/``) and loads Pyodide
+    and every package from the site's own mirror (and a package index inside the site, so a
+    missing package fails instead of reaching out).
     """
     with tempfile.TemporaryDirectory() as tmp:
         raw = Path(tmp) / "wasm"
@@ -142,7 +142,7 @@ def export_wasm(
             ignore = shutil.ignore_patterns("*.whl")
             shutil.copytree(raw / "public", target_dir / "public", ignore=ignore)
     if built:
-        text = ship_library(text, lesson, built, library, target_dir, wheels_from)
+        text = ship_library(text, lesson, built, library)
     prefix = up(lesson.depth) + ASSETS_DIR + "/"
     text = re.sub(r'(href|src)="\./(?!public/)', rf'\1="{prefix}', text)
     mirror = up(lesson.depth) + MIRROR_DIR + "/"
@@ -157,15 +157,9 @@ def export_wasm(
     (target_dir / "index.html").write_text(text, encoding="utf-8")
 
 
-def ship_library(
-    text: str,
-    lesson: Lesson,
-    built: list[str],
-    library: Path,
-    target: Path,
-    wheels_from: str | None = None,
-) -> str:
-    """Ship the library's own wheel instead of the one marimo built, and point the page at it.
+def ship_library(text: str, lesson: Lesson, built: list[str], library: Path) -> str:
+    """Point the page at the library's own wheel (the site's ``wheels/``) instead of the one
+    marimo built.
 
     marimo builds ``asyncfail-0.0.0+marimo.<hash>`` of the modules the notebook reaches, with
     no dependencies declared, and Pyodide installs a wheel's declared dependencies, not what its
@@ -173,16 +167,12 @@ def ship_library(
     declares it (pyproject.toml). The page's header names the wheel twice,
     URL-quoted in the notebook code and quoted once more in ``<marimo-code>``, relative to
     marimo's worker script, which lives in the shared assets folder two levels below the root.
+    One copy serves every page (``build_site`` puts it there).
     """
     if [name.split("-")[0] for name in built] != [LIBRARY]:
         raise SystemExit(f"export: {lesson.slug}: marimo built {built}, not one {LIBRARY} wheel")
-    if wheels_from is None:
-        wheels_from = lesson.site_dir
-        wheels = target / "public" / "wheels"
-        wheels.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(library, wheels / library.name)
     before = f"../public/wheels/{quote(built[0])}"
-    after = f"../../{wheels_from}/public/wheels/{quote(library.name)}"
+    after = f"../../{WHEELS_DIR}/{quote(library.name)}"
     for old, new in ((before, after), (quote(before, safe=""), quote(after, safe=""))):
         if text.count(old) != 1:
             raise SystemExit(f"export: {lesson.slug}: the page does not name {old} once")
@@ -209,14 +199,12 @@ def require_mirrored_imports(lesson: Lesson, available: set[str]) -> None:
         )
 
 
-def export_interactive(
-    lesson: Lesson, target: Path, library: Path, wheels_from: str | None = None
-) -> None:
+def export_interactive(lesson: Lesson, target: Path, library: Path) -> None:
     """The interactive page with its preview: ``start.html``, then ``index.html``."""
     export_static(lesson, target / START_PAGE, snapshot=False)
     page = target / START_PAGE
     page.write_text(start_page(page.read_text(encoding="utf-8")), encoding="utf-8")
-    export_wasm(lesson, target, library, wheels_from)
+    export_wasm(lesson, target, library)
     page = target / "index.html"
     page.write_text(with_preview(page.read_text(encoding="utf-8"), lesson.slug), encoding="utf-8")
 
@@ -233,7 +221,7 @@ def export_lesson(lesson: Lesson, out: Path, library: Path, copies: Path) -> Non
     """A lesson's pages: its static snapshot and its interactive page (with its preview)."""
     target = out / lesson.site_dir
     target.mkdir(parents=True)
-    export_static(titled(lesson, copies, PageKind.SNAPSHOT), target / "static.html")
+    export_static(titled(lesson, copies, PageKind.SNAPSHOT), target / SNAPSHOT_PAGE)
     export_interactive(titled(lesson, copies, PageKind.LIVE), target, library)
 
 
@@ -247,12 +235,11 @@ def presenter(lesson: Lesson) -> Lesson:
 
 
 def export_presenter(lesson: Lesson, out: Path, library: Path, copies: Path) -> Lesson:
-    """A lesson in marimo's slides layout, as an interactive page (with its preview), which
-    installs the library from the lesson's own folder."""
+    """A lesson in marimo's slides layout, as an interactive page (with its preview)."""
     page = presenter(titled(lesson, copies, PageKind.PRESENTER))
     target = out / page.site_dir
     target.mkdir(parents=True)
-    export_interactive(page, target, library, wheels_from=lesson.site_dir)
+    export_interactive(page, target, library)
     return page
 
 
@@ -292,7 +279,9 @@ def build_site(  # type: ignore[no-untyped-def]
     )
     with tempfile.TemporaryDirectory() as tmp:
         library = library_wheel(Path(tmp))
-        log(f"export: {library.name} (setuptools) -> every page's public/wheels/")
+        log(f"export: {library.name} (setuptools) -> {WHEELS_DIR}/")
+        (out / WHEELS_DIR).mkdir()
+        shutil.copyfile(library, out / WHEELS_DIR / library.name)
         for index, lesson in enumerate(pages, 1):
             page_started = time.perf_counter()
             require_mirrored_imports(lesson, available)

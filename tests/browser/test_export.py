@@ -193,26 +193,30 @@ def test_every_page_fetches_only_from_the_site(built_site: BuildReport, lesson) 
         assert "cdn.jsdelivr.net/npm/@marimo-team" not in text, path
     wasm = (folder / "index.html").read_text(encoding="utf-8")
     assert 'data-pyodide-lockfile-url="' in wasm
-    assert list(folder.glob("public/wheels/asyncfail-*.whl")), "asyncfail ships as a wheel"
 
 
-@pytest.mark.parametrize("lesson", PAGES, ids=lambda lesson: lesson.slug)
-def test_every_page_installs_the_library_wheel_setuptools_built(
-    built_site: BuildReport, lesson: Lesson
-) -> None:
-    folder = built_site.out / lesson.site_dir
+def test_one_library_wheel_serves_every_page(built_site: BuildReport) -> None:
+    """The wheel setuptools builds, once in the site's wheels/, named by every WebAssembly
+    page (relative to marimo's worker, two folders below the site's root)."""
+    out = built_site.out
     name = f"asyncfail-{asyncfail.__version__}"
-    wheels = [p.name for p in folder.glob("public/wheels/*.whl")]
-    assert wheels == [f"{name}-py3-none-any.whl"]
-    with zipfile.ZipFile(folder / "public" / "wheels" / wheels[0]) as zf:
+    wheel = f"{name}-py3-none-any.whl"
+    assert [p.relative_to(out).as_posix() for p in out.rglob("asyncfail-*.whl")] == [
+        f"wheels/{wheel}"
+    ]
+    with zipfile.ZipFile(out / "wheels" / wheel) as zf:
         metadata = zf.read(f"{name}.dist-info/METADATA").decode()
         generator = zf.read(f"{name}.dist-info/WHEEL").decode()
     # Pyodide installs what the wheel declares: pydantic comes with it.
     assert "\nRequires-Dist: pydantic" in metadata
     assert "Generator: setuptools" in generator
-    page = (folder / "index.html").read_text(encoding="utf-8")
-    assert f"asyncfail @ ../../{lesson.site_dir}/public/wheels/{wheels[0]}" in page
-    assert "+marimo." not in page and "%2Bmarimo." not in page
+    pages = [out / lesson.site_dir / "index.html" for lesson in PAGES]
+    pages.append(out / LAB.site_dir / PRESENTER_PAGE)
+    for path in pages:
+        page = path.read_text(encoding="utf-8")
+        assert f"asyncfail @ ../../wheels/{wheel}" in page, path
+        assert "+marimo." not in page and "%2Bmarimo." not in page, path
+    assert not list(out.glob("lessons/**/public")), "no page keeps a folder of its own"
 
 
 def test_building_the_library_wheel_leaves_no_litter(tmp_path: Path) -> None:
@@ -326,13 +330,8 @@ def test_an_interactive_page_opens_on_its_starting_state(
 
 
 def test_the_presenter_view_is_lesson_1_in_slides(built_site: BuildReport) -> None:
-    folder = built_site.out / LAB.site_dir
-    page = (folder / PRESENTER_PAGE).read_text(encoding="utf-8")
+    page = (built_site.out / LAB.site_dir / PRESENTER_PAGE).read_text(encoding="utf-8")
     assert page.count('"layout": {"data": {}, "type": "slides"}') == 1
-    # It installs the library from the lesson's own folder: no second copy of the wheel.
-    wheel = next(folder.glob("public/wheels/asyncfail-*.whl")).name
-    assert f"asyncfail @ ../../{LAB.site_dir}/public/wheels/{wheel}" in page
-    assert not (folder / "present" / "public").exists()
 
 
 class Links(HTMLParser):
