@@ -2,7 +2,7 @@
 
 - build time of the whole site, its total size and the size of the asyncfail wheel it ships;
 - lesson 1's interactive page, from navigation to
-  - first content: the lesson's title drawn in the page's preview (its starting state, shown
+  - first content: the lesson's title drawn in the page's preview (its static snapshot, shown
     while Python starts; exports/preview.py);
   - interactive: the live app has replaced the preview and shows its first result (the JSON
     `asyncfail lab` prints, computed in the browser);

@@ -8,12 +8,12 @@ Layout of the site (default ``exports/site/``):
 - ``pyodide/``: the site's own Pyodide mirror (see ``pyodide_mirror.py``);
 - ``wheels/``: the asyncfail wheel every WebAssembly page installs, built once per site build
   by setuptools (see ``wheels.py``);
-- ``lessons/NN_name/``: ``index.html`` (WebAssembly, ``--mode run``), which shows
-  ``start.html`` (the lesson's starting state) until Python is ready (``preview.py``);
-  ``static.html`` (a snapshot with outputs); ``picture.png`` (the top of the snapshot,
-  ``pictures.py``);
+- ``lessons/NN_name/``: ``index.html`` (WebAssembly, ``--mode run``), which shows the static
+  snapshot until Python is ready (``preview.py``); ``static.html`` (a snapshot with outputs);
+  ``picture.png`` (the top of the snapshot, ``pictures.py``);
 - ``lessons/01_async_failure_lab/present/``: lesson 1 in marimo's slides layout, for a
-  projector (an interactive page with its own ``start.html``).
+  projector: ``index.html``, which shows ``start.html`` (its slides as they start) until
+  Python is ready.
 
 Every page is exported from a build-time copy of its notebook titled as the course writes it
 (``copies.py``).
@@ -199,14 +199,13 @@ def require_mirrored_imports(lesson: Lesson, available: set[str]) -> None:
         )
 
 
-def export_interactive(lesson: Lesson, target: Path, library: Path) -> None:
-    """The interactive page with its preview: ``start.html``, then ``index.html``."""
-    export_static(lesson, target / START_PAGE, snapshot=False)
-    page = target / START_PAGE
-    page.write_text(start_page(page.read_text(encoding="utf-8")), encoding="utf-8")
+def export_interactive(lesson: Lesson, target: Path, library: Path, preview: str) -> None:
+    """The interactive page, ``index.html``, showing ``preview`` (a static page of the same
+    notebook, in the same folder) until Python is ready."""
     export_wasm(lesson, target, library)
     page = target / "index.html"
-    page.write_text(with_preview(page.read_text(encoding="utf-8"), lesson.slug), encoding="utf-8")
+    text = with_preview(page.read_text(encoding="utf-8"), lesson.slug, preview)
+    page.write_text(text, encoding="utf-8")
 
 
 def titled(lesson: Lesson, copies: Path, kind: PageKind) -> Lesson:
@@ -218,11 +217,12 @@ def titled(lesson: Lesson, copies: Path, kind: PageKind) -> Lesson:
 
 
 def export_lesson(lesson: Lesson, out: Path, library: Path, copies: Path) -> None:
-    """A lesson's pages: its static snapshot and its interactive page (with its preview)."""
+    """A lesson's pages: its static snapshot, and its interactive page, which shows the
+    snapshot until Python is ready."""
     target = out / lesson.site_dir
     target.mkdir(parents=True)
     export_static(titled(lesson, copies, PageKind.SNAPSHOT), target / SNAPSHOT_PAGE)
-    export_interactive(titled(lesson, copies, PageKind.LIVE), target, library)
+    export_interactive(titled(lesson, copies, PageKind.LIVE), target, library, SNAPSHOT_PAGE)
 
 
 def presenter(lesson: Lesson) -> Lesson:
@@ -235,11 +235,16 @@ def presenter(lesson: Lesson) -> Lesson:
 
 
 def export_presenter(lesson: Lesson, out: Path, library: Path, copies: Path) -> Lesson:
-    """A lesson in marimo's slides layout, as an interactive page (with its preview)."""
+    """A lesson in marimo's slides layout, as an interactive page that shows ``start.html``
+    (the slides as they start: a snapshot would reveal results before the class predicts)
+    until Python is ready."""
     page = presenter(titled(lesson, copies, PageKind.PRESENTER))
     target = out / page.site_dir
     target.mkdir(parents=True)
-    export_interactive(page, target, library)
+    export_static(page, target / START_PAGE, snapshot=False)
+    start = target / START_PAGE
+    start.write_text(start_page(start.read_text(encoding="utf-8")), encoding="utf-8")
+    export_interactive(page, target, library, START_PAGE)
     return page
 
 

@@ -1,15 +1,17 @@
 // The preview of a lesson's interactive page while Python starts (exports/preview.py).
 //
-// The page opens on `start.html`, the lesson's starting state exported by marimo at build time,
-// in a frame over the live app, which boots underneath (hidden). Once the live app is connected
-// and shows every output the preview shows (matched by cell id: both pages come from the same
-// notebook), and has been quiet for a moment, the preview goes and the live app is shown, at
-// the preview's scroll position. Nothing is requested from anywhere for this: it reads the two
-// documents of this page. `<html data-lesson-state>` says "starting", then "live".
+// The page opens on a static page of the same notebook (a lesson's snapshot, `static.html`; the
+// presenter view's starting state, `start.html`) in a frame over the live app, which boots
+// underneath, hidden. Once the live app is connected and has drawn an output for every cell
+// the preview has one for (matched by cell id: both pages come from the same notebook, and the
+// same cells give an output whatever its content), and has been quiet for a moment, the preview
+// goes and the live app is shown, scrolled to the cell the reader was at. Nothing is requested
+// from anywhere for this: it reads the two documents of this page. `<html data-lesson-state>`
+// says "starting", then "live".
 (() => {
-  const QUIET_MS = 200; // no change in the live app for this long: its cells have rendered
+  const QUIET_MS = 200; // no change in the live app for this long: its outputs are drawn
   const SETTLE_MS = 2000; // every output is there but the app keeps changing: show it anyway
-  const FALLBACK_QUIET_MS = 3000; // outputs differ from the preview's, app quiet: show it
+  const FALLBACK_QUIET_MS = 3000; // the cells differ from the preview's, app quiet: show it
   const SLOW_MS = 60000; // say so if it takes this long
   const root = document.documentElement;
   const overlay = document.getElementById("lesson-preview");
@@ -33,13 +35,10 @@
     frame.contentDocument.head.append(style);
   });
 
-  const filled = (el) =>
-    el.textContent.trim() !== "" || el.querySelector("canvas, svg, img, marimo-ui-element");
-  const outputs = (scope) =>
-    [...scope.querySelectorAll('[id^="output-"]')].filter(filled).map((el) => el.id);
+  const outputs = (scope) => [...scope.querySelectorAll('[id^="output-"]')];
 
   let changed = performance.now();
-  let complete = null; // when the live app first showed every output the preview shows
+  let complete = null; // when the live app first had every output the preview has
   const observer = new MutationObserver(() => (changed = performance.now()));
   observer.observe(document.body, {
     subtree: true,
@@ -51,10 +50,10 @@
   function ready(now) {
     const app = document.querySelector('#App[data-connection-state="OPEN"]');
     if (!app) return false;
-    const live = new Set(outputs(app));
+    const live = new Set(outputs(app).map((el) => el.id));
     if (live.size === 0) return false;
     const doc = frame.contentDocument;
-    const expected = doc ? outputs(doc) : [];
+    const expected = doc ? outputs(doc).map((el) => el.id) : [];
     const quiet = now - changed;
     if (expected.length > 0 && expected.every((id) => live.has(id))) {
       complete ??= now;
@@ -64,18 +63,37 @@
     return quiet >= FALLBACK_QUIET_MS;
   }
 
-  function scroller(doc) {
-    return doc && doc.getElementById("App");
+  // The first output the reader sees at the top of the preview (a sliver of one does not
+  // count), and how far below the top of the view it starts: the live app is scrolled to put
+  // the same cell at the same place. The two pages may differ above it or in it (a snapshot
+  // shows results the live page asks for first): a cell the live page draws shorter than the
+  // part the reader had scrolled past is shown from its top.
+  const SLIVER = 8;
+  function anchor() {
+    const doc = frame.contentDocument;
+    const view = doc && doc.getElementById("App");
+    if (!view || view.scrollTop === 0) return null;
+    const top = view.getBoundingClientRect().top;
+    const first = outputs(doc).find((el) => el.getBoundingClientRect().bottom > top + SLIVER);
+    return first ? { id: first.id, offset: first.getBoundingClientRect().top - top } : null;
+  }
+
+  function scrollTo(place) {
+    const view = document.getElementById("App");
+    const target = place && document.getElementById(place.id);
+    if (!view || !target) return;
+    const box = target.getBoundingClientRect();
+    const wanted = place.offset < SLIVER - box.height ? 0 : place.offset;
+    view.scrollTop += box.top - view.getBoundingClientRect().top - wanted;
   }
 
   function swap() {
     clearInterval(timer);
     clearTimeout(slow);
     observer.disconnect();
-    const from = scroller(frame.contentDocument);
-    const to = scroller(document);
+    const place = anchor();
     root.dataset.lessonState = "live";
-    if (from && to) to.scrollTop = from.scrollTop;
+    scrollTo(place);
     overlay.remove();
   }
 

@@ -186,7 +186,7 @@ def test_random_ids_are_the_only_thing_normalised() -> None:
 def test_every_page_fetches_only_from_the_site(built_site: BuildReport, lesson) -> None:  # type: ignore[no-untyped-def]
     folder = built_site.out / lesson.site_dir
     pages = sorted(folder.rglob("*.html"))
-    assert {p.relative_to(folder).as_posix() for p in pages} >= {*LESSON_PAGES, "start.html"}
+    assert {p.relative_to(folder).as_posix() for p in pages} >= set(LESSON_PAGES)
     for path in pages:
         text = path.read_text(encoding="utf-8")
         assert FETCHES_ELSEWHERE.findall(text) == [], path
@@ -310,19 +310,28 @@ def test_every_page_is_titled_as_the_course_writes_it(
         assert html_title(folder / PRESENTER_PAGE) == page_title(lesson.info, PageKind.PRESENTER)
 
 
-@pytest.mark.parametrize("page", ["index.html", PRESENTER_PAGE])
-def test_an_interactive_page_opens_on_its_starting_state(
-    built_site: BuildReport, page: str
+@pytest.mark.parametrize("lesson", PAGES, ids=lambda lesson: lesson.slug)
+def test_a_lessons_interactive_page_opens_on_its_snapshot(
+    built_site: BuildReport, lesson: Lesson
 ) -> None:
-    """The page frames ``start.html``, exported without --snapshot: the lesson as it starts,
-    so the preview reveals nothing the live page keeps behind a control."""
-    folder = (built_site.out / LAB.site_dir / page).parent
+    """The snapshot is already published: the preview adds no page to the site."""
+    folder = built_site.out / lesson.site_dir
     text = (folder / "index.html").read_text(encoding="utf-8")
     assert text.count('<div id="lesson-preview"') == 1
+    assert '<iframe src="static.html"' in text
+    assert not (folder / "start.html").exists()
+
+
+def test_the_presenter_view_opens_on_its_slides_as_they_start(built_site: BuildReport) -> None:
+    """Its preview, start.html, is exported without --snapshot: shown on a projector before
+    the class has predicted, it must reveal nothing the live slides keep behind a control."""
+    folder = built_site.out / LAB.site_dir
+    text = (folder / PRESENTER_PAGE).read_text(encoding="utf-8")
     assert '<iframe src="start.html"' in text
-    start = (folder / "start.html").read_text(encoding="utf-8")
+    start = (folder / "present" / "start.html").read_text(encoding="utf-8")
     assert '<meta name="robots" content="noindex">' in start
-    snapshot = (built_site.out / LAB.site_dir / "static.html").read_text(encoding="utf-8")
+    assert '"layout": {"data": {}, "type": "slides"}' in start
+    snapshot = (folder / "static.html").read_text(encoding="utf-8")
     # Lesson 1's snapshot shows the counts; as it starts, it asks for a prediction first.
     assert lab_lesson.EFFECTS_LABEL in snapshot
     assert lab_lesson.EFFECTS_LABEL not in start

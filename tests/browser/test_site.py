@@ -27,6 +27,7 @@ from asyncfail import Fault, Mode  # noqa: E402
 from asyncfail.course import lab_lesson, site  # noqa: E402
 from asyncfail.course.catalog import COURSE_LINE, COURSE_QUESTION, COURSE_TITLE  # noqa: E402
 from asyncfail.course.site import PageKind, page_title  # noqa: E402
+from asyncfail.lab.faults import describe_fault  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -52,6 +53,8 @@ NO_CHART_AT_FIRST = {"03_readiness_checklist"}
 # An interactive page says it is live once its preview has made way for the live app.
 LIVE = 'html[data-lesson-state="live"]'
 PREVIEW = "#lesson-preview"
+# Lesson 1's description of its default fault: the same in the snapshot and the live page.
+FAULT_TEXT = describe_fault(lab_lesson.DEFAULT_FAULT)
 
 
 def test_every_page_has_a_key_result_to_check() -> None:
@@ -296,8 +299,9 @@ def test_offline_wasm_page_boots_without_errors(
 def test_interactive_page_shows_the_lesson_at_once_then_goes_live(
     guarded_page: Any, site_url: str, screenshots: Any
 ) -> None:
-    """The preview (the lesson as it starts, with a note) shows while Python starts in the
-    browser; the live app replaces it, at the same address, once it has rendered."""
+    """The preview (the lesson's snapshot, with a note) shows while Python starts in the
+    browser; the live app replaces it, at the same address and the same place in the lesson,
+    once it has rendered."""
     page, guard = guarded_page
     url = f"{site_url}{LAB.site_dir}/"
     page.goto(url)
@@ -308,11 +312,14 @@ def test_interactive_page_shows_the_lesson_at_once_then_goes_live(
     expect(page.locator(f"{PREVIEW} p")).to_have_text(site.STARTING_NOTE)
     expect(visible_text(page, lab_lesson.SKIP_LABEL)).to_have_count(0)
     shot(page, screenshots, "wasm-preview-01_async_failure_lab")
-    # A reader scrolls the preview; the live lesson opens where they are.
-    scrolled = page.frame_locator(f"{PREVIEW} iframe").locator("#App")
-    scrolled.evaluate("app => { app.scrollTop = 600; }")
+    # A reader scrolls the preview to the fault's description; the live lesson opens there,
+    # though the snapshot above it is taller (its banner) and below it shows results.
+    cell = "el => el.closest('[id^=\"output-\"]')"
+    preview.get_by_text(FAULT_TEXT).evaluate(f"el => ({cell})(el).scrollIntoView()")
     wait_until_live(page)
-    assert page.locator("#App").evaluate("app => app.scrollTop") == 600
+    top = page.locator("#App").evaluate("app => app.getBoundingClientRect().top")
+    where = page.get_by_text(FAULT_TEXT).evaluate(f"el => ({cell})(el).getBoundingClientRect().top")
+    assert abs(where - top) <= 2, (where, top)
     expect(page.get_by_role("heading", name=LAB.title)).to_be_attached()
     expect(visible_text(page, lab_lesson.SKIP_LABEL)).to_be_visible()
     page.screenshot(path=str(screenshots / "wasm-live-01_async_failure_lab.png"))
