@@ -10,7 +10,7 @@ HOST   ?= 127.0.0.1
 PORT   ?= 2718
 
 .DEFAULT_GOAL := help
-.PHONY: help serve lab test lint typecheck pytest golden bench export relock clean
+.PHONY: help serve lab test lint typecheck pytest golden bench export picture relock clean
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  make %-10s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -30,7 +30,7 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	@touch $(COURSE) $@
 
 serve: $(COURSE) ## Serve the course on http://127.0.0.1:2718 (PORT=..., HOST=0.0.0.0 for a class)
-	$(BIN)/marimo run notebooks/ --host $(HOST) --port $(PORT) --headless --no-token
+	$(BIN)/python exports/course_server.py --host $(HOST) --port $(PORT)
 
 lab: $(COURSE) ## Print the seed case under both runtimes as text
 	$(BIN)/asyncfail lab --fault crash-after-effect --mode naive --format text
@@ -58,8 +58,11 @@ bench: $(STAMP) ## Print performance figures and ratios
 	$(BIN)/python bench/lessons_bench.py
 	$(BIN)/python bench/export_bench.py
 
-export: $(STAMP) ## Build the publishable site in exports/site/ (static + WebAssembly pages)
+export: $(STAMP) ## Build the publishable site in exports/site/ (needs Chromium, for pictures)
 	$(BIN)/python exports/build.py
+
+picture: $(STAMP) ## Build the site and copy lesson 1's picture to docs/images/ (the README's)
+	$(BIN)/python exports/build.py --picture docs/images/lesson-01.png
 
 relock: $(STAMP) ## Pin fresh downloads in exports/artifacts.lock (after changing a Pyodide pin)
 	$(BIN)/python exports/relock.py

@@ -2,19 +2,27 @@
 
 Layout of the site (default ``exports/site/``):
 
-- ``index.html``: the landing page, lessons in order, one line each;
+- ``index.html``: the course home (``home.py``): the course, what a learner will be able to
+  do, and every lesson in order with its picture and links;
 - ``_marimo/``: one shared copy of marimo's frontend assets, used by every page;
 - ``pyodide/``: the site's own Pyodide mirror (see ``pyodide_mirror.py``);
-- ``lessons/NN_name/``: ``index.html`` (WebAssembly, ``--mode run``, asyncfail shipped as a
-  wheel under ``public/wheels/``, built once per site build by setuptools, see ``wheels.py``)
-  and ``static.html`` (a snapshot with outputs).
+- ``wheels/``: the asyncfail wheel every WebAssembly page installs, built once per site build
+  by setuptools (see ``wheels.py``);
+- ``lessons/NN_name/``: ``index.html`` (WebAssembly, ``--mode run``), which shows the static
+  snapshot until Python is ready (``preview.py``); ``static.html`` (a snapshot with outputs);
+  ``picture.png`` (the top of the snapshot, ``pictures.py``);
+- ``lessons/01_async_failure_lab/present/``: lesson 1 in marimo's slides layout, for a
+  projector: ``index.html``, which shows ``start.html`` (its slides as they start) until
+  Python is ready.
+
+Every page is exported from a build-time copy of its notebook titled as the course writes it
+(``copies.py``).
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
-import html
 import json
 import os
 import re
@@ -23,7 +31,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from urllib.parse import quote
 
@@ -31,9 +39,15 @@ import marimo
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from lessons import LIBRARY, ROOT, Lesson, discover, third_party_imports
+from copies import write_copy
+from home import HomeLinks, home_page
+from lessons import LIBRARY, PRESENTED, PRESENTER_DIR, ROOT, Lesson, discover, third_party_imports
+from pictures import PICTURE, take_pictures
+from preview import START_PAGE, start_page, with_preview
 from pyodide_mirror import CACHE, mirror_inputs, write_mirror
 from wheels import LIBRARY_FILES, library_wheel
+
+from asyncfail.course.site import PageKind, page_title
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_OUT = HERE / "site"
@@ -41,6 +55,8 @@ MARIMO_STATIC = Path(marimo.__file__).resolve().parent / "_static"
 CDN_PREFIX = f"https://cdn.jsdelivr.net/npm/@marimo-team/frontend@{marimo.__version__}/dist"
 ASSETS_DIR = "_marimo"
 MIRROR_DIR = "pyodide"
+WHEELS_DIR = "wheels"
+SNAPSHOT_PAGE = "static.html"
 # marimo's server template and a note for code assistants: not part of any exported page.
 STATIC_SKIP = {"index.html", "CLAUDE.md"}
 SITE_MARKER = ".asyncfail-site"
@@ -93,15 +109,15 @@ def up(depth: int) -> str:
     return "../" * depth
 
 
-def export_static(lesson: Lesson, target: Path) -> None:
-    """A snapshot with outputs whose frontend comes from the site's shared assets."""
+def export_static(lesson: Lesson, target: Path, snapshot: bool = True) -> None:
+    """A static page with outputs whose frontend comes from the site's shared assets: with
+    ``snapshot``, the published snapshot; without, the lesson as an interactive page starts."""
     with tempfile.TemporaryDirectory() as tmp:
         raw = Path(tmp) / "static.html"
         # `--snapshot` (read by lessons through mo.cli_args) shows results that an interactive
         # page keeps behind a control, such as lesson 1's predict-then-reveal step.
-        marimo_cmd(
-            "html", str(lesson.path), "-o", str(raw), "--no-include-code", "--", "--snapshot"
-        )
+        extra = ["--", "--snapshot"] if snapshot else []
+        marimo_cmd("html", str(lesson.path), "-o", str(raw), "--no-include-code", *extra)
         text = raw.read_text(encoding="utf-8")
     text = text.replace(CDN_PREFIX, up(lesson.depth) + ASSETS_DIR)
     if "cdn.jsdelivr.net" in text:
@@ -112,20 +128,21 @@ def export_static(lesson: Lesson, target: Path) -> None:
 def export_wasm(lesson: Lesson, target_dir: Path, library: Path) -> None:
     """The interactive page: marimo's html-wasm export, pointed at the shared assets.
 
-    It installs ``library`` (the asyncfail wheel) and loads Pyodide and every package from the
-    site's own mirror (and a package index inside the site, so a missing package fails instead
-    of reaching out).
+    It installs ``library`` (the asyncfail wheel, from the site's ``wheels/``) and loads Pyodide
+    and every package from the site's own mirror (and a package index inside the site, so a
+    missing package fails instead of reaching out).
     """
     with tempfile.TemporaryDirectory() as tmp:
         raw = Path(tmp) / "wasm"
         marimo_cmd("html-wasm", str(lesson.path), "-o", str(raw), "--mode", "run")
         text = (raw / "index.html").read_text(encoding="utf-8")
         built = [wheel.name for wheel in sorted(raw.glob("public/wheels/*.whl"))]
-        if (raw / "public").exists():
+        others = [p for p in raw.glob("public/**/*") if p.is_file() and p.suffix != ".whl"]
+        if others:
             ignore = shutil.ignore_patterns("*.whl")
             shutil.copytree(raw / "public", target_dir / "public", ignore=ignore)
     if built:
-        text = ship_library(text, lesson, built, library, target_dir)
+        text = ship_library(text, lesson, built, library)
     prefix = up(lesson.depth) + ASSETS_DIR + "/"
     text = re.sub(r'(href|src)="\./(?!public/)', rf'\1="{prefix}', text)
     mirror = up(lesson.depth) + MIRROR_DIR + "/"
@@ -140,8 +157,9 @@ def export_wasm(lesson: Lesson, target_dir: Path, library: Path) -> None:
     (target_dir / "index.html").write_text(text, encoding="utf-8")
 
 
-def ship_library(text: str, lesson: Lesson, built: list[str], library: Path, target: Path) -> str:
-    """Ship the library's own wheel instead of the one marimo built, and point the page at it.
+def ship_library(text: str, lesson: Lesson, built: list[str], library: Path) -> str:
+    """Point the page at the library's own wheel (the site's ``wheels/``) instead of the one
+    marimo built.
 
     marimo builds ``asyncfail-0.0.0+marimo.<hash>`` of the modules the notebook reaches, with
     no dependencies declared, and Pyodide installs a wheel's declared dependencies, not what its
@@ -149,14 +167,12 @@ def ship_library(text: str, lesson: Lesson, built: list[str], library: Path, tar
     declares it (pyproject.toml). The page's header names the wheel twice,
     URL-quoted in the notebook code and quoted once more in ``<marimo-code>``, relative to
     marimo's worker script, which lives in the shared assets folder two levels below the root.
+    One copy serves every page (``build_site`` puts it there).
     """
     if [name.split("-")[0] for name in built] != [LIBRARY]:
         raise SystemExit(f"export: {lesson.slug}: marimo built {built}, not one {LIBRARY} wheel")
-    wheels = target / "public" / "wheels"
-    wheels.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(library, wheels / library.name)
     before = f"../public/wheels/{quote(built[0])}"
-    after = f"../../{lesson.site_dir}/public/wheels/{quote(library.name)}"
+    after = f"../../{WHEELS_DIR}/{quote(library.name)}"
     for old, new in ((before, after), (quote(before, safe=""), quote(after, safe=""))):
         if text.count(old) != 1:
             raise SystemExit(f"export: {lesson.slug}: the page does not name {old} once")
@@ -183,55 +199,74 @@ def require_mirrored_imports(lesson: Lesson, available: set[str]) -> None:
         )
 
 
-def landing_page(lessons: list[Lesson]) -> str:
-    def item(lesson: Lesson) -> str:
-        number = f'<span class="n">{lesson.number}</span> ' if lesson.number else ""
-        summary = html.escape(lesson.summary or f"notebooks/{lesson.path.name}")
-        return (
-            f'<li data-lesson="{html.escape(lesson.slug)}">{number}'
-            f"<strong>{html.escape(lesson.title)}</strong>: {summary}<br>"
-            f'<a href="{lesson.site_dir}/">Interactive (WebAssembly)</a> · '
-            f'<a href="{lesson.site_dir}/static.html">Static snapshot</a></li>'
-        )
-
-    items = "\n".join(item(lesson) for lesson in lessons) or "<li>No lessons yet.</li>"
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>asyncfail: the Async Failure Lab course</title>
-<style>
-body {{ font-family: system-ui, sans-serif; max-width: 46rem; margin: 2rem auto;
-       padding: 0 1rem; line-height: 1.5; color: #1f2328; }}
-ol, ul {{ list-style: none; padding-left: 0; }} li {{ margin: 0 0 1rem; }}
-.n {{ font-family: monospace; color: #57606a; }} small {{ color: #57606a; }}
-a {{ color: #0550ae; }}
-</style>
-</head>
-<body>
-<h1>asyncfail: the Async Failure Lab course</h1>
-<p><em>The debit succeeds. The worker crashes before recording the result. Should the next
-attempt call the tool again?</em></p>
-<h2>Lessons</h2>
-<ol class="lessons">
-{items}
-</ol>
-<p><small>Every page is served from this site: no analytics, no cookies, no third-party
-requests, and nothing you choose is written into the URL. Interactive pages run Python in
-your browser with WebAssembly; static snapshots need no WebAssembly.</small></p>
-</body>
-</html>
-"""
+def export_interactive(lesson: Lesson, target: Path, library: Path, preview: str) -> None:
+    """The interactive page, ``index.html``, showing ``preview`` (a static page of the same
+    notebook, in the same folder) until Python is ready."""
+    export_wasm(lesson, target, library)
+    page = target / "index.html"
+    text = with_preview(page.read_text(encoding="utf-8"), lesson.slug, preview)
+    page.write_text(text, encoding="utf-8")
 
 
-def build_site(out: Path = DEFAULT_OUT, cache: Path = CACHE, log=print) -> BuildReport:  # type: ignore[no-untyped-def]
+def titled(lesson: Lesson, copies: Path, kind: PageKind) -> Lesson:
+    """``lesson`` exported from a copy titled for a ``kind`` of page (see copies.py)."""
+    assert lesson.info is not None, lesson.slug  # discover() gives every lesson its entry
+    title = page_title(lesson.info, kind)
+    copy = write_copy(lesson.path, copies / kind, title, slides=kind is PageKind.PRESENTER)
+    return replace(lesson, path=copy)
+
+
+def export_lesson(lesson: Lesson, out: Path, library: Path, copies: Path) -> None:
+    """A lesson's pages: its static snapshot, and its interactive page, which shows the
+    snapshot until Python is ready."""
+    target = out / lesson.site_dir
+    target.mkdir(parents=True)
+    export_static(titled(lesson, copies, PageKind.SNAPSHOT), target / SNAPSHOT_PAGE)
+    export_interactive(titled(lesson, copies, PageKind.LIVE), target, library, SNAPSHOT_PAGE)
+
+
+def presenter(lesson: Lesson) -> Lesson:
+    """Where a lesson's presenter view goes: ``present/`` inside the lesson's folder."""
+    return replace(
+        lesson,
+        slug=f"{lesson.slug}/{PRESENTER_DIR}",
+        site_dir=f"{lesson.site_dir}/{PRESENTER_DIR}",
+    )
+
+
+def export_presenter(lesson: Lesson, out: Path, library: Path, copies: Path) -> Lesson:
+    """A lesson in marimo's slides layout, as an interactive page that shows ``start.html``
+    (the slides as they start: a snapshot would reveal results before the class predicts)
+    until Python is ready."""
+    page = presenter(titled(lesson, copies, PageKind.PRESENTER))
+    target = out / page.site_dir
+    target.mkdir(parents=True)
+    export_static(page, target / START_PAGE, snapshot=False)
+    start = target / START_PAGE
+    start.write_text(start_page(start.read_text(encoding="utf-8")), encoding="utf-8")
+    export_interactive(page, target, library, START_PAGE)
+    return page
+
+
+def home_links(pages: list[Lesson], pictures: bool) -> HomeLinks:
+    return HomeLinks(
+        pictures={p.slug: f"{p.site_dir}/{PICTURE}" for p in pages} if pictures else {},
+        presenters={p.slug: f"{presenter(p).site_dir}/" for p in pages if p.slug in PRESENTED},
+    )
+
+
+def build_site(  # type: ignore[no-untyped-def]
+    out: Path = DEFAULT_OUT, cache: Path = CACHE, log=print, pictures: bool = True
+) -> BuildReport:
+    """Build the site into ``out``. ``pictures=False`` skips the lessons' pictures (and so
+    Chromium): for measuring the rest of the build only, never for publishing."""
     started = time.perf_counter()
     report = BuildReport(out)
     source = source_fingerprint()
     if out.exists() and any(out.iterdir()) and not (out / SITE_MARKER).exists():
         # Only a folder this build made is ever wiped: `--out .` must not delete a checkout.
         raise SystemExit(f"export: {out} is not empty and is not a site built here; refusing")
+    pages = discover()
     # Every download is checked against exports/artifacts.lock before the old site goes: a
     # corrupted cache stops the build in one line and leaves no half-built site.
     log("export: checking every download against artifacts.lock")
@@ -247,23 +282,26 @@ def build_site(out: Path = DEFAULT_OUT, cache: Path = CACHE, log=print) -> Build
     shutil.copytree(
         MARIMO_STATIC, out / ASSETS_DIR, ignore=lambda _d, names: STATIC_SKIP & set(names)
     )
-    pages = discover()
     with tempfile.TemporaryDirectory() as tmp:
         library = library_wheel(Path(tmp))
-        log(f"export: {library.name} (setuptools) -> every page's public/wheels/")
+        log(f"export: {library.name} (setuptools) -> {WHEELS_DIR}/")
+        (out / WHEELS_DIR).mkdir()
+        shutil.copyfile(library, out / WHEELS_DIR / library.name)
         for index, lesson in enumerate(pages, 1):
             page_started = time.perf_counter()
-            target = out / lesson.site_dir
-            target.mkdir(parents=True)
             require_mirrored_imports(lesson, available)
-            log(f"export: [{index}/{len(pages)}] {lesson.slug}: static snapshot ...")
-            export_static(lesson, target / "static.html")
-            log(f"export: [{index}/{len(pages)}] {lesson.slug}: WebAssembly page ...")
-            export_wasm(lesson, target, library)
+            log(f"export: [{index}/{len(pages)}] {lesson.slug}: snapshot, interactive page ...")
+            export_lesson(lesson, out, library, Path(tmp) / "copies" / lesson.slug)
+            if lesson.slug in PRESENTED:
+                log(f"export: [{index}/{len(pages)}] {lesson.slug}: presenter view ...")
+                export_presenter(lesson, out, library, Path(tmp) / "copies" / lesson.slug)
             seconds = time.perf_counter() - page_started
             log(f"export: [{index}/{len(pages)}] {lesson.slug}: done in {seconds:.1f} s")
             report.pages.append(lesson)
-    (out / "index.html").write_text(landing_page(pages), encoding="utf-8")
+    if pictures:
+        log(f"export: pictures of every lesson (Chromium) -> lessons/*/{PICTURE}")
+        take_pictures(out, pages)
+    (out / "index.html").write_text(home_page(pages, home_links(pages, pictures)), encoding="utf-8")
     # GitHub Pages would hide folders starting with "_" (such as _marimo/) from Jekyll.
     (out / ".nojekyll").write_text("", encoding="utf-8")
     report.seconds = time.perf_counter() - started
@@ -273,11 +311,25 @@ def build_site(out: Path = DEFAULT_OUT, cache: Path = CACHE, log=print) -> Build
     return report
 
 
+def copy_picture(report: BuildReport, target: Path) -> None:
+    """The first lesson's picture, copied to ``target`` (``make picture``: the README's)."""
+    if not report.pages:
+        raise SystemExit("export: no lessons, so no picture")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(report.out / report.pages[0].site_dir / PICTURE, target)
+    print(f"export: {report.pages[0].slug}'s picture -> {target}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="site folder to (re)write")
+    parser.add_argument(
+        "--picture", type=Path, help="also copy the first lesson's picture here (make picture)"
+    )
     args = parser.parse_args()
-    build_site(args.out)
+    report = build_site(args.out)
+    if args.picture:
+        copy_picture(report, args.picture)
 
 
 if __name__ == "__main__":

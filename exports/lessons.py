@@ -1,7 +1,8 @@
 """The lessons the site publishes: every ``notebooks/NN_*.py``, in order.
 
-A lesson's title and one-line summary come from the notebook's module docstring (first line,
-second paragraph); a notebook without one falls back to its file name.
+What a learner reads about a lesson (its title, summary, minutes and outcomes) comes from the
+course catalog (``asyncfail/course/catalog.py``), matched by the notebook's file name: a lesson
+notebook the catalog does not list, or a catalog lesson without its notebook, stops the build.
 """
 
 from __future__ import annotations
@@ -9,53 +10,76 @@ from __future__ import annotations
 import ast
 import re
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from asyncfail.course.catalog import LESSONS, LessonInfo
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 LIBRARY = "asyncfail"
 LESSON_FILE = re.compile(r"^(\d\d)_[A-Za-z0-9_]+\.py$")
+# The lessons that also get a presenter view (marimo's slides layout, for a projector), and
+# the folder it takes inside the lesson's: lessons/01_async_failure_lab/present/.
+PRESENTED = frozenset({"01_async_failure_lab"})
+PRESENTER_DIR = "present"
 
 
 @dataclass(frozen=True)
 class Lesson:
     """One notebook to publish, and where its pages go inside the site."""
 
-    path: Path
+    path: Path  # the notebook to export (the lesson's, or a build-time copy of it)
     slug: str
     number: str  # "01"
     title: str
     summary: str
     site_dir: str  # folder of its pages, relative to the site root
+    info: LessonInfo | None = None  # its catalog entry (None for a page outside the course)
 
     @property
     def depth(self) -> int:
         return self.site_dir.count("/") + 1
 
 
-def title_and_summary(path: Path) -> tuple[str, str]:
-    """The docstring's first line and its second paragraph on one line; else the file name."""
-    docstring = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
-    paragraphs = [p.strip() for p in re.split(r"\n\s*\n", docstring.strip()) if p.strip()]
-    fallback = re.sub(r"^\d\d_", "", path.stem).replace("_", " ").capitalize()
-    title = paragraphs[0].splitlines()[0].strip() if paragraphs else fallback
-    summary = " ".join(paragraphs[1].split()) if len(paragraphs) > 1 else ""
-    return title, summary
-
-
-def discover(notebooks: Path = NOTEBOOKS) -> list[Lesson]:
-    """Every ``NN_*.py`` notebook in file-name order (NN is two digits)."""
-    lessons = []
-    for path in sorted(notebooks.glob("*.py")):
-        match = LESSON_FILE.match(path.name)
-        if not match:
-            continue
-        title, summary = title_and_summary(path)
-        lessons.append(
-            Lesson(path, path.stem, match.group(1), title, summary, f"lessons/{path.stem}")
+def discover(notebooks: Path = NOTEBOOKS, catalog: Sequence[LessonInfo] = LESSONS) -> list[Lesson]:
+    """Every ``NN_*.py`` notebook in file-name order (NN is two digits), as the catalog
+    describes it. The catalog and the notebooks must name the same lessons in the same order
+    (a lesson's number is its place in both)."""
+    paths = [path for path in sorted(notebooks.glob("*.py")) if LESSON_FILE.match(path.name)]
+    listed = {info.stem: info for info in catalog}
+    missing = [path.name for path in paths if path.stem not in listed]
+    if missing:
+        raise SystemExit(
+            f"export: {', '.join(missing)} not in the course catalog: add each lesson to "
+            "LESSONS in asyncfail/course/catalog.py"
         )
-    return lessons
+    found = {path.stem for path in paths}
+    absent = [info.stem for info in catalog if info.stem not in found]
+    if absent:
+        raise SystemExit(
+            f"export: the course catalog lists {', '.join(absent)}, but {notebooks} has no "
+            "such notebook"
+        )
+    order = [info.stem for info in catalog]
+    if [path.stem for path in paths] != order:
+        raise SystemExit(
+            f"export: the course catalog's order ({', '.join(order)}) is not the notebooks' "
+            "file-name order"
+        )
+    return [
+        Lesson(
+            path,
+            path.stem,
+            path.stem[:2],
+            listed[path.stem].title,
+            listed[path.stem].summary,
+            f"lessons/{path.stem}",
+            listed[path.stem],
+        )
+        for path in paths
+    ]
 
 
 def _imports_of(tree: ast.AST) -> set[str]:

@@ -55,8 +55,9 @@ def npm() -> str:
 
 
 @pytest.fixture(scope="session")
-def built_site(npm: str, tmp_path_factory: pytest.TempPathFactory) -> BuildReport:
-    """The site as `make export` builds it, into a temporary folder."""
+def built_site(npm: str, chromium: str, tmp_path_factory: pytest.TempPathFactory) -> BuildReport:
+    """The site as `make export` builds it (Chromium draws the lessons' pictures), into a
+    temporary folder."""
     return build_site(tmp_path_factory.mktemp("site") / "site", log=lambda _msg: None)
 
 

@@ -1,31 +1,42 @@
-"""`make export` without a browser: lesson discovery, self-contained pages, reproducible builds."""
+"""`make export` without a browser: lesson discovery, the course home, page titles, lesson copies,
+self-contained pages, reproducible builds. (The build itself draws the lessons' pictures in
+Chromium, so every test of a built site needs it.)"""
 
 from __future__ import annotations
 
+import ast
 import hashlib
+import html
 import json
 import re
+import struct
 import sys
 import zipfile
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
 import asyncfail
+from asyncfail.course import lab_lesson
+from asyncfail.course.catalog import LESSONS, LessonInfo
+from asyncfail.course.site import PageKind, page_title
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "exports"))
 
 from build import BuildReport, build_site, normalise, require_mirrored_imports  # noqa: E402
-from lessons import (  # noqa: E402
-    Lesson,
-    discover,
-    third_party_imports,
-    title_and_summary,
-)
+from copies import configured, write_copy  # noqa: E402
+from home import PICTURE_SIZE  # noqa: E402
+from lessons import PRESENTED, Lesson, discover, third_party_imports  # noqa: E402
+from pictures import PICTURE, require_chromium  # noqa: E402
 from wheels import library_wheel  # noqa: E402
 
 PAGES = discover()
+LAB = PAGES[0]
+# Every page the site publishes for a lesson, by file, and the kind of page each is.
+LESSON_PAGES = {"index.html": PageKind.LIVE, "static.html": PageKind.SNAPSHOT}
+PRESENTER_PAGE = "present/index.html"
 # A tag that makes the browser fetch something from another host.
 FETCHES_ELSEWHERE = re.compile(
     r"<(?:script|link|img|iframe|source|audio|video)\b[^>]*\b(?:src|href)=[\"'](?:https?:)?//",
@@ -33,27 +44,125 @@ FETCHES_ELSEWHERE = re.compile(
 )
 
 
-def test_lessons_are_the_numbered_notebooks_in_order(tmp_path: Path) -> None:
-    (tmp_path / "02_second.py").write_text('"""Second\n\nThe summary,\nin two lines.\n"""\n')
+def info(stem: str, title: str) -> LessonInfo:
+    return LessonInfo(stem, title, f"About {title}.", 5, (f"do {title}",))
+
+
+def test_lessons_are_the_numbered_notebooks_in_order_as_the_catalog_tells(tmp_path: Path) -> None:
+    (tmp_path / "02_second.py").write_text('"""Not the title"""\n')
     (tmp_path / "01_first_lesson.py").write_text("import marimo\n")
     (tmp_path / "helper.py").write_text('"""Not a lesson."""\n')
     (tmp_path / "3_short.py").write_text('"""Not a lesson either."""\n')
-    lessons = discover(tmp_path)
-    assert [(x.slug, x.title, x.summary) for x in lessons] == [
-        ("01_first_lesson", "First lesson", ""),
-        ("02_second", "Second", "The summary, in two lines."),
+    catalog = [info("01_first_lesson", "First"), info("02_second", "Second")]
+    lessons = discover(tmp_path, catalog)
+    assert [(x.slug, x.number, x.title, x.summary) for x in lessons] == [
+        ("01_first_lesson", "01", "First", "About First."),
+        ("02_second", "02", "Second", "About Second."),
     ]
+    assert [x.info for x in lessons] == catalog
     assert [x.site_dir for x in lessons] == ["lessons/01_first_lesson", "lessons/02_second"]
 
 
-def test_title_is_the_docstrings_first_line(tmp_path: Path) -> None:
-    path = tmp_path / "05_x.py"
-    path.write_text('"""Title here\nmore of the first paragraph\n\nOne line.\n\nMore."""\n')
-    assert title_and_summary(path) == ("Title here", "One line.")
+def test_the_real_lessons_are_the_catalogs() -> None:
+    assert [(p.slug, p.title, p.summary, p.info) for p in PAGES] == [
+        (i.stem, i.title, i.summary, i) for i in LESSONS
+    ]
+
+
+@pytest.mark.parametrize(
+    ("files", "catalog", "says"),
+    [
+        (["01_a.py", "02_b.py"], ["01_a"], "02_b.py not in the course catalog"),
+        (["01_a.py"], ["01_a", "02_b"], "the course catalog lists 02_b, but"),
+        (["01_a.py", "02_b.py"], ["02_b", "01_a"], "is not the notebooks' file-name order"),
+    ],
+)
+def test_notebooks_and_catalog_must_agree(
+    tmp_path: Path, files: list[str], catalog: list[str], says: str
+) -> None:
+    for name in files:
+        (tmp_path / name).write_text("import marimo\n")
+    with pytest.raises(SystemExit) as stop:
+        discover(tmp_path, [info(stem, stem) for stem in catalog])
+    message = str(stop.value.code)
+    assert says in message and "\n" not in message
+
+
+def test_page_titles_name_the_lesson_its_kind_and_the_course() -> None:
+    first, second = LESSONS[0], LESSONS[1]
+    assert page_title(second) == "Lesson 2: Stress the idempotency contract · The Async Failure Lab"
+    assert page_title(second, PageKind.SNAPSHOT) == (
+        "Lesson 2: Stress the idempotency contract (static snapshot) · The Async Failure Lab"
+    )
+    # Lesson 1 is titled as the course: its name is not written twice.
+    assert page_title(first) == "Lesson 1: The Async Failure Lab"
+    assert (
+        page_title(first, PageKind.PRESENTER) == "Lesson 1: The Async Failure Lab (presenter view)"
+    )
+
+
+NOTEBOOK = """\
+import marimo
+
+app = marimo.App(
+    width="medium",
+    app_title="Old title",
+)
+
+
+@app.cell
+def _():
+    return
+"""
+
+
+def test_a_copy_changes_only_the_app_configuration(tmp_path: Path) -> None:
+    changed = configured(NOTEBOOK, "x.py", {"app_title": "New: 'quoted' title"})
+    assert changed.splitlines()[2] == (
+        "app = marimo.App(width='medium', app_title=\"New: 'quoted' title\")"
+    )
+    assert changed.split("\n\n\n", 1)[1] == NOTEBOOK.split("\n\n\n", 1)[1]
+    ast.parse(changed)
+    notebook = tmp_path / "01_x.py"
+    notebook.write_text(NOTEBOOK, encoding="utf-8")
+    copy = write_copy(notebook, tmp_path / "present", "Slides", slides=True)
+    assert copy == tmp_path / "present" / "01_x.py"
+    assert "layout_file='layouts/01_x.slides.json'" in copy.read_text(encoding="utf-8")
+    layout = json.loads((copy.parent / "layouts" / "01_x.slides.json").read_text())
+    assert layout == {"type": "slides", "data": {}}
+    assert str(ROOT) in (copy.parent / "pyproject.toml").read_text(encoding="utf-8")
+    assert notebook.read_text(encoding="utf-8") == NOTEBOOK
+
+
+@pytest.mark.parametrize(
+    ("source", "says"),
+    [
+        ("import marimo\n", "has no module-level `app = marimo.App(...)`"),
+        (
+            "import marimo\napp = marimo.App(width=WIDTH)\n",
+            "marimo.App(width=...) is not a literal",
+        ),
+    ],
+)
+def test_a_notebook_that_cannot_be_copied_stops_the_build(source: str, says: str) -> None:
+    with pytest.raises(SystemExit) as stop:
+        configured(source, "x.py", {"app_title": "T"})
+    assert str(stop.value.code) == f"export: x.py{': ' if 'literal' in says else ' '}{says}"
+
+
+def test_no_chromium_stops_the_build_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CHROMIUM", "/nonexistent/chromium")
+    with pytest.raises(SystemExit) as stop:
+        require_chromium()
+    assert stop.value.code == (
+        "export: the lesson pictures need Chromium: `apt-get install chromium` "
+        "(or set CHROMIUM to a Chromium binary)"
+    )
 
 
 @pytest.mark.parametrize("lesson", PAGES, ids=lambda lesson: lesson.slug)
 def test_every_lesson_needs_only_what_the_mirror_ships(lesson) -> None:  # type: ignore[no-untyped-def]
+    # pydantic_core comes with pydantic (the mirror ships both).
     assert third_party_imports(lesson.path) <= {"marimo", "pydantic", "pydantic_core"}
 
 
@@ -76,32 +185,38 @@ def test_random_ids_are_the_only_thing_normalised() -> None:
 @pytest.mark.parametrize("lesson", PAGES, ids=lambda lesson: lesson.slug)
 def test_every_page_fetches_only_from_the_site(built_site: BuildReport, lesson) -> None:  # type: ignore[no-untyped-def]
     folder = built_site.out / lesson.site_dir
-    for name in ("index.html", "static.html"):
-        text = (folder / name).read_text(encoding="utf-8")
-        assert FETCHES_ELSEWHERE.findall(text) == [], name
-        assert "cdn.jsdelivr.net/npm/@marimo-team" not in text, name
+    pages = sorted(folder.rglob("*.html"))
+    assert {p.relative_to(folder).as_posix() for p in pages} >= set(LESSON_PAGES)
+    for path in pages:
+        text = path.read_text(encoding="utf-8")
+        assert FETCHES_ELSEWHERE.findall(text) == [], path
+        assert "cdn.jsdelivr.net/npm/@marimo-team" not in text, path
     wasm = (folder / "index.html").read_text(encoding="utf-8")
     assert 'data-pyodide-lockfile-url="' in wasm
-    assert list(folder.glob("public/wheels/asyncfail-*.whl")), "asyncfail ships as a wheel"
 
 
-@pytest.mark.parametrize("lesson", PAGES, ids=lambda lesson: lesson.slug)
-def test_every_page_installs_the_library_wheel_setuptools_built(
-    built_site: BuildReport, lesson: Lesson
-) -> None:
-    folder = built_site.out / lesson.site_dir
+def test_one_library_wheel_serves_every_page(built_site: BuildReport) -> None:
+    """The wheel setuptools builds, once in the site's wheels/, named by every WebAssembly
+    page (relative to marimo's worker, two folders below the site's root)."""
+    out = built_site.out
     name = f"asyncfail-{asyncfail.__version__}"
-    wheels = [p.name for p in folder.glob("public/wheels/*.whl")]
-    assert wheels == [f"{name}-py3-none-any.whl"]
-    with zipfile.ZipFile(folder / "public" / "wheels" / wheels[0]) as zf:
+    wheel = f"{name}-py3-none-any.whl"
+    assert [p.relative_to(out).as_posix() for p in out.rglob("asyncfail-*.whl")] == [
+        f"wheels/{wheel}"
+    ]
+    with zipfile.ZipFile(out / "wheels" / wheel) as zf:
         metadata = zf.read(f"{name}.dist-info/METADATA").decode()
         generator = zf.read(f"{name}.dist-info/WHEEL").decode()
     # Pyodide installs what the wheel declares: pydantic comes with it.
     assert "\nRequires-Dist: pydantic" in metadata
     assert "Generator: setuptools" in generator
-    page = (folder / "index.html").read_text(encoding="utf-8")
-    assert f"asyncfail @ ../../{lesson.site_dir}/public/wheels/{wheels[0]}" in page
-    assert "+marimo." not in page and "%2Bmarimo." not in page
+    pages = [out / lesson.site_dir / "index.html" for lesson in PAGES]
+    pages.append(out / LAB.site_dir / PRESENTER_PAGE)
+    for path in pages:
+        page = path.read_text(encoding="utf-8")
+        assert f"asyncfail @ ../../wheels/{wheel}" in page, path
+        assert "+marimo." not in page and "%2Bmarimo." not in page, path
+    assert not list(out.glob("lessons/**/public")), "no page keeps a folder of its own"
 
 
 def test_building_the_library_wheel_leaves_no_litter(tmp_path: Path) -> None:
@@ -141,12 +256,26 @@ def test_site_has_one_copy_of_marimo_assets_and_stays_small(built_site: BuildRep
     assert size < 60e6, f"site is {size / 1e6:.1f} MB"
 
 
+def png_size(path: Path) -> tuple[int, int]:
+    """A PNG's width and height, from its header."""
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR", path
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
 def site_files(root: Path) -> dict[str, bytes]:
+    """Every file of a site, to compare two builds: HTML normalised (marimo's random UI ids), and
+    each lesson's picture by its size only. Chromium draws a picture, and nothing promises that
+    its anti-aliasing and font rasterising give the same bytes on every run (they did on this
+    machine); what a build must reproduce is the page drawn, which the HTML comparison covers."""
     files = {}
     for path in sorted(p for p in root.rglob("*") if p.is_file()):
         data = path.read_bytes()
         if path.suffix == ".html":
             data = normalise(data.decode("utf-8")).encode("utf-8")
+        if path.name == PICTURE:
+            data = b"PNG %d x %d" % png_size(path)
         files[path.relative_to(root).as_posix()] = data
     return files
 
@@ -161,6 +290,99 @@ def test_two_builds_are_identical(built_site: BuildReport, tmp_path: Path) -> No
     assert [name for name in first if first[name] != second[name]] == []
     for lesson in PAGES:
         assert any(lesson.slug in line and "done" in line for line in progress), lesson.slug
+
+
+def html_title(path: Path) -> str:
+    match = re.search(r"<title>([^<]*)</title>", path.read_text(encoding="utf-8"))
+    assert match, path
+    return html.unescape(match.group(1))
+
+
+@pytest.mark.parametrize("lesson", PAGES, ids=lambda lesson: lesson.slug)
+def test_every_page_is_titled_as_the_course_writes_it(
+    built_site: BuildReport, lesson: Lesson
+) -> None:
+    assert lesson.info is not None
+    folder = built_site.out / lesson.site_dir
+    for name, kind in LESSON_PAGES.items():
+        assert html_title(folder / name) == page_title(lesson.info, kind), name
+    if lesson.slug in PRESENTED:
+        assert html_title(folder / PRESENTER_PAGE) == page_title(lesson.info, PageKind.PRESENTER)
+
+
+@pytest.mark.parametrize("lesson", PAGES, ids=lambda lesson: lesson.slug)
+def test_a_lessons_interactive_page_opens_on_its_snapshot(
+    built_site: BuildReport, lesson: Lesson
+) -> None:
+    """The snapshot is already published: the preview adds no page to the site."""
+    folder = built_site.out / lesson.site_dir
+    text = (folder / "index.html").read_text(encoding="utf-8")
+    assert text.count('<div id="lesson-preview"') == 1
+    assert '<iframe src="static.html"' in text
+    assert not (folder / "start.html").exists()
+
+
+def test_the_presenter_view_opens_on_its_slides_as_they_start(built_site: BuildReport) -> None:
+    """Its preview, start.html, is exported without --snapshot: shown on a projector before
+    the class has predicted, it must reveal nothing the live slides keep behind a control."""
+    folder = built_site.out / LAB.site_dir
+    text = (folder / PRESENTER_PAGE).read_text(encoding="utf-8")
+    assert '<iframe src="start.html"' in text
+    start = (folder / "present" / "start.html").read_text(encoding="utf-8")
+    assert '<meta name="robots" content="noindex">' in start
+    assert '"layout": {"data": {}, "type": "slides"}' in start
+    snapshot = (folder / "static.html").read_text(encoding="utf-8")
+    # Lesson 1's snapshot shows the counts; as it starts, it asks for a prediction first.
+    assert lab_lesson.EFFECTS_LABEL in snapshot
+    assert lab_lesson.EFFECTS_LABEL not in start
+    assert lab_lesson.COMMIT_LABEL in start
+
+
+def test_the_presenter_view_is_lesson_1_in_slides(built_site: BuildReport) -> None:
+    page = (built_site.out / LAB.site_dir / PRESENTER_PAGE).read_text(encoding="utf-8")
+    assert page.count('"layout": {"data": {}, "type": "slides"}') == 1
+
+
+class Links(HTMLParser):
+    """Every URL a page names (href, src, and OpenGraph's image), and its meta properties."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.urls: list[str] = []
+        self.meta: dict[str, str] = {}
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        named = {key: value or "" for key, value in attrs}
+        self.urls += [named[key] for key in ("href", "src") if key in named]
+        if tag == "meta" and "property" in named:
+            self.meta[named["property"]] = named.get("content", "")
+
+
+def test_the_course_home_links_only_into_the_site(built_site: BuildReport) -> None:
+    out = built_site.out
+    links = Links()
+    links.feed((out / "index.html").read_text(encoding="utf-8"))
+    assert links.meta["og:title"] == "The Async Failure Lab"
+    assert links.meta["og:image"] == f"{LAB.site_dir}/{PICTURE}"
+    assert links.urls and links.meta["og:image"] in links.urls
+    for url in links.urls:
+        assert "//" not in url and not url.startswith("/"), url  # relative, inside the site
+        target = out / (url + "index.html" if url.endswith("/") else url)
+        assert target.is_file(), url
+    assert f"{LAB.site_dir}/present/" in links.urls
+
+
+@pytest.mark.parametrize("lesson", PAGES, ids=lambda lesson: lesson.slug)
+def test_every_lesson_has_its_picture(built_site: BuildReport, lesson: Lesson) -> None:
+    assert png_size(built_site.out / lesson.site_dir / PICTURE) == PICTURE_SIZE
+
+
+def test_the_readme_shows_lesson_1s_picture() -> None:
+    """`make picture` writes it from the build's picture; the README's opening shows it."""
+    picture = ROOT / "docs" / "images" / "lesson-01.png"
+    assert png_size(picture) == PICTURE_SIZE
+    opening = (ROOT / "README.md").read_text(encoding="utf-8").split("\n## ", 1)[0]
+    assert "](docs/images/lesson-01.png)" in opening
 
 
 def test_build_refuses_to_wipe_a_folder_it_did_not_make(tmp_path: Path) -> None:

@@ -1,0 +1,55 @@
+"""An interactive page shows its lesson at once, then goes live when Python is ready.
+
+marimo's WebAssembly page shows only "Loading" until Pyodide has booted and every cell has run
+(about 10 s). ``marimo export html-wasm --execute``, which would embed the outputs, cannot run
+offline here, so the build makes the equivalent: this module adds to the WebAssembly page a
+frame showing a static page of the same notebook, a note that the live lesson is starting
+(``asyncfail.course.site``), and the script (``preview/preview.js``) that removes both once the
+live app has drawn an output for every cell the static page has one for. A lesson's page shows
+its static snapshot (``static.html``, already published: no byte more for the site); the
+presenter view, which has no snapshot, shows ``start.html``, its slides as they start (the
+static export without ``--snapshot``, revealing nothing before the class has predicted).
+Nothing of this reaches the network or the URL; the live app underneath is the one a reader
+(and every test) interacts with.
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+from asyncfail.course import site
+
+HERE = Path(__file__).resolve().parent / "preview"
+START_PAGE = "start.html"
+
+
+def overlay(source: str) -> str:
+    """The frame showing ``source`` and its note, with the other notes the script may show in
+    their place."""
+    attr = lambda value: html.escape(value, quote=True)  # noqa: E731
+    return (
+        f'<div id="lesson-preview" data-slow="{attr(site.SLOW_NOTE)}" '
+        f'data-no-webassembly="{attr(site.NO_WEBASSEMBLY_NOTE)}">'
+        f'<p role="status">{attr(site.STARTING_NOTE)}</p>'
+        f'<iframe src="{attr(source)}" title="{attr(site.PREVIEW_FRAME_TITLE)}"></iframe></div>'
+    )
+
+
+def with_preview(page: str, name: str, source: str) -> str:
+    """``page`` (a marimo WebAssembly page) with the preview of ``source`` (a static page in the
+    same folder): its style in the head, the frame first in the body, the script last."""
+    style = (HERE / "preview.css").read_text(encoding="utf-8")
+    script = (HERE / "preview.js").read_text(encoding="utf-8")
+    for tag in ("</head>", "<body>", "</body>"):
+        if page.count(tag) != 1:
+            raise SystemExit(f"export: {name}: the WebAssembly page has no single {tag}")
+    page = page.replace("</head>", f"<style>\n{style}</style>\n</head>")
+    page = page.replace("<body>", f"<body>\n{overlay(source)}")
+    return page.replace("</body>", f"<script>\n{script}</script>\n</body>")
+
+
+def start_page(text: str) -> str:
+    """The exported starting state, marked as a page for the frame only (not for search)."""
+    marker = '<meta name="robots" content="noindex">'
+    return text.replace("<head>", f"<head>\n{marker}", 1)

@@ -1,0 +1,103 @@
+// The preview of a lesson's interactive page while Python starts (exports/preview.py).
+//
+// The page opens on a static page of the same notebook (a lesson's snapshot, `static.html`; the
+// presenter view's starting state, `start.html`) in a frame over the live app, which boots
+// underneath, hidden. Once the live app is connected and has drawn an output for every cell
+// the preview has one for (matched by cell id: both pages come from the same notebook, and the
+// same cells give an output whatever its content), and has been quiet for a moment, the preview
+// goes and the live app is shown, scrolled to the cell the reader was at. Nothing is requested
+// from anywhere for this: it reads the two documents of this page. `<html data-lesson-state>`
+// says "starting", then "live".
+(() => {
+  const QUIET_MS = 200; // no change in the live app for this long: its outputs are drawn
+  const SETTLE_MS = 2000; // every output is there but the app keeps changing: show it anyway
+  const FALLBACK_QUIET_MS = 3000; // the cells differ from the preview's, app quiet: show it
+  const SLOW_MS = 60000; // say so if it takes this long
+  const root = document.documentElement;
+  const overlay = document.getElementById("lesson-preview");
+  const frame = overlay.querySelector("iframe");
+  const note = overlay.querySelector("p");
+  root.dataset.lessonState = "starting";
+  if (typeof WebAssembly !== "object") {
+    note.textContent = overlay.dataset.noWebassembly;
+    overlay.dataset.stopped = "";
+    return;
+  }
+  const slow = setTimeout(() => (note.textContent = overlay.dataset.slow), SLOW_MS);
+
+  // The preview's controls do nothing: make them inert to the pointer, links included (a link
+  // would open inside the frame). Reading and scrolling still work.
+  frame.addEventListener("load", () => {
+    const style = frame.contentDocument.createElement("style");
+    style.textContent =
+      "marimo-ui-element, a, button, input, select, textarea, [role=switch] " +
+      "{ pointer-events: none !important; }";
+    frame.contentDocument.head.append(style);
+  });
+
+  const outputs = (scope) => [...scope.querySelectorAll('[id^="output-"]')];
+
+  let changed = performance.now();
+  let complete = null; // when the live app first had every output the preview has
+  const observer = new MutationObserver(() => (changed = performance.now()));
+  observer.observe(document.body, {
+    subtree: true,
+    childList: true,
+    characterData: true,
+    attributes: true,
+  });
+
+  function ready(now) {
+    const app = document.querySelector('#App[data-connection-state="OPEN"]');
+    if (!app) return false;
+    const live = new Set(outputs(app).map((el) => el.id));
+    if (live.size === 0) return false;
+    const doc = frame.contentDocument;
+    const expected = doc ? outputs(doc).map((el) => el.id) : [];
+    const quiet = now - changed;
+    if (expected.length > 0 && expected.every((id) => live.has(id))) {
+      complete ??= now;
+      return quiet >= QUIET_MS || now - complete >= SETTLE_MS;
+    }
+    complete = null;
+    return quiet >= FALLBACK_QUIET_MS;
+  }
+
+  // The first output the reader sees at the top of the preview (a sliver of one does not
+  // count), and how far below the top of the view it starts: the live app is scrolled to put
+  // the same cell at the same place. The two pages may differ above it or in it (a snapshot
+  // shows results the live page asks for first): a cell the live page draws shorter than the
+  // part the reader had scrolled past is shown from its top.
+  const SLIVER = 8;
+  function anchor() {
+    const doc = frame.contentDocument;
+    const view = doc && doc.getElementById("App");
+    if (!view || view.scrollTop === 0) return null;
+    const top = view.getBoundingClientRect().top;
+    const first = outputs(doc).find((el) => el.getBoundingClientRect().bottom > top + SLIVER);
+    return first ? { id: first.id, offset: first.getBoundingClientRect().top - top } : null;
+  }
+
+  function scrollTo(place) {
+    const view = document.getElementById("App");
+    const target = place && document.getElementById(place.id);
+    if (!view || !target) return;
+    const box = target.getBoundingClientRect();
+    const wanted = place.offset < SLIVER - box.height ? 0 : place.offset;
+    view.scrollTop += box.top - view.getBoundingClientRect().top - wanted;
+  }
+
+  function swap() {
+    clearInterval(timer);
+    clearTimeout(slow);
+    observer.disconnect();
+    const place = anchor();
+    root.dataset.lessonState = "live";
+    scrollTo(place);
+    overlay.remove();
+  }
+
+  const timer = setInterval(() => {
+    if (ready(performance.now())) swap();
+  }, 100);
+})();
