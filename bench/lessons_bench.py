@@ -88,11 +88,8 @@ def lesson_3() -> None:
     app = load_notebook("03_idempotency_contract").app
     scopes = ["attempt", "operation", "tenant-operation"]
     runs = [
-        ("delay", *recompute_ms(app, "delay", mo.ui.number(start=0, stop=10**7, value=3600), {})),
-        (
-            "retention",
-            *recompute_ms(app, "retention", mo.ui.number(start=0, stop=10**7, value=86400), {}),
-        ),
+        ("delay", *recompute_ms(app, "delay", mo.ui.text(value="3600"), {})),
+        ("retention", *recompute_ms(app, "retention", mo.ui.text(value="86400"), {})),
         ("scope", *recompute_ms(app, "scope", mo.ui.dropdown(scopes, value="attempt"), {})),
     ]
     report("lesson 3", 150, runs)
