@@ -137,11 +137,6 @@ def test_there_is_no_import_loop() -> None:
         visit(name, ())
 
 
-# The one other import inside a function: pandas (through ``risk.frames``) loads only when a
-# learner asks for a DataFrame, so no page ever loads it.
-LAZY: dict[str, set[str]] = {"asyncfail.risk.report": {"asyncfail.risk.frames"}}
-
-
 def test_imports_sit_at_the_top_of_every_module_but_the_cli_dispatch() -> None:
     for name, path in modules().items():
         tree = parsed(path)
@@ -153,12 +148,14 @@ def test_imports_sit_at_the_top_of_every_module_but_the_cli_dispatch() -> None:
             if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING"
             for inner in node.body
         }
-        nested = [
-            (n.lineno, imported)
-            for n, imported in imports_of(tree)
-            if id(n) not in top and imported not in LAZY.get(name, set())
-        ]
+        nested = [(n.lineno, imported) for n, imported in imports_of(tree) if id(n) not in top]
         assert nested == [], f"{name} imports inside a function (lines {nested})"
+
+
+def test_nothing_in_the_library_imports_the_pandas_module() -> None:
+    # ``risk.frames`` is for learners' own notebooks; a lesson that reached it would load pandas.
+    for name, path in modules().items():
+        assert "asyncfail.risk.frames" not in library_imports(path), name
 
 
 def test_only_the_risk_wing_draws_randomness_and_only_from_a_seeded_generator() -> None:

@@ -1,13 +1,17 @@
-"""Trials as a pandas DataFrame, for learners who want to dig into them in a notebook.
+"""Trials as a pandas DataFrame, for learners who want to dig into them in a notebook::
 
-The one module of the library that imports pandas: nothing on a lesson page's path imports it
-(a test checks), so the pages never load it.
+    from asyncfail.risk.frames import to_pandas
+    to_pandas(assess(RiskInputs(trials=10_000)))
+
+The one module of the library that imports pandas, and nothing else in it imports this one: the
+pages never load pandas (a test checks, and the site's build refuses a lesson that would).
 """
 
 import pandas as pd
 
 from asyncfail.ground.durations import Duration
 from asyncfail.lab.faults import FaultPlan, Injection, plan_text
+from asyncfail.risk.report import RiskRun
 from asyncfail.risk.trials import Trial
 
 
@@ -31,3 +35,8 @@ def trials_frame(trials: tuple[Trial, ...], retention: Duration | None) -> pd.Da
             }
         )
     return pd.DataFrame(rows)
+
+
+def to_pandas(run: RiskRun) -> pd.DataFrame:
+    """One row per trial of ``run`` (``trials_frame``), at its report's retention."""
+    return trials_frame(run.trials, run.report.retention)

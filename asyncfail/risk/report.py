@@ -13,7 +13,7 @@ import math
 from bisect import bisect_right
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -23,9 +23,6 @@ from asyncfail.risk.estimates import Z95, Estimate, estimate, quantile, wilson
 from asyncfail.risk.exact import ExactAnswer, exact_duplicate
 from asyncfail.risk.inputs import RiskInputs
 from asyncfail.risk.trials import PROGRESS_EVERY, Trial, run_trials
-
-if TYPE_CHECKING:
-    from pandas import DataFrame
 
 NOT_KNOWN: Final = frozenset({Outcome.UNKNOWN, Outcome.PARKED})
 """Outcomes that say nobody knows yet whether the debit happened."""
@@ -110,13 +107,6 @@ class RiskRun:
 
     report: RiskReport
     trials: tuple[Trial, ...]
-
-    def to_pandas(self) -> "DataFrame":
-        """One row per trial (``risk.frames.trials_frame``), at the report's retention. pandas
-        is imported here, when asked for, and only here: never on a lesson page's path."""
-        from asyncfail.risk.frames import trials_frame  # see the docstring
-
-        return trials_frame(self.trials, self.report.retention)
 
 
 def curve_retentions() -> tuple[Duration, ...]:

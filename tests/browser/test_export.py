@@ -90,9 +90,9 @@ def test_notebooks_and_catalog_must_agree(
 
 def test_page_titles_name_the_lesson_its_kind_and_the_course() -> None:
     first, second = LESSONS[0], LESSONS[1]
-    assert page_title(second) == "Lesson 2: Stress the idempotency contract · The Async Failure Lab"
+    assert page_title(second) == "Lesson 2: Break the assumptions · The Async Failure Lab"
     assert page_title(second, PageKind.SNAPSHOT) == (
-        "Lesson 2: Stress the idempotency contract (static snapshot) · The Async Failure Lab"
+        "Lesson 2: Break the assumptions (static snapshot) · The Async Failure Lab"
     )
     # Lesson 1 is titled as the course: its name is not written twice.
     assert page_title(first) == "Lesson 1: The Async Failure Lab"

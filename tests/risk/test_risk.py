@@ -20,6 +20,7 @@ from asyncfail.lab.simulation import execute
 from asyncfail.risk.draws import Drawer
 from asyncfail.risk.estimates import wilson
 from asyncfail.risk.exact import exact_duplicate
+from asyncfail.risk.frames import to_pandas
 from asyncfail.risk.inputs import RiskInputs
 from asyncfail.risk.report import Steps, assess
 from asyncfail.risk.trials import Segment, Trial
@@ -188,7 +189,7 @@ def test_two_processes_print_the_same_bytes_and_another_seed_differs() -> None:
 
 def test_trials_become_a_dataframe_one_row_each() -> None:
     run = assess(inputs(trials=500, seed=3))
-    frame = run.to_pandas()
+    frame = to_pandas(run)
     assert len(frame) == 500
     assert list(frame.columns) == [
         "trial", "plan", "redelivery_delays_s", "replay_delay_s", "outcome", "settled_s",
