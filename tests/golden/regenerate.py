@@ -1,4 +1,6 @@
-"""Regenerate the golden lab documents by running the real CLI (`make golden`).
+"""Regenerate the golden lab documents by running the real CLI (`make golden`), the chart
+templates from the altair builders, and the instructor guide (`docs/teaching.md`) from the
+library.
 
 Golden files are never edited by hand: a change to the model shows up as a diff here.
 """
@@ -8,11 +10,14 @@ import json
 from pathlib import Path
 
 from asyncfail.cli.main import main
+from asyncfail.course.guide import guide_markdown
 from asyncfail.lab.faults import Fault
 from asyncfail.lab.scenario import Mode
 
 HERE = Path(__file__).parent / "lab"
-CHART_TEMPLATES = Path(__file__).resolve().parents[2] / "asyncfail" / "charts" / "templates.py"
+ROOT = Path(__file__).resolve().parents[2]
+CHART_TEMPLATES = ROOT / "asyncfail" / "charts" / "templates.py"
+TEACHING_GUIDE = ROOT / "docs" / "teaching.md"
 
 
 def golden_path(fault: Fault, mode: Mode) -> Path:
@@ -46,3 +51,5 @@ if __name__ == "__main__":
             print(f"wrote {golden_path(fault, mode)}")
     CHART_TEMPLATES.write_text(chart_templates_source(), encoding="utf-8")
     print(f"wrote {CHART_TEMPLATES}")
+    TEACHING_GUIDE.write_text(guide_markdown(), encoding="utf-8")
+    print(f"wrote {TEACHING_GUIDE}")
