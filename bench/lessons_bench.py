@@ -72,7 +72,7 @@ def lesson_1() -> None:
 
 
 def lesson_2() -> None:
-    app = load_notebook("02_idempotency_contract").app
+    app = load_notebook("03_idempotency_contract").app
     scopes = ["attempt", "operation", "tenant-operation"]
     runs = [
         ("delay", *recompute_ms(app, "delay", mo.ui.number(start=0, stop=10**7, value=3600), {})),

@@ -76,11 +76,12 @@ def _(ASSUMPTIONS, DISCLAIMER, lesson, mo, page, snapshot, words):
 
 
 @app.cell
-def _(Fault, mo, words):
+def _(Fault, mo, snapshot, words):
     fault = mo.ui.dropdown(
         options=[f.value for f in Fault],
         value=words.DEFAULT_FAULT.value,
         label=words.FAULT_LABEL,
+        disabled=snapshot,
     )
     return (fault,)
 
@@ -112,10 +113,10 @@ def _(GUESS_RANGE, fault, mo, words):
 
 
 @app.cell
-def _(mo, words):
+def _(mo, snapshot, words):
     # Not built from the fault: a learner who skips predicting keeps skipping as they try
     # other faults (the prediction itself is asked per fault).
-    skip_prediction = mo.ui.switch(label=words.SKIP_LABEL)
+    skip_prediction = mo.ui.switch(label=words.SKIP_LABEL, disabled=snapshot)
     return (skip_prediction,)
 
 
@@ -186,7 +187,7 @@ def counts_panel(
 
 
 @app.cell
-def _(mo, results, words):
+def _(mo, results, snapshot, words):
     _longest = max(len(r.events) for r in results.values())
     step = mo.ui.slider(
         start=1,
@@ -195,12 +196,24 @@ def _(mo, results, words):
         value=_longest,
         show_value=True,
         label=words.STEP_LABEL,
+        disabled=snapshot,
     )
     return (step,)
 
 
 @app.cell
-def _(Mode, mo, narrate, page, results, revealed, step, timeline_spec, timeline_table, words):
+def _(
+    Mode,
+    mo,
+    narrate,
+    page,
+    results,
+    revealed,
+    step,
+    timeline_spec,
+    timeline_table,
+    words,
+):
     def _trace_panel(mode):
         result = results[mode]
         return page.chart(

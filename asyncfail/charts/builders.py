@@ -7,6 +7,7 @@ one drawing to the next (its data, its size, the ends of an axis, the findings i
 named dataset or a top-level parameter, so a drawing fills in top-level keys and nothing deeper.
 """
 
+import json
 from typing import Any, Final
 
 import altair as alt
@@ -15,10 +16,12 @@ from asyncfail.charts.look import (
     FINDING_COLOURS,
     MARKER_COLOURS,
     MARKER_SHAPES,
+    RETENTION_COLOUR,
     finding_label,
     timeline_title,
 )
 from asyncfail.charts.timeline import LANES, Marker, timeline_rows
+from asyncfail.lab.events import Actor
 from asyncfail.lab.results import LabResult
 
 TEMPLATE_EVENTS: Final = 1
@@ -36,17 +39,9 @@ def timeline_chart(result: LabResult, step: int | None = None, width: int = 420)
     return timeline_layers(data, len(rows), width).properties(title=timeline_title(result))
 
 
-def timeline_layers(data: alt.Data | alt.NamedData, events: int, width: int) -> alt.LayerChart:
-    """The timeline's layers; the parameter ``events`` sets where the sequence axis ends."""
-    lanes = [a.value for a in LANES]
-    events_param = alt.param(name="events", value=max(events, 1))
-    x = alt.X(
-        "seq:Q",
-        title="Event sequence",
-        scale=alt.Scale(domainMin=0.5, domainMax=alt.ExprRef(expr="events + 0.5")),
-        axis=alt.Axis(tickMinStep=1, format="d"),
-    )
-    y = alt.Y("actor:N", title="Actor", sort=lanes, scale=alt.Scale(domain=lanes))
+def _event_encodings() -> tuple[alt.Color, alt.Shape, Any, list[alt.Tooltip]]:
+    """How an event's point looks in either timeline: colour and shape by marker, faded in the
+    future, and the full event in its tooltip."""
     markers = [m.value for m in Marker]
     marker = alt.Color(
         "marker:N",
@@ -61,11 +56,27 @@ def timeline_layers(data: alt.Data | alt.NamedData, events: int, width: int) -> 
     tooltip = [
         alt.Tooltip("seq:Q", title="Step"),
         alt.Tooltip("attempt:Q", title="Delivery attempt"),
+        alt.Tooltip("at_text:N", title="Time"),
         alt.Tooltip("actor:N", title="Actor"),
         alt.Tooltip("kind:N", title="Event"),
         alt.Tooltip("layer:N", title="Layer"),
         alt.Tooltip("description:N", title="What happens"),
     ]
+    return marker, shape, fade, tooltip
+
+
+def timeline_layers(data: alt.Data | alt.NamedData, events: int, width: int) -> alt.LayerChart:
+    """The timeline's layers; the parameter ``events`` sets where the sequence axis ends."""
+    lanes = [a.value for a in LANES]
+    events_param = alt.param(name="events", value=max(events, 1))
+    x = alt.X(
+        "seq:Q",
+        title="Event sequence",
+        scale=alt.Scale(domainMin=0.5, domainMax=alt.ExprRef(expr="events + 0.5")),
+        axis=alt.Axis(tickMinStep=1, format="d"),
+    )
+    y = alt.Y("actor:N", title="Actor", sort=lanes, scale=alt.Scale(domain=lanes))
+    marker, shape, fade, tooltip = _event_encodings()
     points = (
         alt.Chart(data)
         .mark_point(filled=True, stroke="#000000")
@@ -92,6 +103,87 @@ def timeline_layers(data: alt.Data | alt.NamedData, events: int, width: int) -> 
         alt.LayerChart(layer=[points, *labels])
         .add_params(events_param)
         .properties(width=width, height=210)
+    )
+
+
+def time_timeline_layers(width: int) -> alt.LayerChart:
+    """The timeline against time: the same lanes and markers as ``timeline_layers``, on an axis
+    of virtual time, with each delivery as a dashed vertical rule and each idempotency record's
+    retention as a band on the receiver's lane (from its write until it expires; to the end of
+    the axis when it never does).
+
+    Every mark sits at its exact time. Steps within one delivery take no time, so events of one
+    lane at one instant are stacked within the lane (``timeline.lane_positions``), each with its
+    step number beside it: the order stays readable, the time stays exact. Data is in seconds;
+    layers divide by the parameter ``unit`` (seconds per unit, named ``unit_name`` on the
+    labels); ``x_max`` is where the axis ends, in that unit.
+    """
+    names = ("x_max", "unit", "unit_name")
+    params = [alt.param(name=name, value=0) for name in names]
+    lanes = [a.value for a in LANES]
+    x = alt.X(
+        "x:Q",
+        title="Virtual time",
+        scale=alt.Scale(domainMin=0, domainMax=alt.ExprRef(expr="x_max"), nice=False),
+        axis=alt.Axis(labelExpr="format(datum.value, ',~f') + ' ' + unit_name", labelOverlap=True),
+    )
+    names_by_index = json.dumps(lanes)
+    y = alt.Y(
+        "y:Q",
+        title="Actor",
+        scale=alt.Scale(domain=[-0.5, len(lanes) - 0.5], reverse=True, nice=False, zero=False),
+        axis=alt.Axis(
+            values=list(range(len(lanes))),
+            labelExpr=f"{names_by_index}[datum.value]",
+            grid=False,
+            domain=False,
+        ),
+    )
+    marker, shape, fade, tooltip = _event_encodings()
+    events = alt.Chart(alt.NamedData(name="events")).transform_calculate(
+        x="datum.at_seconds / unit", y="datum.lane_y"
+    )
+    receiver = LANES.index(Actor.RECEIVER)
+    spans = (
+        alt.Chart(alt.NamedData(name="spans"))
+        .transform_calculate(
+            x="datum.from_seconds / unit",
+            x2="datum.to_seconds == null ? x_max : datum.to_seconds / unit",
+            y=f"{receiver - 0.45}",
+            y2=f"{receiver + 0.45}",
+        )
+        # Outlined, so a record that expires as the next one is written stays two bands.
+        .mark_rect(
+            color=RETENTION_COLOUR, opacity=0.45, stroke="#3182bd", strokeWidth=1.5, clip=True
+        )
+        .encode(x=x, x2="x2:Q", y=y, y2="y2:Q", tooltip=[alt.Tooltip("text:N", title="Record")])
+    )
+    deliveries = alt.Chart(alt.NamedData(name="deliveries")).transform_calculate(
+        x="datum.at_seconds / unit"
+    )
+    rules = deliveries.mark_rule(color="#777777", strokeDash=[4, 3]).encode(
+        x=x, tooltip=[alt.Tooltip("text:N", title="Delivery")]
+    )
+    rule_labels = deliveries.mark_text(
+        align="left", baseline="top", dx=3, y=2, fontSize=10, color="#555555"
+    ).encode(x=x, text="label:N", tooltip=[alt.Tooltip("text:N", title="Delivery")])
+    points = events.mark_point(filled=True, stroke="#000000").encode(
+        x=x,
+        y=y,
+        color=marker,
+        shape=shape,
+        opacity=fade,
+        size=alt.condition("datum.state == 'current'", alt.value(300), alt.value(110)),
+        strokeWidth=alt.condition("datum.state == 'current'", alt.value(2), alt.value(0)),
+        tooltip=tooltip,
+    )
+    steps = events.mark_text(align="left", dx=8, fontSize=9).encode(
+        x=x, y=y, text=alt.Text("seq:Q", format="d"), opacity=fade, tooltip=tooltip
+    )
+    return (
+        alt.LayerChart(layer=[spans, rules, rule_labels, points, steps])
+        .add_params(*params)
+        .properties(width=width, height=230)
     )
 
 
@@ -212,4 +304,5 @@ def templates() -> dict[str, dict[str, Any]]:
     events = alt.NamedData(name="events")
     timeline: dict[str, Any] = timeline_layers(events, TEMPLATE_EVENTS, TEMPLATE_WIDTH).to_dict()
     heatmap: dict[str, Any] = heatmap_layers(TEMPLATE_WIDTH).to_dict()
-    return {"timeline": timeline, "heatmap": heatmap}
+    time_timeline: dict[str, Any] = time_timeline_layers(TEMPLATE_WIDTH).to_dict()
+    return {"timeline": timeline, "time_timeline": time_timeline, "heatmap": heatmap}

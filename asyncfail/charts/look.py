@@ -14,6 +14,9 @@ MARKER_COLOURS: Final = ("#c0392b", "#111111", "#e67e22", "#8e44ad", "#2c7fb8")
 MARKER_SHAPES: Final = ("diamond", "cross", "triangle-up", "square", "circle")
 """One shape per ``timeline.Marker``, in its order, so the markers survive colour blindness."""
 
+RETENTION_COLOUR: Final = "#9ecae1"
+"""The band of time during which an idempotency record counts, in the timeline against time."""
+
 FINDING_COLOURS: Final[dict[Finding, str]] = {
     Finding.SAME_INTENT_REUSED: "#1a9850",
     Finding.NEW_INTENT_APPLIED: "#4575b4",
@@ -40,3 +43,9 @@ def finding_label(finding: Finding) -> str:
 def timeline_title(result: LabResult) -> str:
     """The title of a run's timeline: ``durable runtime: crash-after-effect``."""
     return f"{result.mode.value} runtime: {result.fault.value}"
+
+
+def time_timeline_title(result: LabResult) -> str:
+    """The title of a run's timeline against time: ``durable runtime: crash-after-effect, over
+    time``."""
+    return f"{timeline_title(result)}, over time"

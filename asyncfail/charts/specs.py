@@ -13,9 +13,20 @@ import json
 from typing import Any, Final
 
 from asyncfail.charts.heatmap import describe_heatmap, findings_present, heatmap_cells
-from asyncfail.charts.look import FINDING_COLOURS, finding_label, timeline_title
+from asyncfail.charts.look import (
+    FINDING_COLOURS,
+    finding_label,
+    time_timeline_title,
+    timeline_title,
+)
 from asyncfail.charts.templates import TEMPLATES_JSON
-from asyncfail.charts.timeline import describe_timeline, timeline_rows
+from asyncfail.charts.timeline import (
+    delivery_marks,
+    describe_timeline,
+    record_spans,
+    time_end,
+    timeline_rows,
+)
 from asyncfail.contract.experiment import evaluate
 from asyncfail.contract.rules import Finding
 from asyncfail.contract.sweep import RetentionSweep
@@ -60,6 +71,30 @@ def timeline_spec(result: LabResult, step: int | None = None, width: int = 420) 
         width=width,
         title=timeline_title(result),
         description=describe_timeline(result),
+    )
+
+
+def time_timeline_spec(
+    result: LabResult, step: int | None = None, width: int = 420
+) -> dict[str, Any]:
+    """The Vega-Lite spec of ``builders.time_timeline_layers`` for one run: its events against
+    virtual time, its deliveries as rules, and its records' retention as bands. The axis reads
+    in one human unit chosen for the run's span (``human_unit``)."""
+    end = time_end(result)
+    unit_name, unit = human_unit(end)
+    spans = record_spans(result)
+    retention = " ".join(f"Retention: {s['text']}." for s in spans)
+    return fill(
+        "time_timeline",
+        params={"x_max": float(end.seconds) / unit, "unit": unit, "unit_name": unit_name},
+        datasets={
+            "events": timeline_rows(result, step),
+            "spans": spans,
+            "deliveries": delivery_marks(result),
+        },
+        width=width,
+        title=time_timeline_title(result),
+        description=f"{describe_timeline(result)} {retention}".strip(),
     )
 
 

@@ -97,6 +97,11 @@ TEMPLATES_JSON = r"""{
        "type": "quantitative"
       },
       {
+       "field": "at_text",
+       "title": "Time",
+       "type": "nominal"
+      },
+      {
        "field": "actor",
        "title": "Actor",
        "type": "nominal"
@@ -181,6 +186,11 @@ TEMPLATES_JSON = r"""{
        "field": "attempt",
        "title": "Delivery attempt",
        "type": "quantitative"
+      },
+      {
+       "field": "at_text",
+       "title": "Time",
+       "type": "nominal"
       },
       {
        "field": "actor",
@@ -274,6 +284,11 @@ TEMPLATES_JSON = r"""{
        "type": "quantitative"
       },
       {
+       "field": "at_text",
+       "title": "Time",
+       "type": "nominal"
+      },
+      {
        "field": "actor",
        "title": "Actor",
        "type": "nominal"
@@ -344,6 +359,493 @@ TEMPLATES_JSON = r"""{
    {
     "name": "events",
     "value": 1
+   }
+  ],
+  "width": 420,
+  "$schema": "https://vega.github.io/schema/vega-lite/v6.4.1.json"
+ },
+ "time_timeline": {
+  "config": {
+   "view": {
+    "continuousWidth": 300,
+    "continuousHeight": 300
+   }
+  },
+  "layer": [
+   {
+    "data": {
+     "name": "spans"
+    },
+    "mark": {
+     "type": "rect",
+     "clip": true,
+     "color": "#9ecae1",
+     "opacity": 0.45,
+     "stroke": "#3182bd",
+     "strokeWidth": 1.5
+    },
+    "encoding": {
+     "tooltip": [
+      {
+       "field": "text",
+       "title": "Record",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "axis": {
+       "labelExpr": "format(datum.value, ',~f') + ' ' + unit_name",
+       "labelOverlap": true
+      },
+      "field": "x",
+      "scale": {
+       "domainMax": {
+        "expr": "x_max"
+       },
+       "domainMin": 0,
+       "nice": false
+      },
+      "title": "Virtual time",
+      "type": "quantitative"
+     },
+     "x2": {
+      "field": "x2"
+     },
+     "y": {
+      "axis": {
+       "domain": false,
+       "grid": false,
+       "labelExpr": "[\"channel\", \"worker\", \"store\", \"receiver\"][datum.value]",
+       "values": [
+        0,
+        1,
+        2,
+        3
+       ]
+      },
+      "field": "y",
+      "scale": {
+       "domain": [
+        -0.5,
+        3.5
+       ],
+       "nice": false,
+       "reverse": true,
+       "zero": false
+      },
+      "title": "Actor",
+      "type": "quantitative"
+     },
+     "y2": {
+      "field": "y2"
+     }
+    },
+    "transform": [
+     {
+      "calculate": "datum.from_seconds / unit",
+      "as": "x"
+     },
+     {
+      "calculate": "datum.to_seconds == null ? x_max : datum.to_seconds / unit",
+      "as": "x2"
+     },
+     {
+      "calculate": "2.55",
+      "as": "y"
+     },
+     {
+      "calculate": "3.45",
+      "as": "y2"
+     }
+    ]
+   },
+   {
+    "data": {
+     "name": "deliveries"
+    },
+    "mark": {
+     "type": "rule",
+     "color": "#777777",
+     "strokeDash": [
+      4,
+      3
+     ]
+    },
+    "encoding": {
+     "tooltip": [
+      {
+       "field": "text",
+       "title": "Delivery",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "axis": {
+       "labelExpr": "format(datum.value, ',~f') + ' ' + unit_name",
+       "labelOverlap": true
+      },
+      "field": "x",
+      "scale": {
+       "domainMax": {
+        "expr": "x_max"
+       },
+       "domainMin": 0,
+       "nice": false
+      },
+      "title": "Virtual time",
+      "type": "quantitative"
+     }
+    },
+    "transform": [
+     {
+      "calculate": "datum.at_seconds / unit",
+      "as": "x"
+     }
+    ]
+   },
+   {
+    "data": {
+     "name": "deliveries"
+    },
+    "mark": {
+     "type": "text",
+     "align": "left",
+     "baseline": "top",
+     "color": "#555555",
+     "dx": 3,
+     "fontSize": 10,
+     "y": 2
+    },
+    "encoding": {
+     "text": {
+      "field": "label",
+      "type": "nominal"
+     },
+     "tooltip": [
+      {
+       "field": "text",
+       "title": "Delivery",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "axis": {
+       "labelExpr": "format(datum.value, ',~f') + ' ' + unit_name",
+       "labelOverlap": true
+      },
+      "field": "x",
+      "scale": {
+       "domainMax": {
+        "expr": "x_max"
+       },
+       "domainMin": 0,
+       "nice": false
+      },
+      "title": "Virtual time",
+      "type": "quantitative"
+     }
+    },
+    "transform": [
+     {
+      "calculate": "datum.at_seconds / unit",
+      "as": "x"
+     }
+    ]
+   },
+   {
+    "data": {
+     "name": "events"
+    },
+    "mark": {
+     "type": "point",
+     "filled": true,
+     "stroke": "#000000"
+    },
+    "encoding": {
+     "color": {
+      "field": "marker",
+      "legend": {
+       "columns": 3,
+       "orient": "bottom"
+      },
+      "scale": {
+       "domain": [
+        "business effect",
+        "crash",
+        "timeout",
+        "lookup",
+        "delivery fact"
+       ],
+       "range": [
+        "#c0392b",
+        "#111111",
+        "#e67e22",
+        "#8e44ad",
+        "#2c7fb8"
+       ]
+      },
+      "title": "Event type",
+      "type": "nominal"
+     },
+     "opacity": {
+      "condition": {
+       "test": "datum.state == 'future'",
+       "value": 0.2
+      },
+      "value": 1.0
+     },
+     "shape": {
+      "field": "marker",
+      "legend": null,
+      "scale": {
+       "domain": [
+        "business effect",
+        "crash",
+        "timeout",
+        "lookup",
+        "delivery fact"
+       ],
+       "range": [
+        "diamond",
+        "cross",
+        "triangle-up",
+        "square",
+        "circle"
+       ]
+      },
+      "type": "nominal"
+     },
+     "size": {
+      "condition": {
+       "test": "datum.state == 'current'",
+       "value": 300
+      },
+      "value": 110
+     },
+     "strokeWidth": {
+      "condition": {
+       "test": "datum.state == 'current'",
+       "value": 2
+      },
+      "value": 0
+     },
+     "tooltip": [
+      {
+       "field": "seq",
+       "title": "Step",
+       "type": "quantitative"
+      },
+      {
+       "field": "attempt",
+       "title": "Delivery attempt",
+       "type": "quantitative"
+      },
+      {
+       "field": "at_text",
+       "title": "Time",
+       "type": "nominal"
+      },
+      {
+       "field": "actor",
+       "title": "Actor",
+       "type": "nominal"
+      },
+      {
+       "field": "kind",
+       "title": "Event",
+       "type": "nominal"
+      },
+      {
+       "field": "layer",
+       "title": "Layer",
+       "type": "nominal"
+      },
+      {
+       "field": "description",
+       "title": "What happens",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "axis": {
+       "labelExpr": "format(datum.value, ',~f') + ' ' + unit_name",
+       "labelOverlap": true
+      },
+      "field": "x",
+      "scale": {
+       "domainMax": {
+        "expr": "x_max"
+       },
+       "domainMin": 0,
+       "nice": false
+      },
+      "title": "Virtual time",
+      "type": "quantitative"
+     },
+     "y": {
+      "axis": {
+       "domain": false,
+       "grid": false,
+       "labelExpr": "[\"channel\", \"worker\", \"store\", \"receiver\"][datum.value]",
+       "values": [
+        0,
+        1,
+        2,
+        3
+       ]
+      },
+      "field": "y",
+      "scale": {
+       "domain": [
+        -0.5,
+        3.5
+       ],
+       "nice": false,
+       "reverse": true,
+       "zero": false
+      },
+      "title": "Actor",
+      "type": "quantitative"
+     }
+    },
+    "transform": [
+     {
+      "calculate": "datum.at_seconds / unit",
+      "as": "x"
+     },
+     {
+      "calculate": "datum.lane_y",
+      "as": "y"
+     }
+    ]
+   },
+   {
+    "data": {
+     "name": "events"
+    },
+    "mark": {
+     "type": "text",
+     "align": "left",
+     "dx": 8,
+     "fontSize": 9
+    },
+    "encoding": {
+     "opacity": {
+      "condition": {
+       "test": "datum.state == 'future'",
+       "value": 0.2
+      },
+      "value": 1.0
+     },
+     "text": {
+      "field": "seq",
+      "format": "d",
+      "type": "quantitative"
+     },
+     "tooltip": [
+      {
+       "field": "seq",
+       "title": "Step",
+       "type": "quantitative"
+      },
+      {
+       "field": "attempt",
+       "title": "Delivery attempt",
+       "type": "quantitative"
+      },
+      {
+       "field": "at_text",
+       "title": "Time",
+       "type": "nominal"
+      },
+      {
+       "field": "actor",
+       "title": "Actor",
+       "type": "nominal"
+      },
+      {
+       "field": "kind",
+       "title": "Event",
+       "type": "nominal"
+      },
+      {
+       "field": "layer",
+       "title": "Layer",
+       "type": "nominal"
+      },
+      {
+       "field": "description",
+       "title": "What happens",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "axis": {
+       "labelExpr": "format(datum.value, ',~f') + ' ' + unit_name",
+       "labelOverlap": true
+      },
+      "field": "x",
+      "scale": {
+       "domainMax": {
+        "expr": "x_max"
+       },
+       "domainMin": 0,
+       "nice": false
+      },
+      "title": "Virtual time",
+      "type": "quantitative"
+     },
+     "y": {
+      "axis": {
+       "domain": false,
+       "grid": false,
+       "labelExpr": "[\"channel\", \"worker\", \"store\", \"receiver\"][datum.value]",
+       "values": [
+        0,
+        1,
+        2,
+        3
+       ]
+      },
+      "field": "y",
+      "scale": {
+       "domain": [
+        -0.5,
+        3.5
+       ],
+       "nice": false,
+       "reverse": true,
+       "zero": false
+      },
+      "title": "Actor",
+      "type": "quantitative"
+     }
+    },
+    "transform": [
+     {
+      "calculate": "datum.at_seconds / unit",
+      "as": "x"
+     },
+     {
+      "calculate": "datum.lane_y",
+      "as": "y"
+     }
+    ]
+   }
+  ],
+  "height": 230,
+  "params": [
+   {
+    "name": "x_max",
+    "value": 0
+   },
+   {
+    "name": "unit",
+    "value": 0
+   },
+   {
+    "name": "unit_name",
+    "value": 0
    }
   ],
   "width": 420,

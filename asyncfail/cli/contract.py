@@ -5,17 +5,28 @@ CLI and the model say the same thing. Seconds are read by the library's one dura
 """
 
 import argparse
-from collections.abc import Callable
 from enum import StrEnum
 from typing import Any, Final
 
 from pydantic import ValidationError
 
-from asyncfail.cli.output import UsageError
-from asyncfail.contract.experiment import ContractScenario, evaluate
-from asyncfail.contract.terms import ContractProfile, KeyScope, PayloadPolicy, SecondRequest
+from asyncfail.cli.output import OutputFormat, UsageError, duration_argument
+from asyncfail.contract.experiment import ContractResult, ContractScenario, evaluate
+from asyncfail.contract.requests import SECOND_WORDS
+from asyncfail.contract.terms import (
+    DISPOSITION_LABEL,
+    EFFECTS_LABEL,
+    PROFILE_NAMES,
+    RECORD_LABEL,
+    REQUESTS_HEADER,
+    REQUESTS_TITLE,
+    ContractProfile,
+    KeyScope,
+    PayloadPolicy,
+    SecondRequest,
+)
 from asyncfail.ground.canonical import to_json
-from asyncfail.ground.durations import ACCEPTED, Duration, parse_duration, shown
+from asyncfail.ground.durations import human
 from asyncfail.ground.retention import BoundaryConvention
 
 _FIELDS: Final = ContractScenario.model_fields
@@ -38,18 +49,6 @@ def _help(field: str) -> str:
     return f"{_FIELDS[field].description}{suffix}"
 
 
-def duration_argument() -> Callable[[str], Duration]:
-    """An argparse type for seconds: the library's one parser (``parse_duration``)."""
-
-    def parse(text: str) -> Duration:
-        try:
-            return parse_duration(text)
-        except ValueError as error:
-            raise argparse.ArgumentTypeError(f"{shown(text)} {error}; give {ACCEPTED}") from None
-
-    return parse
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     for option, field, enum in _CHOICES:
         parser.add_argument(f"--{option}", choices=[m.value for m in enum], help=_help(field))
@@ -57,6 +56,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         parser.add_argument(
             f"--{option}", type=duration_argument(), metavar="SECONDS", help=_help(field)
         )
+    parser.add_argument(
+        "--format",
+        choices=[f.value for f in OutputFormat],
+        default=OutputFormat.JSON.value,
+        help="a JSON document (default) or a summary for the terminal",
+    )
 
 
 def run(args: argparse.Namespace) -> str:
@@ -72,4 +77,41 @@ def run(args: argparse.Namespace) -> str:
         first = error.errors()[0]
         field = ".".join(str(part) for part in first["loc"])
         raise UsageError(f"asyncfail contract: error: {field}: {first['msg']}") from None
-    return to_json(evaluate(scenario).model_dump(mode="json"))
+    result = evaluate(scenario)
+    if args.format == OutputFormat.TEXT:
+        return render_text(result)
+    return to_json(result.model_dump(mode="json"))
+
+
+def render_text(result: ContractResult) -> str:
+    """The result for a terminal: the finding, the figures, the settings in force, any
+    departure from the profile's system, the boundary rule, and the seed's table of requests."""
+    s, settings = result.scenario, result.settings
+    verdict = "right" if result.correct else "wrong"
+    lines = [
+        f"Idempotency contract: {PROFILE_NAMES[s.profile]}, second request "
+        f"{SECOND_WORDS[s.second]}, {human(s.delay_seconds)} after the first",
+        f"finding: {result.finding} ({verdict})",
+        f"{RECORD_LABEL.lower()}: {result.record}   {DISPOSITION_LABEL.lower()}: "
+        f"{result.disposition}   {EFFECTS_LABEL.lower()}: {result.effects}",
+    ]
+    if result.rejection is not None:
+        status = result.rejection.status_code or "no HTTP status"
+        lines.append(f"reported as: {status}, {result.rejection.error}")
+    lines += [
+        f"settings: key scope {settings.scope}, policy {settings.policy}, retention "
+        f"{settings.retention} ({human(settings.retention)}), boundary {settings.boundary}",
+        *(f"departs: {departure}" for departure in result.departures),
+        result.boundary_rule,
+        "",
+        f"{REQUESTS_TITLE}:",
+    ]
+    rows = [REQUESTS_HEADER] + [
+        (str(r.attempt), r.business_identity, str(r.amount_minor_units), r.receiver_key,
+         r.fingerprint_tuple)
+        for r in result.requests
+    ]  # fmt: skip
+    widths = [max(len(row[i]) for row in rows) for i in range(len(REQUESTS_HEADER))]
+    lines += ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
+              for row in rows]  # fmt: skip
+    return "\n".join(lines) + "\n"

@@ -1,13 +1,26 @@
-"""``asyncfail lab``: run the failure lab for one fault and runtime, or for all of them."""
+"""``asyncfail lab``: run the failure lab for one fault and runtime, or for all of them.
+
+Every setting of ``LabSettings`` is an option named after it (``on_lookup_outage`` is
+``--on-lookup-outage``) whose help is the setting's own description.
+"""
 
 import argparse
 
-from asyncfail.cli.output import UsageError, bounded_int
+from asyncfail.cli.output import OutputFormat, UsageError, bounded_int
+from asyncfail.cli.settings_options import add_settings, settings_of
 from asyncfail.ground.canonical import to_json
+from asyncfail.ground.durations import human
 from asyncfail.ground.prose import counted
 from asyncfail.lab.faults import Fault
 from asyncfail.lab.results import LabResult
-from asyncfail.lab.scenario import DEFAULT_DELIVERIES, MAX_DELIVERIES, Mode, Scenario
+from asyncfail.lab.scenario import (
+    DEFAULT_DELIVERIES,
+    MAX_DELIVERIES,
+    Mode,
+    Scenario,
+    option,
+    option_value,
+)
 from asyncfail.lab.simulation import simulate, simulate_all
 
 _DEFAULT = Scenario()
@@ -34,7 +47,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"how many times the channel may deliver (1-{MAX_DELIVERIES}, "
         f"default: {DEFAULT_DELIVERIES})",
     )
-    parser.add_argument("--format", choices=["json", "text"], default="json")
+    parser.add_argument(
+        "--format",
+        choices=[f.value for f in OutputFormat],
+        default=OutputFormat.JSON.value,
+        help="a JSON document (default) or a table for the terminal",
+    )
+    add_settings(parser)
 
 
 def run(args: argparse.Namespace) -> str:
@@ -44,22 +63,25 @@ def run(args: argparse.Namespace) -> str:
                 "asyncfail lab: error: --all runs every fault under both modes; "
                 "drop --fault and --mode"
             )
-        results = simulate_all(args.deliveries)
+        results = simulate_all(args.deliveries, settings_of(args, "lab"))
     else:
         scenario = Scenario(
             fault=Fault(args.fault or _DEFAULT.fault),
             mode=Mode(args.mode or _DEFAULT.mode),
             deliveries=args.deliveries,
+            settings=settings_of(args, "lab"),
         )
         results = (simulate(scenario),)
-    if args.format == "text":
-        return "\n".join(render_text(r) for r in results)
+    if args.format == OutputFormat.TEXT:
+        # The settings and the assumptions are the same for every run: said once, at the end.
+        tables = "\n".join(render_text(r) for r in results)
+        return f"{tables}\n{render_assumptions(results[0])}"
     documents = [r.model_dump(mode="json") for r in results]
     return to_json(documents if args.all else documents[0])
 
 
 def render_text(result: LabResult) -> str:
-    """A terminal table of one result: figures first, then the trace, then the assumptions."""
+    """A terminal table of one result: figures first, then the trace."""
     c = result.counts
     lines = [
         f"Async Failure Lab: {result.fault} / {result.mode} runtime "
@@ -68,10 +90,29 @@ def render_text(result: LabResult) -> str:
         f"lookups {c.lookups}",
         f"outcome {result.outcome}   status: {result.status}",
         "",
-        f"{'seq':>3}  {'attempt':>7}  {'actor':<8}  {'layer':<15}  event",
+        f"{'seq':>3}  {'attempt':>7}  {'at':>10}  {'actor':<8}  {'layer':<15}  event",
     ]
     lines += [
-        f"{e.seq:>3}  {e.attempt:>7}  {e.actor:<8}  {e.layer:<15}  {e.kind}" for e in result.events
+        f"{e.seq:>3}  {e.attempt:>7}  {human(e.at):>10}  {e.actor:<8}  {e.layer:<15}  {e.kind}"
+        for e in result.events
     ]
-    lines += ["", "Assumptions:"] + [f"- {a}" for a in result.assumptions]
+    return "\n".join(lines) + "\n"
+
+
+SEED_SETTINGS = "the seed's (every assumption kept)"
+
+
+def render_assumptions(result: LabResult) -> str:
+    """The settings that differ from the seed's, then the seed's assumptions, each broken one
+    marked with what breaks it."""
+    changed = result.settings.changed()
+    settings = ", ".join(
+        f"{option(name)} {option_value(getattr(result.settings, name))}" for name in changed
+    )
+    broken = {b.assumption: b.by for b in result.broken_assumptions}
+    lines = [f"Settings: {settings or SEED_SETTINGS}", "Assumptions:"]
+    for number, assumption in enumerate(result.assumptions, start=1):
+        mark = "x" if number in broken else "-"
+        lines.append(f"{mark} {assumption}")
+        lines += [f"    broken by {reason}" for reason in broken.get(number, ())]
     return "\n".join(lines) + "\n"

@@ -16,10 +16,9 @@ from asyncfail.cli.output import (
     UsageError,
     error_line,
     report,
-    shown,
     write_utf8,
 )
-from asyncfail.ground.prose import joined
+from asyncfail.ground.prose import echoed, joined
 from asyncfail.ground.version import VERSION
 
 COMMANDS: Final[dict[str, str]] = {
@@ -154,9 +153,9 @@ class _Parser(argparse.ArgumentParser):
         separated = extras[0] == "--" and len(extras) > 1  # every word after it is an argument
         word = extras[1] if separated else extras[0]
         if not separated and _looks_like_an_option(word):
-            name = shown(word.partition("=")[0])
+            name = echoed(word.partition("=")[0])
             return f"unknown option {name}; the options are {self._options()}"
-        return f"unexpected argument {shown(word)}"
+        return f"unexpected argument {echoed(word)}"
 
     def _options(self) -> str:
         """Every option of this parser, in the order ``--help`` lists them: ``-h/--help``."""

@@ -5,17 +5,23 @@ import argparse
 import contextlib
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from enum import StrEnum
 from typing import Final, TextIO
 
-from asyncfail.ground.prose import counted
-
-ECHO_LIMIT: Final = 100
-"""The most characters an error message spends on one value it echoes, quotes included: a value
-typed by mistake can be 100 kB long, and the message must stay one short line."""
-
+from asyncfail.ground.durations import ACCEPTED, Duration, parse_duration
+from asyncfail.ground.prose import echoed
 
 MAX_LINE: Final = 400
 """The longest error line ``main`` prints; the longest message it builds is about 300."""
+
+
+class OutputFormat(StrEnum):
+    """How a subcommand prints its result."""
+
+    JSON = "json"
+    """One JSON document (canonical: ``ground.canonical.to_json``)."""
+    TEXT = "text"
+    """A table for the terminal."""
 
 
 class UsageError(Exception):
@@ -26,40 +32,26 @@ class OutputError(Exception):
     """The command was good but its output could not be written: one line, exit status 1."""
 
 
-def shown(value: str) -> str:
-    """``value`` as an error message echoes it: quoted and escaped as by ``repr`` (a newline or
-    NUL byte cannot break the line); when that is longer than ``ECHO_LIMIT``, its start, an
-    ellipsis and the value's length: ``'1111…' (4301 characters)``."""
-    whole = repr(value)
-    if len(whole) <= ECHO_LIMIT:
-        return whole
-    end = ECHO_LIMIT
-    # Escapes make a character up to ten long ("\U000e0001"): shorten until the quote fits.
-    while len(repr(value[:end] + "…")) > ECHO_LIMIT:
-        end -= 1
-    return f"{value[:end] + '…'!r} ({counted(len(value), 'character')})"
-
-
 def error_line(message: str, words: Sequence[str]) -> str:
     """``message`` as the one line ``main`` prints for the command line ``words``.
 
-    Rules: every value from ``words`` that the message echoes is shortened by ``shown`` (argparse
+    Rules: every value from ``words`` that the message echoes is shortened by ``echoed`` (argparse
     and the argument types echo a value as its ``repr``: "invalid choice: '<100 kB>'");
     every character that could end or garble the line is escaped; and the line is cut at
     ``MAX_LINE`` characters, a last guard for a message that echoes a value some other way.
     """
     for value in sorted(set(_values_in(words)), key=len, reverse=True):
-        message = message.replace(repr(value), shown(value))
+        message = message.replace(repr(value), echoed(value))
     line = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in message)
     return line if len(line) <= MAX_LINE else line[: MAX_LINE - 1] + "…"
 
 
 def _values_in(words: Sequence[str]) -> Iterator[str]:
-    """Each value in ``words`` that ``shown`` would shorten: a word, the value of an
+    """Each value in ``words`` that ``echoed`` would shorten: a word, the value of an
     ``--option=value`` word, and what follows a short option written as one word (``-hVALUE``)."""
     for word in words:
         parts = [word, word.partition("=")[2], word[2:]] if word.startswith("-") else [word]
-        yield from (part for part in parts if shown(part) != repr(part))
+        yield from (part for part in parts if echoed(part) != repr(part))
 
 
 def bounded_int(low: int, high: int) -> Callable[[str], int]:
@@ -74,7 +66,7 @@ def bounded_int(low: int, high: int) -> Callable[[str], int]:
         value = int(significant) if plain else None
         if value is None or not low <= value <= high:
             raise argparse.ArgumentTypeError(
-                f"must be a whole number from {low} to {high}, got {shown(text)}"
+                f"must be a whole number from {low} to {high}, got {echoed(text)}"
             )
         return value
 
@@ -101,3 +93,15 @@ def report(line: str) -> None:
     # ValueError: the stream was closed inside this process.
     with contextlib.suppress(OSError, ValueError):
         print(line, file=sys.stderr, flush=True)
+
+
+def duration_argument() -> Callable[[str], Duration]:
+    """An argparse type for seconds: the library's one parser (``parse_duration``)."""
+
+    def parse(text: str) -> Duration:
+        try:
+            return parse_duration(text)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(f"{echoed(text)} {error}; give {ACCEPTED}") from None
+
+    return parse

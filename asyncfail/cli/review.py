@@ -12,7 +12,9 @@ import stat
 import tempfile
 from pathlib import Path
 
-from asyncfail.cli.output import OutputError, UsageError, shown
+from asyncfail.cli.output import OutputError, UsageError
+from asyncfail.cli.settings_options import add_settings, settings_of
+from asyncfail.ground.prose import echoed
 from asyncfail.handoff.review import ReviewFormat, build_review
 from asyncfail.lab.faults import Fault
 from asyncfail.lab.scenario import SEED_FAULT
@@ -46,10 +48,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="write the document to FILE (atomically) instead of stdout ('-': stdout)",
     )
+    add_settings(parser)
 
 
 def run(args: argparse.Namespace) -> str:
-    text = build_review(Fault(args.fault)).render(ReviewFormat(args.format))
+    review = build_review(Fault(args.fault), settings=settings_of(args, "review"))
+    text = review.render(ReviewFormat(args.format))
     if args.output is None or args.output == "-":  # "-" is standard output, as for most tools
         return text
     write_file(args.output, text)
@@ -74,7 +78,7 @@ def write_file(name: str, text: str) -> None:
     except OSError as error:
         reason = error.strerror or type(error).__name__
         raise OutputError(
-            f"asyncfail review: error: cannot write the --output file {shown(name)}: {reason}"
+            f"asyncfail review: error: cannot write the --output file {echoed(name)}: {reason}"
         ) from None
 
 

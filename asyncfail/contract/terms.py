@@ -99,3 +99,21 @@ PROFILE_NAMES: Final[dict[ContractProfile, str]] = {
     ContractProfile.POWERTOOLS: "AWS Lambda Powertools",
 }
 """Whose contract each profile follows, by name."""
+
+
+# ---------------------------------------------------------------------------------------------
+# The result in words: how the lesson and the CLI label each figure
+
+RECORD_LABEL: Final = "Record at second request"
+DISPOSITION_LABEL: Final = "Second disposition"
+EFFECTS_LABEL: Final = "Total effects"
+ONE_INTENT_LABEL: Final = "Both requests express one intent"
+REQUESTS_TITLE: Final = "Fictional requests and their receiver keys"
+REQUESTS_HEADER: Final = (
+    "Attempt",
+    "Business identity",
+    "Amount (minor units)",
+    "Receiver key",
+    "Fingerprint tuple",
+)
+"""The seed's table of the two requests, by its own column names."""

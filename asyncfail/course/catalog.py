@@ -47,7 +47,21 @@ LESSONS: Final[tuple[LessonInfo, ...]] = (
         ),
     ),
     LessonInfo(
-        "02_idempotency_contract",
+        "02_break_the_assumptions",
+        "Break the assumptions",
+        "The durable runtime recovers by key only under five assumptions: break each one, watch "
+        "the promise fail against a clock, and find the change that restores it.",
+        25,
+        (
+            "name the assumption a durable runtime's recovery rests on when a debit repeats",
+            "read a trace against time, and tell whether an idempotency record still counted "
+            "when the redelivery came",
+            "choose between failing open and failing closed when a lookup or the journal is "
+            "down, knowing what each costs",
+        ),
+    ),
+    LessonInfo(
+        "03_idempotency_contract",
         "Stress the idempotency contract",
         "Key scope, payload fingerprints and the retention boundary: when does a second request "
         "become a second debit?",
@@ -61,7 +75,7 @@ LESSONS: Final[tuple[LessonInfo, ...]] = (
         ),
     ),
     LessonInfo(
-        "03_readiness_checklist",
+        "04_readiness_checklist",
         "Take the replay-readiness checklist to your own design",
         "Describe your own design and get a readiness report, with your retention and replay "
         "window run through the contract experiment.",
@@ -73,7 +87,7 @@ LESSONS: Final[tuple[LessonInfo, ...]] = (
         ),
     ),
     LessonInfo(
-        "04_review_handoff",
+        "05_review_handoff",
         "Read the review handoff the model writes",
         "The reliability review handoff, generated from both runtimes under the fault you pick: "
         "every figure in it is the model's.",
@@ -90,3 +104,28 @@ LESSONS: Final[tuple[LessonInfo, ...]] = (
 def lesson(stem: str) -> LessonInfo:
     """The lesson whose notebook is ``stem``."""
     return next(info for info in LESSONS if info.stem == stem)
+
+
+NOTEBOOKS_README_INTRO: Final = """\
+# The course
+
+Serve every lesson locally with `make serve` (http://127.0.0.1:2718), or open one for editing
+with `.venv/bin/marimo edit notebooks/<lesson>.py`. Lessons, in order:
+"""
+NOTEBOOKS_README_CLOSING: Final = """\
+Every number, trace and chart comes from the `asyncfail` library; a lesson holds controls and
+layout only, and reads its words from `asyncfail/course/`. Inputs stay in page memory: nothing
+is written to the URL or sent anywhere.
+
+*Written by `make golden` from `asyncfail/course/catalog.py`; do not edit.*
+"""
+
+
+def notebooks_readme() -> str:
+    """``notebooks/README.md``: the lessons in order, each with its file, title, summary and
+    minutes."""
+    items = "\n".join(
+        f"{n}. `{info.stem}.py`: **{info.title}** ({info.minutes} minutes). {info.summary}"
+        for n, info in enumerate(LESSONS, start=1)
+    )
+    return f"{NOTEBOOKS_README_INTRO}\n{items}\n\n{NOTEBOOKS_README_CLOSING}"

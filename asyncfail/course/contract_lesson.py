@@ -12,7 +12,13 @@ from typing import Final
 from asyncfail.contract.experiment import ContractResult, ContractScenario
 from asyncfail.contract.profiles import PROFILES
 from asyncfail.contract.settings import ContractSettings, resolve
-from asyncfail.contract.terms import DEFAULT_DELAY, PROFILE_NAMES, ContractProfile
+from asyncfail.contract.terms import (
+    DEFAULT_DELAY,
+    PROFILE_NAMES,
+    REQUESTS_HEADER,
+    REQUESTS_TITLE,
+    ContractProfile,
+)
 from asyncfail.ground.durations import duration_error, parse_duration
 from asyncfail.handoff.markdown import md_table
 from asyncfail.handoff.markup import Table
@@ -50,21 +56,9 @@ BOUNDARY_LABEL: Final = (
 DEPARTURES_TITLE: Final = "**Not what {profile} does:**"
 INPUT_NOT_READ: Final = "**Not read; the profile's value is used.**"
 
-RECORD_LABEL: Final = "Record at second request"
-DISPOSITION_LABEL: Final = "Second disposition"
 DISPOSITION_CAPTION: Final = "applied, reused, or conflict"
-EFFECTS_LABEL: Final = "Total effects"
-ONE_INTENT_LABEL: Final = "Both requests express one intent"
 YES_NO: Final = ("no", "yes")
 """How a yes/no figure is shown, indexed by the bool."""
-REQUESTS_TITLE: Final = "**Fictional requests and their receiver keys**"
-REQUESTS_HEADER: Final = (
-    "Attempt",
-    "Business identity",
-    "Amount (minor units)",
-    "Receiver key",
-    "Fingerprint tuple",
-)
 
 BOUNDARY_TEXT: Final = (
     "## The retention boundary\n\n"
@@ -127,7 +121,7 @@ def requests_table(result: ContractResult) -> str:
         )
         for r in result.requests
     )
-    return f"{REQUESTS_TITLE}\n\n{md_table(Table(header=REQUESTS_HEADER, rows=rows))}"
+    return f"**{REQUESTS_TITLE}**\n\n{md_table(Table(header=REQUESTS_HEADER, rows=rows))}"
 
 
 def controls_for(profile: ContractProfile) -> ContractSettings:

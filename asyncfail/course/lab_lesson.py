@@ -56,8 +56,10 @@ OUTCOME_KIND: Final[dict[Outcome, str]] = {
     Outcome.DUPLICATE: "danger",
     Outcome.LOST: "warn",
     Outcome.UNKNOWN: "warn",
+    Outcome.PARKED: "info",
 }
-"""The callout kind of each outcome: a duplicate is danger, a lost or unknown one a warning."""
+"""The callout kind of each outcome: a duplicate is danger, a lost or unknown one a warning, a
+parked one (safe, waiting for an operator) information."""
 
 TRACES_TITLE: Final = "## The event traces"
 STEP_LABEL: Final = "Step through the traces (arrow keys move one event)"

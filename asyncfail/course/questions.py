@@ -83,3 +83,25 @@ HANDOFF_QUESTION = Question(
         "durable runtime looks the operation key up instead and finds the debit."
     ),
 )
+
+
+ASSUMPTIONS_QUESTION = Question(
+    prompt=(
+        "The receiver keeps idempotency records for 60 s, redeliveries come 60 s apart, and the "
+        "worker crashes after the debit. Which single change stops the second debit?"
+    ),
+    options=(
+        "A receiver that deduplicates repeated keyed requests.",
+        "Keeping the records longer than the last redelivery can come.",
+        "Failing closed when a lookup fails.",
+        "A new operation key for each delivery attempt.",
+    ),
+    answer="Keeping the records longer than the last redelivery can come.",
+    explanation=(
+        "At exactly 60 s the record has expired under the seed's convention, so the lookup finds "
+        "nothing and the runtime calls again. A deduplicating receiver needs that same record, "
+        "so it cannot help; no lookup failed, so failing closed changes nothing; a key per "
+        "attempt would miss even a retained record. Records must outlive the last redelivery "
+        "(or the boundary convention must count the expiry instant)."
+    ),
+)

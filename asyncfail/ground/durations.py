@@ -17,7 +17,7 @@ from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import core_schema
 
-from asyncfail.ground.prose import plural
+from asyncfail.ground.prose import echoed, plural
 
 MILLIS_PER_SECOND: Final = 1000
 MAX_SECONDS: Final = 30 * 86_400
@@ -118,14 +118,6 @@ _NUMBER: Final = re.compile(r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+")
 _MAX_TEXT: Final = 40
 """Longer text cannot be a duration of at most 30 days to the millisecond (7 + 1 + 3
 characters, with room for leading and trailing zeros)."""
-_SHOWN: Final = 24
-
-
-def shown(text: str) -> str:
-    """``text`` quoted for an error message, cut to a short prefix so a huge input never
-    becomes a huge message."""
-    cut = text if len(text) <= _SHOWN else f"{text[:_SHOWN]}…"
-    return repr(cut)
 
 
 def _plain_decimal(value: Decimal) -> str:
@@ -191,7 +183,7 @@ def parse_duration(text: str, unit: TimeUnit = TimeUnit.SECONDS) -> Duration:
 
 def duration_error(field: str, text: str, reason: str) -> str:
     """One line: the field, what was given (cut short), why it was refused, what is accepted."""
-    return f"{field}: {shown(text.strip())} {reason}; give {ACCEPTED}"
+    return f"{field}: {echoed(text.strip())} {reason}; give {ACCEPTED}"
 
 
 def describe_amount(amount: Decimal, unit: TimeUnit) -> str:
@@ -229,7 +221,7 @@ def _validate(value: object) -> Duration:
         if duration > MAX_DURATION:
             raise ValueError(f"is longer than 30 days ({MAX_SECONDS:,} seconds)")
     except ValueError as error:
-        raise ValueError(f"{shown(str(value))} {error}; give {ACCEPTED}") from None
+        raise ValueError(f"{echoed(str(value))} {error}; give {ACCEPTED}") from None
     return duration
 
 

@@ -64,3 +64,22 @@ def joined(items: Sequence[str], conjunction: str = "and") -> str:
 def quoted(text: str) -> str:
     """``text`` between typographic double quotes, as the seed quotes a status."""
     return f"\u201c{text}\u201d"
+
+
+ECHO_LIMIT: Final = 100
+"""The most characters an error message spends on one value it echoes, quotes included: a value
+typed by mistake can be 100 kB long, and the message must stay one short line."""
+
+
+def echoed(value: str) -> str:
+    """``value`` as an error message echoes it: quoted and escaped as by ``repr`` (a newline or
+    NUL byte cannot break the line); when that is longer than ``ECHO_LIMIT``, its start, an
+    ellipsis and the value's length: ``'1111…' (4301 characters)``."""
+    whole = repr(value)
+    if len(whole) <= ECHO_LIMIT:
+        return whole
+    end = ECHO_LIMIT
+    # Escapes make a character up to ten long ("\U000e0001"): shorten until the quote fits.
+    while len(repr(value[:end] + "…")) > ECHO_LIMIT:
+        end -= 1
+    return f"{value[:end] + '…'!r} ({counted(len(value), 'character')})"

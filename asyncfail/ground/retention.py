@@ -10,7 +10,7 @@ from collections.abc import Callable
 from enum import StrEnum
 from typing import Final
 
-from asyncfail.ground.durations import Duration
+from asyncfail.ground.durations import Duration, human
 
 
 class BoundaryConvention(StrEnum):
@@ -47,3 +47,13 @@ BOUNDARY_RULES: Final[dict[BoundaryConvention, str]] = {
 def retained(age: Duration, retention: Duration, boundary: BoundaryConvention) -> bool:
     """Whether a record written ``age`` ago still counts under ``retention`` and ``boundary``."""
     return RETAINED_WHILE[boundary](age.millis, retention.millis)
+
+
+def counts_until(expiry: Duration, boundary: BoundaryConvention) -> str:
+    """How long a record expiring at ``expiry`` counts, in words, under ``boundary``:
+    ``until just before 30 s`` or ``up to and including 30 s``."""
+    match boundary:
+        case BoundaryConvention.EXPIRED_AT_BOUNDARY:
+            return f"until just before {human(expiry)}"
+        case BoundaryConvention.RETAINED_AT_BOUNDARY:
+            return f"up to and including {human(expiry)}"

@@ -18,8 +18,8 @@ from asyncfail.ground.durations import (
     describe_amount,
     duration_of,
     parse_amount,
-    shown,
 )
+from asyncfail.ground.prose import echoed
 from asyncfail.handoff.markup import plain
 
 MAX_TEXT: Final = 10_000
@@ -102,7 +102,7 @@ def duration_from_text(field: str, amount: str, unit: TimeUnit | str) -> StatedD
         if isinstance(error, ValidationError):
             reason = error.errors()[0]["msg"].removeprefix("Value error, ")
         else:
-            reason = f"{shown(amount.strip())} {reason}"
+            reason = f"{echoed(amount.strip())} {reason}"
         raise ValueError(f"{field}: {reason}; {accepted}") from None
 
 
@@ -211,6 +211,10 @@ UNKNOWN_SCOPE: Final = "unknown"
 """How a form says the key's scope is not known (``key_scope=None``)."""
 
 
+def _not_one_of(raw: object, options: str) -> str:
+    return f"{echoed(str(raw))} is not one of {options}"
+
+
 def _read(field: str, raw: object) -> object:
     """One raw answer as ``ReplayDesign`` holds it, or ValueError with a one-line reason."""
     match field:
@@ -222,7 +226,9 @@ def _read(field: str, raw: object) -> object:
                 return None
             options = ", ".join([*(s.value for s in KeyScope), UNKNOWN_SCOPE])
             if raw not in {s.value for s in KeyScope}:
-                raise ValueError(f"{FIELD_NAMES[field]}: {shown(str(raw))} is not one of {options}")
+                raise ValueError(
+                    f"{FIELD_NAMES[field]}: {echoed(str(raw))} is not one of {options}"
+                )
             return KeyScope(str(raw))
         case _ if field in _OWNER_FIELDS:
             text = "" if raw is None else str(raw)
@@ -235,7 +241,9 @@ def _read(field: str, raw: object) -> object:
         case _:
             options = ", ".join(a.value for a in Answer)
             if raw not in {a.value for a in Answer}:
-                raise ValueError(f"{FIELD_NAMES[field]}: {shown(str(raw))} is not one of {options}")
+                raise ValueError(
+                    f"{FIELD_NAMES[field]}: {echoed(str(raw))} is not one of {options}"
+                )
             return Answer(str(raw))
 
 

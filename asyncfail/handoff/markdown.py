@@ -70,7 +70,7 @@ def md_text(text: str) -> str:
 
 # Code spans are literal in Markdown (no escapes apply inside them), so only identifiers that
 # need no escaping are shown as code; anything else falls back to escaped plain text.
-_SAFE_CODE: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9 .,=/-]*")
+_SAFE_CODE: Final = re.compile(r"[A-Za-z0-9-][A-Za-z0-9 .,=/-]*")
 
 
 def md_rich(parts: Rich) -> str:
@@ -122,11 +122,13 @@ def _md_block(block: Block) -> Iterator[str]:
             assert_never(block)
 
 
-def md_table(table: Table) -> str:
-    """One table as Markdown lines (every cell escaped; an empty cell is a space)."""
+def md_table(table: Table, *, left: bool = False) -> str:
+    """One table as Markdown lines (every cell escaped; an empty cell is a space); ``left``
+    aligns every column to the left (for prose cells, which some renderers right-align)."""
+    rule = ":---" if left else "---"
     lines = [
         "| " + " | ".join(md_text(h) or " " for h in table.header) + " |",
-        "|" + "|".join("---" for _ in table.header) + "|",
+        "|" + "|".join(rule for _ in table.header) + "|",
     ]
     lines += ["| " + " | ".join(_md_cell(cell) for cell in row) + " |" for row in table.rows]
     return "\n".join(lines)

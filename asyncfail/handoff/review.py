@@ -15,7 +15,7 @@ from typing import Final, assert_never
 from pydantic import BaseModel, ConfigDict, model_validator
 
 from asyncfail.ground import seed
-from asyncfail.ground.prose import capitalised, counted, quoted
+from asyncfail.ground.prose import capitalised, counted, joined, quoted
 from asyncfail.ground.seed import Boundary, HandoffSection, Priority
 from asyncfail.ground.version import VERSION
 from asyncfail.handoff.html_page import to_html, to_html_fragment
@@ -29,8 +29,10 @@ from asyncfail.handoff.markup import (
     Document,
     Facts,
     Paragraph,
+    Rich,
     Section,
     Steps,
+    Strong,
     Subsection,
     Table,
     Tone,
@@ -47,7 +49,8 @@ from asyncfail.lab.reading import (
     result_record_of,
 )
 from asyncfail.lab.results import LabResult
-from asyncfail.lab.scenario import MODE_TITLES, SEED_FAULT, Mode, Scenario
+from asyncfail.lab.scenario import MODE_TITLES, SEED_FAULT, Mode, Scenario, option, option_value
+from asyncfail.lab.settings import DEFAULT_SETTINGS, LabSettings
 from asyncfail.lab.simulation import simulate
 
 # ---------------------------------------------------------------------------------------------
@@ -77,6 +80,8 @@ _RECOVERY: Final[dict[Route, str]] = {
 }
 
 _PRIORITY_TONE: Final[dict[Priority, Tone]] = {Priority.P0: Tone.P0, Priority.P1: Tone.P1}
+
+BROKEN_HERE: Final = "Broken in this run:"
 
 
 def model_version() -> str:
@@ -115,7 +120,13 @@ class Review(BaseModel):
             raise ValueError("both runs must be of the review's fault")
         if naive.deliveries != durable.deliveries:
             raise ValueError("both runs must have the same delivery budget")
+        if naive.settings != durable.settings:
+            raise ValueError("both runs must have the same settings")
         return self
+
+    @property
+    def settings(self) -> LabSettings:
+        return self.durable.settings
 
     def run(self, mode: Mode) -> LabResult:
         return self.naive if mode is Mode.NAIVE else self.durable
@@ -213,12 +224,19 @@ class Review(BaseModel):
         return capitalised("; ".join(phrases))
 
     def summary(self) -> str:
-        """The evidence summary's closing sentences, from the counts and the durable status."""
+        """The evidence summary's closing sentences, from the counts and the durable status; the
+        seed's "with the stated durable-runtime assumptions" only when none is broken."""
         naive, durable = self.naive.counts, self.durable.counts
+        broken = [str(b.assumption) for b in self.durable.broken_assumptions]
+        condition = (
+            f"With the durable runtime and assumption {joined(broken)} set aside"
+            if broken
+            else "With the stated durable-runtime assumptions"
+        )
         return (
             f"The model produces {counted(naive.attempts, 'attempt', words=True)} and "
-            f"{counted(naive.effects, 'effect', words=True)} for the naive loop. With the stated "
-            "durable-runtime assumptions, it produces "
+            f"{counted(naive.effects, 'effect', words=True)} for the naive loop. {condition}, "
+            "it produces "
             f"{counted(durable.attempts, 'attempt', words=True)} and "
             f"{counted(durable.effects, 'modeled effect', words=True)}, then reports "
             f"{quoted(f'{self.durable.status}.')}"
@@ -237,7 +255,15 @@ class Review(BaseModel):
         )
 
     def _assumptions(self) -> tuple[Block, ...]:
-        return (Bullets(tuple((a,) for a in seed.ASSUMPTIONS)),)
+        """The seed's assumptions, each one this run's settings break followed by what does."""
+        broken = {b.assumption: b.by for b in self.durable.broken_assumptions}
+        items: list[Rich] = []
+        for number, text in enumerate(seed.ASSUMPTIONS, start=1):
+            item: Rich = (text,)
+            if number in broken:
+                item += (" ", Strong(BROKEN_HERE), f" {'; '.join(broken[number])}.")
+            items.append(item)
+        return (Bullets(tuple(items)),)
 
     def boundary_evidence(self, boundary: Boundary) -> str:
         """The failure map's evidence at one boundary, as its row says it."""
@@ -278,10 +304,22 @@ class Review(BaseModel):
         return (Subsection(seed.BEFORE_REPLAY_TITLE, (steps,)),)
 
     def _cannot_decide(self) -> tuple[Block, ...]:
-        return (Bullets(tuple((s,) for s in seed.CANNOT_DECIDE)),)
+        bullets = [(s,) for s in seed.CANNOT_DECIDE]
+        broken = [b.assumption for b in self.durable.broken_assumptions]
+        if broken:
+            numbers = joined([str(n) for n in broken])
+            bullets.append(
+                (f"How far these traces carry over: this run sets aside assumption {numbers} "
+                 "above, so its figures describe that setting, not the seed's.",)
+            )  # fmt: skip
+        return (Bullets(tuple(bullets)),)
 
     def _closing(self) -> tuple[Block, ...]:
-        command = Code(f"asyncfail review --fault {self.fault}")
+        options = "".join(
+            f" {option(name)} {option_value(getattr(self.settings, name))}"
+            for name in self.settings.changed()
+        )
+        command = Code(f"asyncfail review --fault {self.fault}{options}")
         generated = Paragraph((f"Generated by asyncfail {self.model_version}: ", command))
         return (Paragraph((seed.CLOSING,)), generated)
 
@@ -336,14 +374,20 @@ def _runtime_block(mode: Mode, result: LabResult) -> Subsection:
     )
 
 
-def build_review(fault: Fault = SEED_FAULT, *, version: str | None = None) -> Review:
-    """Run both runtimes under ``fault`` (default deliveries) and return the review of the two.
+def build_review(
+    fault: Fault = SEED_FAULT,
+    *,
+    settings: LabSettings = DEFAULT_SETTINGS,
+    version: str | None = None,
+) -> Review:
+    """Run both runtimes under ``fault`` and ``settings`` (default deliveries) and return the
+    review of the two.
 
     ``version`` names the model in the document; by default the installed package version.
     """
     return Review(
         fault=fault,
-        naive=simulate(Scenario(fault=fault, mode=Mode.NAIVE)),
-        durable=simulate(Scenario(fault=fault, mode=Mode.DURABLE)),
+        naive=simulate(Scenario(fault=fault, mode=Mode.NAIVE, settings=settings)),
+        durable=simulate(Scenario(fault=fault, mode=Mode.DURABLE, settings=settings)),
         model_version=model_version() if version is None else version,
     )

@@ -1,7 +1,8 @@
 """One delivery attempt as a runtime sees it: the actors, the fault plan, and the wire.
 
-Runtimes call ``checkpoint`` at every fault point they pass and ``send`` for every call; the
-fault plan decides, here and nowhere else, whether a failure strikes.
+Runtimes yield every crash point they reach and call ``send`` for every call; the fault plan
+decides, here and nowhere else, whether a failure strikes (``crashes_at`` for the worker's
+points, inside ``send`` for the wire's and the receiver's).
 """
 
 from dataclasses import dataclass, field
@@ -9,15 +10,8 @@ from dataclasses import dataclass, field
 from asyncfail.lab.actors import DurableStore, Receipt, Receiver
 from asyncfail.lab.events import TOOL_CALL_KINDS, EventKind
 from asyncfail.lab.faults import FAILURE_AT, Failure, FaultPlan, FaultPoint
+from asyncfail.lab.settings import LabSettings
 from asyncfail.lab.trace import TraceRecorder
-
-
-class WorkerCrashed(Exception):
-    """The worker process died at a fault point; the interpreter records it as a fact."""
-
-    def __init__(self, point: FaultPoint) -> None:
-        super().__init__(f"worker crashed at {point}")
-        self.point = point
 
 
 @dataclass(slots=True)
@@ -30,6 +24,7 @@ class Delivery:
 
     attempt: int
     plan: FaultPlan
+    settings: LabSettings
     trace: TraceRecorder
     receiver: Receiver
     store: DurableStore
@@ -42,10 +37,9 @@ class Delivery:
         self._passed.add(point)
         return first_pass and self.plan.fires(self.attempt, point)
 
-    def checkpoint(self, point: FaultPoint) -> None:
-        """Pass a crash point: raise ``WorkerCrashed`` if the plan crashes the worker here."""
-        if FAILURE_AT[point] is Failure.CRASH and self._strikes(point):
-            raise WorkerCrashed(point)
+    def crashes_at(self, point: FaultPoint) -> bool:
+        """Whether the plan crashes the worker as it reaches ``point`` (a crash point)."""
+        return FAILURE_AT[point] is Failure.CRASH and self._strikes(point)
 
     def tool_call_kind(self) -> EventKind:
         """``ToolCalledAgain`` once any call was made for the operation, ``ToolCalled`` before."""
@@ -58,13 +52,18 @@ class Delivery:
     def send(self, key: str | None) -> Receipt | None:
         """Send the debit request and wait for the reply.
 
-        Returns the receipt, or None after a timeout: the request or the reply was lost, and
-        the worker cannot tell which.
+        Returns the receipt, or None after a timeout: the request or the reply was lost, or the
+        receiver crashed mid-request (only a keyed request reaches the receiver's point: one
+        without a key writes no record), and the worker cannot tell which.
         """
         if self._strikes(FaultPoint.REQUEST):
             self.trace.emit(EventKind.TIMEOUT_OBSERVED, point=FaultPoint.REQUEST)
             return None
-        receipt = self.receiver.apply_debit(key)
+        crashes = key is not None and self._strikes(FaultPoint.RECEIVER_BEFORE_RECORD)
+        receipt = self.receiver.handle(key, crashes_before_record=crashes)
+        if receipt is None:
+            self.trace.emit(EventKind.TIMEOUT_OBSERVED, point=FaultPoint.RECEIVER_BEFORE_RECORD)
+            return None
         if self._strikes(FaultPoint.RESPONSE):
             self.trace.emit(EventKind.TIMEOUT_OBSERVED, point=FaultPoint.RESPONSE)
             return None

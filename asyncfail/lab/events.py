@@ -19,6 +19,7 @@ from pydantic import (
     model_serializer,
 )
 
+from asyncfail.ground.durations import Duration
 from asyncfail.lab.faults import POINT_PROSE, FaultPoint
 
 
@@ -62,6 +63,12 @@ class EventKind(StrEnum):
     TOOL_RESULT_RECORDED = "ToolResultRecorded"
     TOOL_RESULT_REPLAYED = "ToolResultReplayed"
     DELIVERY_ABANDONED = "DeliveryAbandoned"
+    RECORD_EXPIRED = "RecordExpired"
+    OPERATION_LOOKUP_FAILED = "OperationLookupFailed"
+    REQUEST_DEDUPLICATED = "RequestDeduplicated"
+    RECEIVER_CRASHED = "ReceiverCrashed"
+    OPERATION_PARKED = "OperationParked"
+    STORE_WRITE_FAILED = "StoreWriteFailed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +151,38 @@ EVENT_KINDS: Final[dict[EventKind, KindInfo]] = {
         Layer.DELIVERY,
         "The channel stops redelivering: the delivery budget is spent.",
     ),
+    EventKind.RECORD_EXPIRED: KindInfo(
+        Actor.RECEIVER,
+        Layer.DELIVERY,
+        "The receiver's idempotency record for this key has expired: it no longer counts.",
+    ),
+    EventKind.OPERATION_LOOKUP_FAILED: KindInfo(
+        Actor.RECEIVER,
+        Layer.DELIVERY,
+        "A lookup by operation key fails: the lookup service does not answer.",
+    ),
+    EventKind.REQUEST_DEDUPLICATED: KindInfo(
+        Actor.RECEIVER,
+        Layer.DELIVERY,
+        "The receiver holds a retained record for this key and returns its stored result: no "
+        "second debit.",
+    ),
+    EventKind.RECEIVER_CRASHED: KindInfo(
+        Actor.RECEIVER,
+        Layer.DELIVERY,
+        "The receiver crashes between the debit and its idempotency record; the connection drops.",
+    ),
+    EventKind.OPERATION_PARKED: KindInfo(
+        Actor.WORKER,
+        Layer.DELIVERY,
+        "The runtime parks the operation as an unknown outcome for an operator: no "
+        "effect-capable call without an answer.",
+    ),
+    EventKind.STORE_WRITE_FAILED: KindInfo(
+        Actor.STORE,
+        Layer.DELIVERY,
+        "The runtime cannot write its journal: the store is unavailable.",
+    ),
 }
 
 
@@ -154,10 +193,10 @@ class Event(BaseModel):
     """One fact of a trace.
 
     ``seq`` numbers the events of one run from 1 without gaps; ``attempt`` is the delivery
-    attempt (from 1) during which the fact happened. ``point`` says where an injected failure
-    struck (on a crash or a timeout) and ``key`` which operation key a request or lookup
-    carried; both are left out of a document when there is none. Actor, layer and description
-    are derived from the kind (and the point and key).
+    attempt (from 1) during which the fact happened, ``at`` the time it happened. ``point``
+    says where an injected failure struck (on a crash or a timeout) and ``key`` which operation
+    key a request or lookup carried; both are left out of a document when there is none.
+    Actor, layer and description are derived from the kind (and the point and key).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -165,6 +204,10 @@ class Event(BaseModel):
     seq: int = Field(ge=1, description="Position in the trace, from 1, without gaps.")
     kind: EventKind
     attempt: int = Field(ge=1, description="The delivery attempt this fact belongs to.")
+    at: Duration = Field(
+        description="When it happened, from the first delivery: time passes only between "
+        "deliveries (steps within one take no time)."
+    )
     point: FaultPoint | None = Field(
         None, description="Where the injected failure struck (crashes and timeouts only)."
     )
@@ -215,9 +258,13 @@ TOOL_CALL_KINDS: Final[frozenset[EventKind]] = frozenset(
 """Kinds that send an effect-capable request towards the receiver (see ``counts_of``)."""
 
 LOOKUP_KINDS: Final[frozenset[EventKind]] = frozenset(
-    {EventKind.OPERATION_LOOKUP_FOUND, EventKind.OPERATION_LOOKUP_MISSING}
+    {
+        EventKind.OPERATION_LOOKUP_FOUND,
+        EventKind.OPERATION_LOOKUP_MISSING,
+        EventKind.OPERATION_LOOKUP_FAILED,
+    }
 )
-"""Kinds that query the receiver's idempotency record by operation key."""
+"""Kinds that query the receiver's idempotency record by operation key, answered or not."""
 
 
 def has_kind(events: Iterable[Event], *kinds: EventKind) -> bool:

@@ -18,13 +18,15 @@ class FaultPoint(StrEnum):
     """A named point on the dispatch path of one delivery, in timeline order.
 
     The worker passes them in this order on each dispatch: it decides to dispatch
-    (``before-dispatch``), sends the request (``request``), the receiver applies the debit, the
-    reply travels back (``response``), the worker holds the outcome (``after-effect``), records it
-    (``after-record``) and finally acknowledges the delivery.
+    (``before-dispatch``), sends the request (``request``), the receiver applies the debit and,
+    for a keyed request, writes its idempotency record (``receiver-before-record``, between the
+    two), the reply travels back (``response``), the worker holds the outcome
+    (``after-effect``), records it (``after-record``) and finally acknowledges the delivery.
     """
 
     BEFORE_DISPATCH = "before-dispatch"
     REQUEST = "request"
+    RECEIVER_BEFORE_RECORD = "receiver-before-record"
     RESPONSE = "response"
     AFTER_EFFECT = "after-effect"
     AFTER_RECORD = "after-record"
@@ -37,12 +39,17 @@ class Failure(StrEnum):
     """The worker process dies: its memory is gone and the delivery is not acknowledged."""
     MESSAGE_LOST = "message-lost"
     """A message between worker and receiver is lost; the worker observes a timeout."""
+    RECEIVER_CRASH = "receiver-crash"
+    """The receiver crashes mid-request: what it had not committed is lost, the connection
+    drops, and the worker observes a timeout."""
 
 
-# Which failure each point injects. Network points lose a message; the others crash the worker.
+# Which failure each point injects. Network points lose a message, the receiver's point crashes
+# the receiver, the others crash the worker.
 FAILURE_AT: Final[dict[FaultPoint, Failure]] = {
     FaultPoint.BEFORE_DISPATCH: Failure.CRASH,
     FaultPoint.REQUEST: Failure.MESSAGE_LOST,
+    FaultPoint.RECEIVER_BEFORE_RECORD: Failure.RECEIVER_CRASH,
     FaultPoint.RESPONSE: Failure.MESSAGE_LOST,
     FaultPoint.AFTER_EFFECT: Failure.CRASH,
     FaultPoint.AFTER_RECORD: Failure.CRASH,
@@ -58,6 +65,7 @@ class Fault(StrEnum):
     CRASH_AFTER_EFFECT = "crash-after-effect"
     RESPONSE_LOST = "response-lost"
     CRASH_AFTER_RECORD = "crash-after-record"
+    RECEIVER_CRASH_BEFORE_RECORD = "receiver-crash-before-record"
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +106,14 @@ POINT_PROSE: Final[dict[FaultPoint, PointProse]] = {
         "crash",
         "The receiver has already applied the debit.",
     ),
+    FaultPoint.RECEIVER_BEFORE_RECORD: PointProse(
+        "the receiver crashes after writing the debit and before writing its idempotency "
+        "record, and the worker sees a timeout",
+        "at the receiver, between the debit and its idempotency record",
+        "receiver crash",
+        "With an atomic record the debit never commits; with a separate one it does, without "
+        "its record. A request without a key writes no record, so this never strikes it.",
+    ),
     FaultPoint.AFTER_RECORD: PointProse(
         "the worker crashes after it records the result, before it acknowledges the delivery",
         "after the result is recorded, before the delivery is acknowledged",
@@ -119,6 +135,7 @@ FAULT_POINT: Final[dict[Fault, FaultPoint | None]] = {
     Fault.CRASH_AFTER_EFFECT: FaultPoint.AFTER_EFFECT,
     Fault.RESPONSE_LOST: FaultPoint.RESPONSE,
     Fault.CRASH_AFTER_RECORD: FaultPoint.AFTER_RECORD,
+    Fault.RECEIVER_CRASH_BEFORE_RECORD: FaultPoint.RECEIVER_BEFORE_RECORD,
 }
 
 

@@ -59,6 +59,7 @@ class Outcome(StrEnum):
     DUPLICATE = "duplicate"
     LOST = "lost"
     UNKNOWN = "unknown"
+    PARKED = "parked"
 
 
 class Status(StrEnum):
@@ -72,6 +73,8 @@ class Status(StrEnum):
     NEVER_APPLIED = "Debit never applied"
     UNKNOWN = "Outcome unknown"
     APPLIED_BUT_ABANDONED = "Debit applied once, but the delivery was abandoned"
+    PARKED = "Parked for an operator: outcome unknown"
+    DEDUPLICATED = "Deduplicated by the receiver"
 
 
 def _abandoned(events: Sequence[Event]) -> bool:
@@ -93,13 +96,17 @@ def _outcome_kept(events: Sequence[Event]) -> bool:
 def outcome_of(events: Sequence[Event]) -> Outcome:
     """Classify a run.
 
-    More than one effect is a duplicate; no effect is lost; exactly one effect is exactly-once
-    if the system kept its outcome (``_outcome_kept``) and unknown otherwise: the debit
-    happened, but nothing that survived knows it (Jepsen would call it ``info``).
+    More than one effect is a duplicate; a run the runtime parked for an operator is parked
+    (a deliberate stop without an answer, whether or not the debit happened: safe, not live);
+    no effect is lost; exactly one effect is exactly-once if the system kept its outcome
+    (``_outcome_kept``) and unknown otherwise: the debit happened, but nothing that survived
+    knows it (Jepsen would call it ``info``).
     """
     effects = counts_of(events).effects
     if effects > 1:
         return Outcome.DUPLICATE
+    if has_kind(events, EventKind.OPERATION_PARKED):
+        return Outcome.PARKED
     if effects == 0:
         return Outcome.LOST
     return Outcome.EXACTLY_ONCE if _outcome_kept(events) else Outcome.UNKNOWN
@@ -112,6 +119,9 @@ class Route(StrEnum):
     """The debit was applied again (``DebitAppliedAgain``)."""
     FOUND_BY_KEY = "found-by-key"
     """A lookup by operation key found the debit (``OperationLookupFound``)."""
+    DEDUPLICATED = "deduplicated"
+    """The receiver answered a repeated keyed request from its record
+    (``RequestDeduplicated``)."""
     REUSED_RESULT = "reused-result"
     """The runtime reused the result in its store (``ToolResultReplayed``)."""
     CALLED_AFTER_MISSING = "called-after-missing"
@@ -125,6 +135,7 @@ class Route(StrEnum):
 _ROUTE_EVIDENCE: Final = (
     (Route.REPEATED, frozenset({EventKind.DEBIT_APPLIED_AGAIN})),
     (Route.FOUND_BY_KEY, frozenset({EventKind.OPERATION_LOOKUP_FOUND})),
+    (Route.DEDUPLICATED, frozenset({EventKind.REQUEST_DEDUPLICATED})),
     (Route.REUSED_RESULT, frozenset({EventKind.TOOL_RESULT_REPLAYED})),
     (Route.CALLED_AFTER_MISSING, frozenset({EventKind.OPERATION_LOOKUP_MISSING})),
     (Route.CALLED, TOOL_CALL_KINDS),
@@ -140,6 +151,7 @@ def route_of(events: Sequence[Event]) -> Route:
 
 _STATUS_OF_ROUTE: Final[dict[Route, Status]] = {
     Route.FOUND_BY_KEY: Status.RECOVERED_BY_KEY,
+    Route.DEDUPLICATED: Status.DEDUPLICATED,
     Route.REUSED_RESULT: Status.RECOVERED_FROM_STORE,
     Route.CALLED_AFTER_MISSING: Status.RETRIED_AFTER_LOOKUP,
 }
@@ -148,16 +160,19 @@ _STATUS_OF_ROUTE: Final[dict[Route, Status]] = {
 def status_of(events: Sequence[Event]) -> Status:
     """The status sentence: the outcome class, refined by how an exactly-once run got there.
 
-    First rule that matches wins: duplicate, lost, unknown; then an exactly-once run whose
+    First rule that matches wins: duplicate, parked, lost, unknown; then an exactly-once run whose
     delivery the channel abandoned (the debit is recorded, but the operation was never
     acknowledged: someone must still close it, so no status may hide it); then the run's
-    ``route_of``: a lookup that found the debit (recovered by operation key), a result reused
-    from the store (recovered from recorded result), a lookup that found nothing before a new
-    call (retried after lookup found nothing); otherwise the debit was simply applied once.
+    ``route_of``: a lookup that found the debit (recovered by operation key), a repeated keyed
+    request the receiver answered from its record (deduplicated by the receiver), a result
+    reused from the store (recovered from recorded result), a lookup that found nothing before a
+    new call (retried after lookup found nothing); otherwise the debit was simply applied once.
     """
     outcome = outcome_of(events)
     if outcome is Outcome.DUPLICATE:
         return Status.DUPLICATE
+    if outcome is Outcome.PARKED:
+        return Status.PARKED
     if outcome is Outcome.LOST:
         return Status.NEVER_APPLIED
     if outcome is Outcome.UNKNOWN:
@@ -241,3 +256,16 @@ def result_record_of(events: Sequence[Event]) -> ResultRecord:
 def recovery_of(events: Sequence[Event]) -> Route:
     """What the run did after its injected failure: the ``route_of`` the later events."""
     return route_of(events_after(events, failure_event(events)))
+
+
+def record_writes(events: Sequence[Event]) -> tuple[Event, ...]:
+    """The debits that wrote an idempotency record: those that carried a key and were not cut
+    off by a receiver crash before the record (with a separate record the debit survives such a
+    crash, its record does not)."""
+    return tuple(
+        event
+        for event, after in zip(events, (*events[1:], None), strict=True)
+        if event.is_business_effect
+        and event.key is not None
+        and (after is None or after.kind is not EventKind.RECEIVER_CRASHED)
+    )

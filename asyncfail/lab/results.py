@@ -14,20 +14,24 @@ from pydantic import (
 )
 
 from asyncfail.ground.seed import ASSUMPTIONS
+from asyncfail.lab.assumptions import BrokenAssumption, broken_assumptions
 from asyncfail.lab.events import Event
 from asyncfail.lab.faults import Fault
 from asyncfail.lab.reading import Counts, Outcome, Status, counts_of, outcome_of, status_of
 from asyncfail.lab.scenario import MAX_DELIVERIES, Mode
+from asyncfail.lab.settings import DEFAULT_SETTINGS, LabSettings
 
 # The order of keys in a result document: inputs, then figures, then the evidence.
 _DOCUMENT_ORDER = (
     "fault",
     "mode",
     "deliveries",
+    "settings",
     "counts",
     "outcome",
     "status",
     "assumptions",
+    "broken_assumptions",
     "events",
 )
 
@@ -40,6 +44,7 @@ class LabResult(BaseModel):
     fault: Fault
     mode: Mode
     deliveries: int = Field(ge=1, le=MAX_DELIVERIES)
+    settings: LabSettings = DEFAULT_SETTINGS
     events: tuple[Event, ...]
 
     @computed_field  # type: ignore[prop-decorator]
@@ -62,6 +67,13 @@ class LabResult(BaseModel):
     def assumptions(self) -> tuple[str, ...]:
         """The seed's five assumptions, word for word: the conditions these figures hold under."""
         return ASSUMPTIONS
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def broken_assumptions(self) -> tuple[BrokenAssumption, ...]:
+        """Which of the seed's assumptions this run's settings set aside (``lab.assumptions``):
+        empty under the seed's own settings."""
+        return broken_assumptions(self.settings, self.deliveries)
 
     @model_serializer(mode="wrap")
     def _in_document_order(self, handler: SerializerFunctionWrapHandler):  # type: ignore[no-untyped-def]

@@ -5,7 +5,9 @@ from typing import Final
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from asyncfail.ground.durations import Duration
 from asyncfail.lab.faults import Fault
+from asyncfail.lab.settings import DEFAULT_SETTINGS, LabSettings
 
 DEFAULT_DELIVERIES: Final = 3
 MAX_DELIVERIES: Final = 9
@@ -29,7 +31,8 @@ SEED_FAULT: Final = Fault.CRASH_AFTER_EFFECT
 
 
 class Scenario(BaseModel):
-    """One run of the lab: a named fault injected into the first delivery, under one runtime.
+    """One run of the lab: a named fault injected into the first delivery, under one runtime
+    and one set of settings (by default, the seed's assumptions).
 
     ``deliveries`` bounds how often the channel (re)delivers the operation before it gives up;
     the seed's cases need two, the default of three leaves one spare.
@@ -45,12 +48,28 @@ class Scenario(BaseModel):
         le=MAX_DELIVERIES,
         description="How many times the channel may deliver the operation before giving up.",
     )
+    settings: LabSettings = Field(
+        DEFAULT_SETTINGS, description="Every assumption of the seed, as a setting."
+    )
+
+
+def option(setting: str) -> str:
+    """The CLI option of a setting: ``on_lookup_outage`` is ``--on-lookup-outage``."""
+    return "--" + setting.replace("_", "-")
+
+
+def option_value(value: object) -> str:
+    """A setting's value as the CLI takes it: a duration as its seconds (``0.5``)."""
+    return str(value.json_number) if isinstance(value, Duration) else str(value)
 
 
 def command_line(scenario: Scenario) -> str:
     """The shell command that prints ``scenario``'s result, as lessons show it for copying:
-    ``asyncfail lab --fault F --mode M``, with ``--deliveries`` only when not the default."""
+    ``asyncfail lab --fault F --mode M``, then ``--deliveries`` and each setting only when not
+    the default."""
     words = ["asyncfail", "lab", "--fault", scenario.fault.value, "--mode", scenario.mode.value]
     if scenario.deliveries != DEFAULT_DELIVERIES:
         words += ["--deliveries", str(scenario.deliveries)]
+    for name in scenario.settings.changed():
+        words += [option(name), option_value(getattr(scenario.settings, name))]
     return " ".join(words)

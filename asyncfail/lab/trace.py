@@ -4,25 +4,35 @@ The counter belongs to the run, not to the module, so two runs (or two processes
 events identically.
 """
 
+from asyncfail.ground.durations import Duration
 from asyncfail.lab.events import Event, EventKind, has_kind
 from asyncfail.lab.faults import FaultPoint
 
 
 class TraceRecorder:
-    """Collects the events of one run; the current delivery attempt is set by the interpreter."""
+    """Collects the events of one run; the interpreter sets the current delivery attempt and
+    the clock (``now``) before each delivery."""
 
-    __slots__ = ("_events", "attempt")
+    __slots__ = ("_events", "attempt", "now")
 
     def __init__(self) -> None:
         self._events: list[Event] = []
         self.attempt = 1
+        self.now = Duration(0)
 
     def emit(
         self, kind: EventKind, *, point: FaultPoint | None = None, key: str | None = None
     ) -> None:
         """Record one fact of the current attempt; ``point`` and ``key`` as ``Event`` says."""
         self._events.append(
-            Event(seq=len(self._events) + 1, kind=kind, attempt=self.attempt, point=point, key=key)
+            Event(
+                seq=len(self._events) + 1,
+                kind=kind,
+                attempt=self.attempt,
+                at=self.now,
+                point=point,
+                key=key,
+            )
         )
 
     def has(self, *kinds: EventKind) -> bool:

@@ -37,9 +37,9 @@ FAULTS = [lab_lesson.DEFAULT_FAULT, *(f for f in Fault if f is not lab_lesson.DE
 # snapshot must show its title; add a lesson's key result here when the lesson lands.
 KEY_RESULTS = {
     "01_async_failure_lab": ["Duplicate debit", "Recovered by operation key"],
-    "02_idempotency_contract": ["Same intent reused its retained result"],
-    "03_readiness_checklist": ["0 met, 0 not met and 6 unknown, of 6 checks"],
-    "04_review_handoff": ["Async Reliability Review: sample handoff", "Duplicate debit"],
+    "03_idempotency_contract": ["Same intent reused its retained result"],
+    "04_readiness_checklist": ["0 met, 0 not met and 6 unknown, of 6 checks"],
+    "05_review_handoff": ["Async Reliability Review: sample handoff", "Duplicate debit"],
 }
 # What a reader does on an interactive page before its key result shows (lesson 1 asks for a
 # prediction first; switching on "skip predicting" reveals the counts and the timelines).

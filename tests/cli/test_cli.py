@@ -20,7 +20,8 @@ def test_lab_prints_one_json_document_with_the_required_fields() -> None:
     assert code == 0
     doc = json.loads(out)
     assert list(doc) == [
-        "fault", "mode", "deliveries", "counts", "outcome", "status", "assumptions", "events"
+        "fault", "mode", "deliveries", "settings", "counts", "outcome", "status", "assumptions",
+        "broken_assumptions", "events",
     ]  # fmt: skip
     expected = simulate(Scenario(fault=Fault.CRASH_AFTER_EFFECT, mode=Mode.DURABLE))
     assert doc == expected.model_dump(mode="json")
@@ -167,3 +168,14 @@ def test_a_failed_write_to_stdout_is_one_line_not_a_traceback() -> None:
         )
     assert done.returncode == 1
     assert done.stderr == "asyncfail: error: cannot write the output: No space left on device\n"
+
+
+def test_text_of_every_run_states_the_assumptions_once() -> None:
+    code, out, _ = run_main("lab", "--all", "--format", "text")
+    assert code == 0
+    assert out.count("Assumptions:") == 1
+    assert out.count("Async Failure Lab: ") == len(Fault) * len(Mode)
+    for assumption in simulate(Scenario()).assumptions:
+        assert out.count(assumption) == 1
+    single = run_main("lab", "--format", "text")[1]
+    assert single.count("Assumptions:") == 1

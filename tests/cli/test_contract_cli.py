@@ -213,10 +213,11 @@ def loaded_by(command: str) -> list[str]:
 def test_lab_command_imports_only_the_lab_and_its_own_subcommand() -> None:
     loaded = loaded_by("lab")
     assert "asyncfail.cli.lab" in loaded
-    assert [m for m in loaded if m.startswith("asyncfail.cli.")] == [
-        "asyncfail.cli.output",
-        "asyncfail.cli.main",
+    assert sorted(m for m in loaded if m.startswith("asyncfail.cli.")) == [
         "asyncfail.cli.lab",
+        "asyncfail.cli.main",
+        "asyncfail.cli.output",
+        "asyncfail.cli.settings_options",
     ]
     for wing in ("contract", "handoff", "charts", "course"):
         assert not [m for m in loaded if m.startswith(f"asyncfail.{wing}")], wing
@@ -235,3 +236,19 @@ def test_output_is_written_whole_or_not_at_all() -> None:
     out = io.StringIO()
     assert main(["contract", "--delay", "-5"], stdout=out) == 2
     assert out.getvalue() == ""
+
+
+def test_text_format_says_what_the_json_says() -> None:
+    argv = ["contract", "--profile", "stripe", "--retention", "3600", "--delay", "3600"]
+    code, text, _ = run_main(*argv, "--format", "text")
+    assert code == 0
+    doc = json.loads(run_main(*argv)[1])
+    assert f"finding: {doc['finding']} (wrong)" in text
+    assert f"record at second request: {doc['record']}" in text
+    assert f"total effects: {doc['effects']}" in text
+    assert [line for line in text.splitlines() if line.startswith("departs: ")] == [
+        f"departs: {d}" for d in doc["departures"]
+    ]
+    for row in doc["requests"]:
+        assert row["receiver_key"] in text and row["fingerprint_tuple"] in text
+    assert doc["boundary_rule"] in text

@@ -17,6 +17,17 @@ def test_lessons_are_numbered_from_01_without_gaps() -> None:
     assert [int(p.stem[:2]) for p in LESSONS] == list(range(1, len(LESSONS) + 1))
 
 
+def test_the_catalog_lists_every_notebook_in_order_and_the_readme_follows_it() -> None:
+    from asyncfail.course.catalog import LESSONS as CATALOG
+    from asyncfail.course.catalog import notebooks_readme
+
+    assert [info.stem for info in CATALOG] == [p.stem for p in LESSONS]
+    readme = (NOTEBOOKS / "README.md").read_text(encoding="utf-8")
+    assert readme == notebooks_readme(), "notebooks/README.md is stale: run `make golden`"
+    for n, path in enumerate(LESSONS, start=1):
+        assert f"{n}. `{path.name}`" in readme
+
+
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
 def test_static_html_export_runs_every_cell(lesson: Path, tmp_path: Path) -> None:
     out = tmp_path / f"{lesson.stem}.html"

@@ -13,8 +13,8 @@ from asyncfail.handoff.report import assess
 from tests.notebook_support import load_notebook, run_lesson, stats, visible_text
 
 LAB = load_notebook("01_async_failure_lab")
-CONTRACT = load_notebook("02_idempotency_contract")
-READINESS = load_notebook("03_readiness_checklist")
+CONTRACT = load_notebook("03_idempotency_contract")
+READINESS = load_notebook("04_readiness_checklist")
 
 
 # --- lesson 1 -------------------------------------------------------------------------------

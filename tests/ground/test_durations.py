@@ -19,8 +19,8 @@ from asyncfail.ground.durations import (
     duration_error,
     duration_of,
     parse_duration,
-    shown,
 )
+from asyncfail.ground.prose import ECHO_LIMIT, echoed
 
 READ = [
     ("0", 0),
@@ -138,9 +138,9 @@ def test_every_millisecond_prints_and_reads_back_the_same(millis: int) -> None:
     assert str(duration).endswith(" s")
 
 
-def test_shown_cuts_long_input_to_a_prefix() -> None:
-    assert shown("60") == "'60'"
-    assert len(shown("x" * 100_000)) < 40
+def test_an_echoed_value_is_cut_to_a_prefix() -> None:
+    assert echoed("60") == "'60'"
+    assert len(echoed("x" * 100_000)) <= ECHO_LIMIT + len(" (100000 characters)")
 
 
 @pytest.mark.parametrize("millis", [-1, 1.5, True, "5"])

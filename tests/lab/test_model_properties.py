@@ -18,6 +18,7 @@ from asyncfail import (
 )
 from asyncfail.lab.reading import counts_of, outcome_of
 from asyncfail.lab.scenario import MAX_DELIVERIES
+from asyncfail.lab.settings import LabSettings
 
 faults = st.sampled_from(list(Fault))
 modes = st.sampled_from(list(Mode))
@@ -127,11 +128,18 @@ def test_every_outcome_and_status_is_reachable() -> None:
     from asyncfail import Status
     from asyncfail.lab.scenario import MAX_DELIVERIES as top
 
+    # Parking and deduplication need a setting the seed does not have.
+    settings = [
+        LabSettings(),
+        LabSettings(lookup="outage"),
+        LabSettings(receiver="dedupe", lookup="outage", on_lookup_outage="fail-open"),
+    ]
     results = [
-        simulate(Scenario(fault=f, mode=m, deliveries=d))
+        simulate(Scenario(fault=f, mode=m, deliveries=d, settings=s))
         for f in Fault
         for m in Mode
         for d in range(1, top + 1)
+        for s in settings
     ]
     assert {r.outcome for r in results} == set(Outcome)
     assert {r.status for r in results} == set(Status)

@@ -51,16 +51,17 @@ def _(mo):
 
 @app.cell(hide_code=True)
 def _(lesson, mo, page, snapshot, words):
-    mo.vstack([page.heading(mo, lesson("04_review_handoff"), snapshot), mo.md(words.INTRO)])
+    mo.vstack([page.heading(mo, lesson("05_review_handoff"), snapshot), mo.md(words.INTRO)])
     return
 
 
 @app.cell
-def _(Fault, mo, words):
+def _(Fault, mo, snapshot, words):
     handoff_fault = mo.ui.dropdown(
         options=[f.value for f in Fault],
         value=words.DEFAULT_FAULT.value,
         label=words.FAULT_LABEL,
+        disabled=snapshot,
     )
     return (handoff_fault,)
 
@@ -99,7 +100,7 @@ def _(
             mo.Html(review.html(standalone=False)),
         ]
     )
-    return (review,)
+    return
 
 
 @app.cell

@@ -18,7 +18,7 @@ from tests.notebook_support import (
     visible_text,
 )
 
-nb = load_notebook("02_idempotency_contract")
+nb = load_notebook("03_idempotency_contract")
 
 
 def run(**controls: object) -> tuple[str, dict[str, Any]]:

@@ -74,123 +74,135 @@ def _(mo):
 
 @app.cell(hide_code=True)
 def _(lesson, mo, page, snapshot, words):
-    mo.vstack([page.heading(mo, lesson("03_readiness_checklist"), snapshot), mo.md(words.INTRO)])
+    mo.vstack([page.heading(mo, lesson("04_readiness_checklist"), snapshot), mo.md(words.INTRO)])
     return
 
 
 @app.cell
-def _(Answer, QUESTIONS, mo, words):
+def _(Answer, QUESTIONS, mo, snapshot, words):
     key_across_attempts = mo.ui.radio(
         options=[a.value for a in Answer],
         value=words.DEFAULT_ANSWER.value,
         inline=True,
         label=QUESTIONS["key_across_attempts"],
+        disabled=snapshot,
     )
     return (key_across_attempts,)
 
 
 @app.cell
-def _(QUESTIONS, SCOPE_WORDS, UNKNOWN_SCOPE, mo):
+def _(QUESTIONS, SCOPE_WORDS, UNKNOWN_SCOPE, mo, snapshot):
     key_scope = mo.ui.dropdown(
         options={text: scope.value for scope, text in SCOPE_WORDS.items()}
         | {UNKNOWN_SCOPE: UNKNOWN_SCOPE},
         value=UNKNOWN_SCOPE,
         label=QUESTIONS["key_scope"],
+        disabled=snapshot,
     )
     return (key_scope,)
 
 
 @app.cell
-def _(Answer, QUESTIONS, mo, words):
+def _(Answer, QUESTIONS, mo, snapshot, words):
     unknown_outcome_separate = mo.ui.radio(
         options=[a.value for a in Answer],
         value=words.DEFAULT_ANSWER.value,
         inline=True,
         label=QUESTIONS["unknown_outcome_separate"],
+        disabled=snapshot,
     )
     return (unknown_outcome_separate,)
 
 
 @app.cell
-def _(Answer, QUESTIONS, mo, words):
+def _(Answer, QUESTIONS, mo, snapshot, words):
     lookup_by_key = mo.ui.radio(
         options=[a.value for a in Answer],
         value=words.DEFAULT_ANSWER.value,
         inline=True,
         label=QUESTIONS["lookup_by_key"],
+        disabled=snapshot,
     )
     return (lookup_by_key,)
 
 
 @app.cell
-def _(QUESTIONS, mo, words):
+def _(QUESTIONS, mo, snapshot, words):
     retention_amount = mo.ui.text(
         placeholder=words.DURATION_PLACEHOLDERS["retention"],
         label=QUESTIONS["retention"],
+        disabled=snapshot,
     )
     return (retention_amount,)
 
 
 @app.cell
-def _(TimeUnit, mo, words):
+def _(TimeUnit, mo, snapshot, words):
     retention_unit = mo.ui.dropdown(
         options=[u.value for u in TimeUnit],
         value=words.DEFAULT_UNIT.value,
         label=words.UNIT_LABEL,
+        disabled=snapshot,
     )
     return (retention_unit,)
 
 
 @app.cell
-def _(QUESTIONS, mo, words):
+def _(QUESTIONS, mo, snapshot, words):
     window_amount = mo.ui.text(
         placeholder=words.DURATION_PLACEHOLDERS["replay_window"],
         label=QUESTIONS["replay_window"],
+        disabled=snapshot,
     )
     return (window_amount,)
 
 
 @app.cell
-def _(TimeUnit, mo, words):
+def _(TimeUnit, mo, snapshot, words):
     window_unit = mo.ui.dropdown(
         options=[u.value for u in TimeUnit],
         value=words.DEFAULT_UNIT.value,
         label=words.UNIT_LABEL,
+        disabled=snapshot,
     )
     return (window_unit,)
 
 
 @app.cell
-def _(Answer, QUESTIONS, mo, words):
+def _(Answer, QUESTIONS, mo, snapshot, words):
     fingerprint_compared = mo.ui.radio(
         options=[a.value for a in Answer],
         value=words.DEFAULT_ANSWER.value,
         inline=True,
         label=QUESTIONS["fingerprint_compared"],
+        disabled=snapshot,
     )
     return (fingerprint_compared,)
 
 
 @app.cell
-def _(Role, mo, words):
+def _(Role, mo, snapshot, words):
     pause_owner = mo.ui.text(
-        placeholder=words.OWNER_PLACEHOLDER, label=Role.PAUSE_OWNER.question, full_width=True
+        placeholder=words.OWNER_PLACEHOLDER, label=Role.PAUSE_OWNER.question, full_width=True,
+        disabled=snapshot,
     )
     return (pause_owner,)
 
 
 @app.cell
-def _(Role, mo, words):
+def _(Role, mo, snapshot, words):
     replay_approver = mo.ui.text(
-        placeholder=words.OWNER_PLACEHOLDER, label=Role.REPLAY_APPROVER.question, full_width=True
+        placeholder=words.OWNER_PLACEHOLDER, label=Role.REPLAY_APPROVER.question, full_width=True,
+        disabled=snapshot,
     )
     return (replay_approver,)
 
 
 @app.cell
-def _(Role, mo, words):
+def _(Role, mo, snapshot, words):
     state_verifier = mo.ui.text(
-        placeholder=words.OWNER_PLACEHOLDER, label=Role.STATE_VERIFIER.question, full_width=True
+        placeholder=words.OWNER_PLACEHOLDER, label=Role.STATE_VERIFIER.question, full_width=True,
+        disabled=snapshot,
     )
     return (state_verifier,)
 

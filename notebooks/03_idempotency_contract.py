@@ -26,8 +26,12 @@ def _():
     from asyncfail.contract.sweep import sweep_around_boundary, sweep_retention
     from asyncfail.contract.terms import (
         BOUNDARY_WORDS,
+        DISPOSITION_LABEL,
+        EFFECTS_LABEL,
+        ONE_INTENT_LABEL,
         POLICY_WORDS,
         PROFILE_NAMES,
+        RECORD_LABEL,
         SCOPE_WORDS,
         ContractProfile,
     )
@@ -41,8 +45,12 @@ def _():
         BOUNDARY_WORDS,
         CONTRACT_QUESTION,
         ContractProfile,
+        DISPOSITION_LABEL,
+        EFFECTS_LABEL,
+        ONE_INTENT_LABEL,
         POLICY_WORDS,
         PROFILE_NAMES,
+        RECORD_LABEL,
         SCOPE_WORDS,
         SECOND_WORDS,
         evaluate,
@@ -68,16 +76,17 @@ def _(mo):
 
 @app.cell(hide_code=True)
 def _(lesson, mo, page, snapshot, words):
-    mo.vstack([page.heading(mo, lesson("02_idempotency_contract"), snapshot), mo.md(words.INTRO)])
+    mo.vstack([page.heading(mo, lesson("03_idempotency_contract"), snapshot), mo.md(words.INTRO)])
     return
 
 
 @app.cell
-def _(ContractProfile, mo, words):
+def _(ContractProfile, mo, snapshot, words):
     profile = mo.ui.dropdown(
         options={words.profile_label(p): p.value for p in ContractProfile},
         value=words.profile_label(words.DEFAULTS.profile),
         label=words.PROFILE_LABEL,
+        disabled=snapshot,
     )
     return (profile,)
 
@@ -90,61 +99,67 @@ def _(ContractProfile, profile, words):
 
 
 @app.cell
-def _(SCOPE_WORDS, mo, start, words):
+def _(SCOPE_WORDS, mo, snapshot, start, words):
     scope = mo.ui.radio(
         options={text: scope.value for scope, text in SCOPE_WORDS.items()},
         value=SCOPE_WORDS[start.scope],
         label=words.SCOPE_LABEL,
+        disabled=snapshot,
     )
     return (scope,)
 
 
 @app.cell
-def _(SECOND_WORDS, mo, words):
+def _(SECOND_WORDS, mo, snapshot, words):
     second = mo.ui.radio(
         options={text: second.value for second, text in SECOND_WORDS.items()},
         value=SECOND_WORDS[words.DEFAULTS.second],
         label=words.SECOND_LABEL,
+        disabled=snapshot,
     )
     return (second,)
 
 
 @app.cell
-def _(POLICY_WORDS, mo, start, words):
+def _(POLICY_WORDS, mo, snapshot, start, words):
     policy = mo.ui.radio(
         options={text: policy.value for policy, text in POLICY_WORDS.items()},
         value=POLICY_WORDS[start.policy],
         label=words.POLICY_LABEL,
+        disabled=snapshot,
     )
     return (policy,)
 
 
 @app.cell
-def _(mo, start, words):
+def _(mo, snapshot, start, words):
     retention = mo.ui.text(
         value=words.seconds_text(start),
         placeholder=words.SECONDS_PLACEHOLDER,
         label=words.RETENTION_LABEL,
+        disabled=snapshot,
     )
     return (retention,)
 
 
 @app.cell
-def _(mo, words):
+def _(mo, snapshot, words):
     delay = mo.ui.text(
         value=words.DELAY_TEXT,
         placeholder=words.SECONDS_PLACEHOLDER,
         label=words.DELAY_LABEL,
+        disabled=snapshot,
     )
     return (delay,)
 
 
 @app.cell
-def _(BOUNDARY_WORDS, mo, start, words):
+def _(BOUNDARY_WORDS, mo, snapshot, start, words):
     boundary = mo.ui.radio(
         options={text: b.value for b, text in BOUNDARY_WORDS.items()},
         value=BOUNDARY_WORDS[start.boundary],
         label=words.BOUNDARY_LABEL,
+        disabled=snapshot,
     )
     return (boundary,)
 
@@ -190,7 +205,18 @@ def _(
 
 
 @app.cell
-def _(PROFILE_NAMES, input_errors, md_text, mo, result, words):
+def _(
+    DISPOSITION_LABEL,
+    EFFECTS_LABEL,
+    ONE_INTENT_LABEL,
+    PROFILE_NAMES,
+    RECORD_LABEL,
+    input_errors,
+    md_text,
+    mo,
+    result,
+    words,
+):
     _notes = [
         mo.callout(mo.md(f"{words.INPUT_NOT_READ} {md_text(e)}"), kind="warn") for e in input_errors
     ]
@@ -211,17 +237,17 @@ def _(PROFILE_NAMES, input_errors, md_text, mo, result, words):
             ),
             mo.hstack(
                 [
-                    mo.stat(result.record.value, label=words.RECORD_LABEL, bordered=True),
+                    mo.stat(result.record.value, label=RECORD_LABEL, bordered=True),
                     mo.stat(
                         result.disposition.value,
-                        label=words.DISPOSITION_LABEL,
+                        label=DISPOSITION_LABEL,
                         caption=words.rejection_caption(result),
                         bordered=True,
                     ),
-                    mo.stat(result.effects, label=words.EFFECTS_LABEL, bordered=True),
+                    mo.stat(result.effects, label=EFFECTS_LABEL, bordered=True),
                     mo.stat(
                         words.YES_NO[result.one_intent],
-                        label=words.ONE_INTENT_LABEL,
+                        label=ONE_INTENT_LABEL,
                         bordered=True,
                     ),
                 ],

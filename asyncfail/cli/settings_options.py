@@ -1,0 +1,44 @@
+"""The lab's settings as options, shared by every subcommand that runs the lab.
+
+Every field of ``LabSettings`` is an option named after it (``on_lookup_outage`` is
+``--on-lookup-outage``) whose help is the setting's own description.
+"""
+
+import argparse
+import typing
+from enum import StrEnum
+
+from pydantic import ValidationError
+
+from asyncfail.cli.output import UsageError, duration_argument
+from asyncfail.lab.scenario import option
+from asyncfail.lab.settings import DEFAULT_SETTINGS, LabSettings
+
+
+def add_settings(parser: argparse.ArgumentParser) -> None:
+    """An option per setting: a choice for a closed set, seconds for a duration."""
+    for name, field in LabSettings.model_fields.items():
+        default = getattr(DEFAULT_SETTINGS, name)
+        help_ = f"{field.description} (default: {'none' if default is None else default})"
+        kinds = typing.get_args(field.annotation) or (field.annotation,)
+        enum = next((k for k in kinds if isinstance(k, type) and issubclass(k, StrEnum)), None)
+        if enum is not None:
+            parser.add_argument(option(name), choices=[m.value for m in enum], help=help_)
+        else:
+            parser.add_argument(
+                option(name), type=duration_argument(), metavar="SECONDS", help=help_
+            )
+
+
+def settings_of(args: argparse.Namespace, command: str) -> LabSettings:
+    """The settings the options give; one left out keeps the seed's."""
+    given = {
+        name: getattr(args, name)
+        for name in LabSettings.model_fields
+        if getattr(args, name) is not None
+    }
+    try:
+        return LabSettings.model_validate(given)
+    except ValidationError as error:
+        reason = error.errors()[0]["msg"].removeprefix("Value error, ")
+        raise UsageError(f"asyncfail {command}: error: {reason}") from None

@@ -1,0 +1,323 @@
+"""Lesson "Break the assumptions": every word the lesson shows, its starting points and its
+controls' defaults.
+
+Each of the seed's five assumptions has a starting point (``STARTS``): a fault and the settings
+that break that assumption, chosen so the durable runtime's promise fails. What the run gives,
+and which single change restores the promise, the lesson asks the model (``simulate``,
+``restorations``); nothing here states a result.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Final
+
+from asyncfail.course.prediction import read_guess
+from asyncfail.ground.durations import Duration, duration_error, parse_duration
+from asyncfail.ground.prose import counted, echoed
+from asyncfail.ground.seed import ASSUMPTIONS
+from asyncfail.handoff.markdown import md_table, md_text
+from asyncfail.handoff.markup import Code, Inline, Rich, Table
+from asyncfail.lab.assumptions import (
+    BREAKS,
+    LOOKUP_AND_STORE,
+    NOT_MODELED,
+    RETAINED_ATOMIC,
+    SINGLE_FAULT,
+    STABLE_KEY,
+)
+from asyncfail.lab.faults import Fault
+from asyncfail.lab.reading import Outcome
+from asyncfail.lab.restore import Restoration, restorations
+from asyncfail.lab.results import LabResult
+from asyncfail.lab.scenario import (
+    DEFAULT_DELIVERIES,
+    MAX_DELIVERIES,
+    Mode,
+    Scenario,
+    option,
+    option_value,
+)
+from asyncfail.lab.schedules import Schedule
+from asyncfail.lab.settings import SETTING_DESCRIPTIONS, LabSettings
+from asyncfail.lab.simulation import simulate
+
+
+@dataclass(frozen=True, slots=True)
+class StartingPoint:
+    """A starting point: one assumption broken, and the run that shows it."""
+
+    assumption: int
+    """The assumption's number, from 1, in the seed's order."""
+    title: str
+    scenario: Scenario
+
+
+STARTS: Final[tuple[StartingPoint, ...]] = (
+    StartingPoint(
+        STABLE_KEY,
+        "a new key on every delivery",
+        Scenario(fault=Fault.CRASH_AFTER_EFFECT, settings=LabSettings(key="per-attempt")),
+    ),
+    StartingPoint(
+        RETAINED_ATOMIC,
+        "a record written apart from its debit",
+        Scenario(fault=Fault.RECEIVER_CRASH_BEFORE_RECORD, settings=LabSettings(record="separate")),
+    ),
+    StartingPoint(
+        LOOKUP_AND_STORE,
+        "a lookup service that is down, and a runtime that fails open",
+        Scenario(
+            fault=Fault.CRASH_AFTER_EFFECT,
+            settings=LabSettings(lookup="outage", on_lookup_outage="fail-open"),
+        ),
+    ),
+    StartingPoint(
+        NOT_MODELED,
+        "a record that expires exactly when the redelivery comes",
+        Scenario(
+            fault=Fault.CRASH_AFTER_EFFECT,
+            settings=LabSettings(retention="60", redelivery_delay="60"),
+        ),
+    ),
+)
+"""One starting point per assumption the settings can break, in the seed's order. (The first
+assumption, a single fault, is broken by a fault plan, not a setting.)"""
+
+SEED_START: Final = "the seed's assumptions, every one kept"
+START_LABEL: Final = "**Start from**: a broken assumption, or none"
+DEFAULT_START: Final = NOT_MODELED
+"""The starting point the lesson opens on: the expiring record, whose retention the timeline
+draws."""
+
+
+def start_label(demo: StartingPoint) -> str:
+    """A starting point as the lesson offers it: ``2. a new key on every delivery``."""
+    return f"{demo.assumption}. {demo.title}"
+
+
+def start_options() -> dict[str, Scenario]:
+    """The starting points by label: every demo, then the seed's own scenario."""
+    return {start_label(d): d.scenario for d in STARTS} | {SEED_START: Scenario()}
+
+
+DEFAULT_START_LABEL: Final = start_label(next(d for d in STARTS if d.assumption == DEFAULT_START))
+
+INTRO: Final = """\
+The durable runtime of the Async Failure Lab ends in **Recovered by operation key**, but only
+under five assumptions. Each is a setting here. Pick one to break, predict what each runtime
+does, then see the traces against time, with the receiver's idempotency record drawn for as
+long as it counts.
+
+Every setting is one option of `asyncfail lab`, and every result below is the model's.
+"""
+
+TABLE_TITLE: Final = "## The five assumptions, and what breaks them"
+TABLE_HEADER: Final = (
+    "Assumption",
+    "Broken by",
+    "A run that breaks it",
+    "Durable runtime",
+    "Restored by",
+)
+PLAN_ONLY: Final = "a fault plan (next lesson): no setting"
+
+CONTROLS_TITLE: Final = "## The settings"
+GROUP_TITLES: Final[dict[str, str]] = {
+    "run": "**The fault and the delivery budget**",
+    "key": f"**Assumption {STABLE_KEY}**: a stable key, and a receiver that can look it up",
+    "record": f"**Assumption {RETAINED_ATOMIC}**: a record tied atomically to its debit",
+    "outage": f"**Assumption {LOOKUP_AND_STORE}**: lookups answer, storage can be written",
+    "clock": f"**Assumption {NOT_MODELED}**: records that never expire; the clock",
+}
+"""The control groups, each headed by the assumption its settings break."""
+GROUPS: Final[dict[str, tuple[str, ...]]] = {
+    "key": ("key", "receiver"),
+    "record": ("record",),
+    "outage": ("lookup", "on_lookup_outage", "store", "on_store_outage"),
+    "clock": ("schedule", "redelivery_delay", "retention", "boundary"),
+}
+"""Which settings each group holds, in the order they appear."""
+FAULT_LABEL: Final = "Fault injected into the first delivery"
+DELIVERIES_LABEL: Final = "Delivery budget: how often the channel may deliver the operation"
+SECONDS_PLACEHOLDER: Final = "seconds, e.g. 60 or 0.5"
+KEPT_WHOLE_RUN: Final = "empty: kept for the whole run"
+DELIVERIES_ERROR: Final = (
+    "Delivery budget: {given} is not a whole number from 1 to {most}; the lesson uses the "
+    "default of {default} meanwhile"
+)
+DELAY_NOT_READ: Final = "*The {schedule} schedule has its own delays: this field is not read.*"
+
+PREDICT_PROMPT: Final = (
+    "**Predict first.** With these settings, how many debits reach the ledger? "
+    "Naive runtime: {naive} Durable runtime: {durable}"
+)
+REVEAL_PROMPT: Final = (
+    "Commit a guess for each runtime, or switch on *skip predicting*, to see the runs."
+)
+SKIP_LABEL: Final = "Skip predicting: show the runs as the settings change"
+
+BROKEN_TITLE: Final = "**Assumptions this run breaks:**"
+NONE_BROKEN: Final = "**This run keeps every assumption of the seed.**"
+TRACES_TITLE: Final = "## The traces against time"
+TRACES_TEXT: Final = (
+    "Each dashed line is a delivery; events of one delivery happen at the same instant and are "
+    "stacked, numbered in order. The blue band on the receiver's lane is how long each "
+    "idempotency record counts."
+)
+
+RESTORE_TITLE: Final = "**What restores the durable runtime's promise**"
+RESTORE_LINE: Final = "- `{option}`: {effects}, {outcome} ({status})"
+ALREADY_SAFE: Final = "The durable runtime keeps its promise here: {status}."
+PARKED_NOTE: Final = (
+    " Parked is safe but not live: the debit happened at most once, and an operator must find "
+    "out whether it did."
+)
+NO_SINGLE_CHANGE: Final = (
+    "No single setting restores it: more than one assumption is broken. Restore them one at a "
+    "time and watch the counts."
+)
+
+TERMINAL_TEXT: Final = "## The same runs in a terminal"
+
+NOTICE: Final = """\
+## What to notice
+
+- **The lookup is only as good as the key.** With a key per delivery attempt the lookup asks
+  for a key that was never stored: it finds nothing, honestly, and the runtime calls again.
+  Temporal's advice is a key built from the workflow and activity ids, which survive retries.
+- **A record is a promise with an end date.** Once the record expires, a lookup and a keyed
+  request both find nothing: the receiver cannot tell a redelivery from a new debit. Records
+  must outlive the last redelivery, strictly under the seed's boundary convention.
+- **Atomic or nothing.** A record written in its own transaction can be lost while its debit
+  stays; in the same transaction, a crash takes both away and the redelivery is safe.
+- **Failing open trades safety for liveness; failing closed trades liveness for safety.** With
+  lookups down, calling again is a bet; parking the operation keeps the ledger right and hands
+  the unknown to a person.
+- **The receiver is the last line of defence.** A receiver that deduplicates by a retained key
+  saves every case above where the key is stable and the record is still there.
+"""
+
+
+def setting_label(name: str) -> str:
+    """A setting's control label: its CLI option and its sentence from ``SETTING_DESCRIPTIONS``."""
+    return f"`{option(name)}`: {SETTING_DESCRIPTIONS[name]}"
+
+
+def choices_of(scenario: Scenario) -> dict[str, str]:
+    """Where each choice control starts for ``scenario``: its value as the CLI writes it."""
+    settings = scenario.settings
+    choices = {"fault": scenario.fault.value}
+    for names in GROUPS.values():
+        for name in names:
+            value = getattr(settings, name)
+            if not isinstance(value, Duration | None):
+                choices[name] = str(value)
+    return choices
+
+
+def choice_options(name: str) -> list[str]:
+    """The values a choice control offers: the setting's closed set, in declaration order."""
+    kind = LabSettings.model_fields[name].annotation
+    assert isinstance(kind, type) and issubclass(kind, StrEnum)
+    return [member.value for member in kind]
+
+
+def seconds_of(value: Duration | None) -> str:
+    """A duration as its text field starts: ``60``; a record kept for the whole run is empty."""
+    return "" if value is None else option_value(value)
+
+
+def scenario_from_controls(
+    choices: Mapping[str, str], deliveries: object, retention_text: str, delay_text: str
+) -> tuple[Scenario, tuple[str, ...]]:
+    """The scenario the controls describe, and a line for each input that cannot be read, which
+    is then left at the seed's value: a duration (``duration_error``), or a delivery budget that
+    is not a whole number from 1 to ``MAX_DELIVERIES``. An empty retention keeps the record for
+    the whole run; the delay is read only for the fixed schedule."""
+    errors: list[str] = []
+    budget = read_guess(deliveries)
+    if budget is None or not 1 <= budget <= MAX_DELIVERIES:
+        errors.append(
+            DELIVERIES_ERROR.format(
+                given=echoed(str(deliveries)), most=MAX_DELIVERIES, default=DEFAULT_DELIVERIES
+            )
+        )
+        budget = DEFAULT_DELIVERIES
+    durations: dict[str, Duration | None] = {"retention": None}
+    if retention_text.strip():
+        try:
+            durations["retention"] = parse_duration(retention_text)
+        except ValueError as error:
+            errors.append(duration_error("Retention", retention_text, str(error)))
+    if choices.get("schedule", Schedule.FIXED.value) == Schedule.FIXED.value:
+        try:
+            durations["redelivery_delay"] = parse_duration(delay_text)
+        except ValueError as error:
+            errors.append(duration_error("Redelivery delay", delay_text, str(error)))
+    knobs = {k: v for k, v in choices.items() if k != "fault"} | durations
+    settings = LabSettings.model_validate(knobs)
+    scenario = Scenario(fault=Fault(choices["fault"]), deliveries=budget, settings=settings)
+    return scenario, tuple(errors)
+
+
+def runs(scenario: Scenario) -> dict[Mode, LabResult]:
+    """Both runtimes under ``scenario``'s fault and settings, naive first."""
+    return {m: simulate(scenario.model_copy(update={"mode": m})) for m in Mode}
+
+
+def restoration_text(restoration: Restoration) -> str:
+    """One change and the durable run it gives: ``--key stable: 1 debit, exactly-once (...)``."""
+    result = restoration.result
+    return RESTORE_LINE.format(
+        option=restoration.change,
+        effects=counted(result.counts.effects, "debit"),
+        outcome=result.outcome.value,
+        status=result.status.value,
+    )
+
+
+def restore_text(scenario: Scenario, durable: LabResult) -> str:
+    """The "what restores it" callout (Markdown): each single setting change under which the
+    durable runtime keeps its promise, from ``restorations``; or that it keeps it already."""
+    found = restorations(scenario)
+    if not found:
+        if durable.outcome in {Outcome.EXACTLY_ONCE, Outcome.PARKED}:
+            safe = ALREADY_SAFE.format(status=durable.status.value)
+            return safe + (PARKED_NOTE if durable.outcome is Outcome.PARKED else "")
+        return NO_SINGLE_CHANGE
+    lines = "\n".join(restoration_text(r) for r in found)
+    return f"{RESTORE_TITLE}\n\n{lines}"
+
+
+def broken_text(result: LabResult) -> str:
+    """The assumptions a run breaks (Markdown), each with the settings that break it."""
+    if not result.broken_assumptions:
+        return NONE_BROKEN
+    items = "\n".join(
+        f"- **{b.assumption}.** {md_text(b.text)} *Broken by {md_text('; '.join(b.by))}.*"
+        for b in result.broken_assumptions
+    )
+    return f"{BROKEN_TITLE}\n\n{items}"
+
+
+def assumption_table() -> str:
+    """The five assumptions (Markdown table): what breaks each, the starting point that shows
+    it, how many debits the durable runtime makes there, and the single changes that restore
+    its promise, all run through the model."""
+    demos = {d.assumption: d for d in STARTS}
+    rows: list[tuple[Rich, ...]] = []
+    for number, text in enumerate(ASSUMPTIONS, start=1):
+        demo = demos.get(number)
+        run: Rich = (PLAN_ONLY,) if number == SINGLE_FAULT else ()
+        durable: Rich = ()
+        restored: list[Inline] = []
+        if demo is not None:
+            result = simulate(demo.scenario)
+            run = (Code(demo.scenario.fault.value), f" with {demo.title}")
+            durable = (f"{counted(result.counts.effects, 'debit')}, {result.outcome.value}",)
+            for r in restorations(demo.scenario):
+                restored += ["; "] if restored else []
+                restored.append(Code(r.change))
+        rows.append(((f"{number}. {text}",), (BREAKS[number],), run, durable, tuple(restored)))
+    return f"{TABLE_TITLE}\n\n{md_table(Table(header=TABLE_HEADER, rows=tuple(rows)), left=True)}"

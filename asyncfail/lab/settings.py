@@ -1,0 +1,139 @@
+"""The lab's settings: every assumption of the seed made a knob a learner can break.
+
+With every setting at its default the lab is the seed's: a stable key, a record retained for the
+whole run and written with the debit, lookups that answer, a store that can be written, and a
+receiver that looks keys up without deduplicating. Each setting's rule is stated where the
+model applies it (``actors``, ``runtimes``, ``simulation``).
+"""
+
+from enum import StrEnum
+from typing import Final
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from asyncfail.ground.durations import Duration
+from asyncfail.ground.retention import BoundaryConvention
+from asyncfail.lab.schedules import DEFAULT_REDELIVERY_DELAY, Schedule
+
+
+class ReceiverContract(StrEnum):
+    """What the receiver does with a keyed request whose key it already holds."""
+
+    LOOKUP_ONLY = "lookup-only"
+    """It stores a record with each keyed debit and answers lookups, but applies a repeated
+    keyed request again (the seed's receiver)."""
+    DEDUPE = "dedupe"
+    """A keyed request whose record is retained gets the stored result, with no second debit
+    (as the contract experiment's "reused")."""
+
+
+class KeyStability(StrEnum):
+    """Where the operation key the durable runtime sends comes from."""
+
+    STABLE = "stable"
+    """The business operation: the same key on every delivery attempt (the seed's)."""
+    PER_ATTEMPT = "per-attempt"
+    """The delivery attempt: a new key on each redelivery, as when an activity's execution id
+    changes on each retry."""
+
+
+class RecordWrite(StrEnum):
+    """How the receiver writes a keyed debit's idempotency record."""
+
+    ATOMIC = "atomic"
+    """In the same transaction as the debit: both commit, or neither (the seed's)."""
+    SEPARATE = "separate"
+    """In its own transaction after the debit: a crash between them leaves a debit without
+    its record."""
+
+
+class Availability(StrEnum):
+    """Whether a service answers."""
+
+    AVAILABLE = "available"
+    OUTAGE = "outage"
+
+
+class OutagePolicy(StrEnum):
+    """What the durable runtime does when a service it needs does not answer."""
+
+    FAIL_CLOSED = "fail-closed"
+    """No effect-capable call without the answer: wait (release the delivery) or park the
+    operation for an operator."""
+    FAIL_OPEN = "fail-open"
+    """Carry on without the answer: call anyway."""
+
+
+SETTING_DESCRIPTIONS: Final[dict[str, str]] = {
+    "schedule": "How the channel spaces redeliveries: a fixed delay, or a real engine's backoff.",
+    "redelivery_delay": "The fixed schedule's delay before each redelivery (an SQS-style "
+    "visibility timeout).",
+    "retention": "How long the receiver keeps an idempotency record; none: for the whole run "
+    "(the seed's assumption).",
+    "boundary": "Whether a record still counts at exactly its expiry.",
+    "receiver": "Whether the receiver only records keys and answers lookups (the seed's), or "
+    "also deduplicates a repeated keyed request.",
+    "key": "Whether the durable runtime's operation key is stable (the seed's) or changes "
+    "with each delivery attempt.",
+    "record": "Whether the receiver writes the idempotency record with the debit (the "
+    "seed's) or in a separate transaction.",
+    "lookup": "Whether lookups by key answer (the seed's) or the lookup service is down for "
+    "the whole run.",
+    "on_lookup_outage": "What the durable runtime does when a lookup fails: park the operation "
+    "for an operator (fail-closed), or call again (fail-open).",
+    "store": "Whether the durable runtime's journal can be written (the seed's) or is down "
+    "during the first delivery.",
+    "on_store_outage": "What the durable runtime does when it cannot write its journal: "
+    "release the delivery to try later (fail-closed), or dispatch without a recorded intent "
+    "(fail-open).",
+}
+"""Each setting in one sentence: the model's field descriptions, the CLI's help and the
+lesson's labels all read it from here."""
+
+
+class LabSettings(BaseModel):
+    """The knobs of one run; every default is the seed's assumption."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    schedule: Schedule = Field(Schedule.FIXED, description=SETTING_DESCRIPTIONS["schedule"])
+    redelivery_delay: Duration = Field(
+        DEFAULT_REDELIVERY_DELAY, description=SETTING_DESCRIPTIONS["redelivery_delay"]
+    )
+    retention: Duration | None = Field(None, description=SETTING_DESCRIPTIONS["retention"])
+    boundary: BoundaryConvention = Field(
+        BoundaryConvention.EXPIRED_AT_BOUNDARY, description=SETTING_DESCRIPTIONS["boundary"]
+    )
+    receiver: ReceiverContract = Field(
+        ReceiverContract.LOOKUP_ONLY, description=SETTING_DESCRIPTIONS["receiver"]
+    )
+    key: KeyStability = Field(KeyStability.STABLE, description=SETTING_DESCRIPTIONS["key"])
+    record: RecordWrite = Field(RecordWrite.ATOMIC, description=SETTING_DESCRIPTIONS["record"])
+    lookup: Availability = Field(Availability.AVAILABLE, description=SETTING_DESCRIPTIONS["lookup"])
+    on_lookup_outage: OutagePolicy = Field(
+        OutagePolicy.FAIL_CLOSED, description=SETTING_DESCRIPTIONS["on_lookup_outage"]
+    )
+    store: Availability = Field(Availability.AVAILABLE, description=SETTING_DESCRIPTIONS["store"])
+    on_store_outage: OutagePolicy = Field(
+        OutagePolicy.FAIL_CLOSED, description=SETTING_DESCRIPTIONS["on_store_outage"]
+    )
+
+    @model_validator(mode="after")
+    def _delay_only_for_the_fixed_schedule(self) -> "LabSettings":
+        if "redelivery_delay" in self.model_fields_set and self.schedule is not Schedule.FIXED:
+            raise ValueError(
+                f"redelivery_delay sets the fixed schedule's delay; the {self.schedule} "
+                "schedule has its own (drop the delay, or use the fixed schedule)"
+            )
+        return self
+
+    def changed(self) -> tuple[str, ...]:
+        """The settings that differ from the seed's, in declaration order."""
+        seed = DEFAULT_SETTINGS
+        return tuple(
+            name for name in type(self).model_fields if getattr(self, name) != getattr(seed, name)
+        )
+
+
+DEFAULT_SETTINGS: Final = LabSettings()
+"""The seed's assumptions, every one kept."""

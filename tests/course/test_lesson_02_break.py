@@ -1,0 +1,209 @@
+"""Lesson "Break the assumptions" runs headless with substituted controls and shows the model:
+both runtimes, the traces against time, what the run breaks and what restores it."""
+
+import io
+import json
+from types import SimpleNamespace
+from typing import Any
+
+import marimo as mo
+import pytest
+
+from asyncfail import Fault, Mode, Scenario, simulate
+from asyncfail.charts.specs import time_timeline_spec
+from asyncfail.cli.main import main
+from asyncfail.course import assumptions_lesson as words
+from asyncfail.course.questions import ASSUMPTIONS_QUESTION
+from asyncfail.lab.scenario import command_line
+from asyncfail.lab.settings import LabSettings
+from tests.notebook_support import load_notebook, run_lesson, stats, vega_specs, visible_text
+
+nb = load_notebook("02_break_the_assumptions")
+SKIP = mo.ui.switch(value=True)
+
+
+def run(**controls: object) -> tuple[str, dict[str, Any]]:
+    return run_lesson(nb, **controls)
+
+
+def start(label: str) -> object:
+    return mo.ui.dropdown(list(words.start_options()), value=label)
+
+
+def controls(
+    scenario: Scenario,
+    *,
+    retention: str | None = None,
+    delay: str | None = None,
+    deliveries: object = ...,
+    **choices: str,
+) -> dict[str, object]:
+    """Every control of the settings cell, as a learner would leave them: the scenario's
+    values, with the given ones changed (marimo substitutes a cell's definitions all at once)."""
+    values = words.choices_of(scenario) | choices
+    settings = scenario.settings
+    return {
+        "choices": mo.ui.dictionary({k: mo.ui.text(value=v) for k, v in values.items()}),
+        # A raw value stands in for a number field a learner emptied or typed into.
+        "deliveries": (
+            mo.ui.number(1, 10, value=scenario.deliveries)
+            if deliveries is ...
+            else SimpleNamespace(value=deliveries)
+        ),
+        "retention": mo.ui.text(
+            value=words.seconds_of(settings.retention) if retention is None else retention
+        ),
+        "delay": mo.ui.text(
+            value=words.seconds_of(settings.redelivery_delay) if delay is None else delay
+        ),
+    }
+
+
+def test_the_lesson_opens_on_the_expiring_record_and_asks_before_it_shows() -> None:
+    page, defs = run()
+    assert defs["revealed"] is False and vega_specs(page) == []
+    assert defs["scenario"] == Scenario(
+        fault=Fault.CRASH_AFTER_EFFECT,
+        settings=LabSettings(retention="60", redelivery_delay="60"),
+    )
+    assert "Commit a guess for each runtime" in visible_text(page)
+
+
+def test_the_table_names_each_assumption_its_breaker_and_the_models_counts() -> None:
+    text = visible_text(run()[0])
+    # Worked by hand: each starting point debits twice under the durable runtime.
+    for demo in words.STARTS:
+        assert f"with {demo.title} 2 debits, duplicate" in text
+    assert "several injections in one run (a fault plan)" in text
+    # The expiring record is restored by a retention past the third delivery (0, 60, 120 s,
+    # so 120.001 s under the seed's convention) or by the lenient convention; never by a
+    # deduplicating receiver, which needs the same record.
+    row = text.split("5. Outages of the lookup service")[1].split("The settings")[0]
+    assert "--retention 120.001" in row and "--boundary retained-at-boundary" in row
+    assert "--receiver dedupe" not in row
+
+
+@pytest.mark.parametrize("demo", words.STARTS, ids=lambda d: str(d.assumption))
+def test_each_starting_point_sets_every_control_and_runs_both_runtimes(
+    demo: words.StartingPoint,
+) -> None:
+    page, defs = run(start=start(words.start_label(demo)), skip_prediction=SKIP)
+    assert defs["scenario"] == demo.scenario
+    expected = {m: simulate(demo.scenario.model_copy(update={"mode": m})) for m in Mode}
+    assert defs["results"] == expected
+    assert [v for _, v in stats(page)] == [
+        str(x) for m in Mode for x in (expected[m].counts.attempts, expected[m].counts.effects)
+    ]
+    specs = vega_specs(page)
+    assert [s["datasets"] for s in specs] == [
+        time_timeline_spec(expected[m], width=380)["datasets"] for m in Mode
+    ]
+    text = visible_text(page)
+    assert f"{demo.assumption}. " in text.split("Assumptions this run breaks:")[1]
+    assert "What restores the durable runtime's promise" in text
+
+
+def test_the_restore_callout_lists_what_the_model_finds() -> None:
+    label = words.start_label(words.STARTS[2])  # lookups down, failing open
+    text = visible_text(run(start=start(label), skip_prediction=SKIP)[0])
+    callout = text.split("What restores the durable runtime's promise")[1]
+    # Hand-derived: dedupe saves it (1 debit), lookups back save it, failing closed parks it.
+    assert "--receiver dedupe : 1 debit, exactly-once" in callout
+    assert "--lookup available : 1 debit, exactly-once" in callout
+    assert "--on-lookup-outage fail-closed : 1 debit, parked" in callout
+
+
+def test_the_seeds_assumptions_keep_the_promise_and_break_nothing() -> None:
+    text = visible_text(run(start=start(words.SEED_START), skip_prediction=SKIP)[0])
+    assert "This run keeps every assumption of the seed." in text
+    assert "The durable runtime keeps its promise here: Recovered by operation key." in text
+
+
+def test_a_changed_control_reruns_the_model() -> None:
+    _, defs = run(**controls(words.STARTS[0].scenario, key="stable"), skip_prediction=SKIP)
+    assert defs["results"][Mode.DURABLE].counts.effects == 1
+
+
+@pytest.mark.parametrize(
+    ("retention", "delay", "deliveries", "message"),
+    [
+        ("abc", "60", ..., "Retention: 'abc' is not a number"),
+        ("60", "-1", ..., "Redelivery delay: '-1'"),
+        ("60", "60", None, "Delivery budget: 'None' is not a whole number from 1 to"),
+        ("60", "60", 2.5, "Delivery budget: '2.5' is not a whole number"),
+    ],
+)
+def test_unreadable_inputs_get_one_inline_line_and_the_seeds_value(
+    retention: str, delay: str, deliveries: object, message: str
+) -> None:
+    demo = words.STARTS[3].scenario
+    page, defs = run(
+        **controls(demo, retention=retention, delay=delay, deliveries=deliveries),
+        skip_prediction=SKIP,
+    )
+    assert message in visible_text(page)
+    assert "Traceback" not in page and defs["results"]
+
+
+def test_a_named_schedule_leaves_the_delay_unread() -> None:
+    choices = words.choices_of(words.STARTS[3].scenario) | {"schedule": "temporal"}
+    scenario, errors = words.scenario_from_controls(choices, 3, "60", "not read")
+    assert errors == () and scenario.settings.schedule == "temporal"
+    page, _ = run(
+        **controls(words.STARTS[3].scenario, delay="x", schedule="temporal"), skip_prediction=SKIP
+    )
+    assert "The temporal schedule has its own delays: this field is not read." in visible_text(page)
+
+
+def test_the_commands_print_the_runs_shown() -> None:
+    page, defs = run(skip_prediction=SKIP)
+    text = visible_text(page)
+    for mode in Mode:
+        scenario = defs["scenario"].model_copy(update={"mode": mode})
+        command = command_line(scenario)
+        assert command in text
+        out = io.StringIO()
+        assert main(command.split()[1:], stdout=out) == 0
+        assert json.loads(out.getvalue()) == defs["results"][mode].model_dump(mode="json")
+
+
+def test_the_checks_answer_is_the_only_option_the_model_bears_out() -> None:
+    # The question's setting: records kept 60 s, redeliveries 60 s apart, crash after effect.
+    base = {"retention": "60", "redelivery_delay": "60"}
+    options = dict(
+        zip(
+            ASSUMPTIONS_QUESTION.options,
+            (
+                {"receiver": "dedupe"},
+                {"retention": "180"},
+                {"on_lookup_outage": "fail-closed"},
+                {"key": "per-attempt"},
+            ),
+            strict=True,
+        )
+    )
+    effects = {
+        option: simulate(
+            Scenario(
+                fault=Fault.CRASH_AFTER_EFFECT,
+                settings=LabSettings.model_validate(base | change),
+            )
+        ).counts.effects
+        for option, change in options.items()
+    }
+    assert [o for o, n in effects.items() if n == 1] == [ASSUMPTIONS_QUESTION.answer]
+    page, _ = run(
+        understanding=mo.ui.radio(
+            list(ASSUMPTIONS_QUESTION.options), value=ASSUMPTIONS_QUESTION.answer
+        )
+    )
+    assert "Right." in visible_text(page)
+
+
+def test_every_choice_control_offers_the_settings_closed_set() -> None:
+    for names in words.GROUPS.values():
+        for name in names:
+            if name in {"retention", "redelivery_delay"}:
+                continue
+            kind = LabSettings.model_fields[name].annotation
+            assert words.choice_options(name) == [m.value for m in kind]  # type: ignore[union-attr]
