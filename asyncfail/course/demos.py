@@ -12,8 +12,16 @@ from typing import ClassVar, Final, TypeAlias
 
 from asyncfail.contract.experiment import ContractResult, ContractScenario, evaluate
 from asyncfail.contract.requests import SECOND_WORDS
-from asyncfail.contract.terms import BOUNDARY_WORDS, POLICY_WORDS, SCOPE_WORDS, KeyScope
-from asyncfail.course import contract_lesson, handoff_lesson, lab_lesson
+from asyncfail.contract.terms import (
+    BOUNDARY_WORDS,
+    DISPOSITION_LABEL,
+    EFFECTS_LABEL,
+    POLICY_WORDS,
+    RECORD_LABEL,
+    SCOPE_WORDS,
+    KeyScope,
+)
+from asyncfail.course import assumptions_lesson, contract_lesson, handoff_lesson, lab_lesson
 from asyncfail.ground.prose import counted, quoted
 from asyncfail.ground.seed import Boundary
 from asyncfail.handoff.design import QUESTIONS, design_from_answers
@@ -21,10 +29,11 @@ from asyncfail.handoff.markup import Code, Inline, Rich
 from asyncfail.handoff.report import ReadinessReport, assess
 from asyncfail.handoff.review import build_review
 from asyncfail.handoff.verdict import STATUS_LABELS, CheckId, CheckStatus
-from asyncfail.lab.events import EventKind
+from asyncfail.lab.events import Event, EventKind
 from asyncfail.lab.faults import Fault
+from asyncfail.lab.restore import restorations
 from asyncfail.lab.results import LabResult
-from asyncfail.lab.scenario import DEFAULT_DELIVERIES, Mode, Scenario, command_line
+from asyncfail.lab.scenario import DEFAULT_DELIVERIES, Mode, Scenario, command_line, option
 from asyncfail.lab.simulation import simulate
 
 SEPARATOR: Final = "; "
@@ -48,7 +57,7 @@ def _joined(items: Sequence[Rich], separator: str = SEPARATOR) -> Rich:
 
 @dataclass(frozen=True, slots=True)
 class LabDemo:
-    """Lesson 1: one fault, under the runtimes named (both by default).
+    """The Async Failure Lab: one fault, under the runtimes named (both by default).
 
     Rule: the lesson has no control for ``deliveries``, so a demo with another delivery budget
     than the lesson's is set in a terminal, with the command the lesson itself prints.
@@ -89,7 +98,8 @@ class LabDemo:
 
 @dataclass(frozen=True, slots=True)
 class TraceDemo:
-    """Lesson 1: the events of one delivery attempt in one runtime's trace, in order."""
+    """The Async Failure Lab: the events of one delivery attempt in one runtime's trace, in
+    order."""
 
     lesson: ClassVar[str] = "01_async_failure_lab"
 
@@ -110,15 +120,133 @@ class TraceDemo:
 
 
 @dataclass(frozen=True, slots=True)
+class SettingsDemo:
+    """Break the assumptions: a starting point of the lesson, some controls set otherwise, and
+    both runtimes' runs.
+
+    ``start`` is the number of the assumption whose starting point the lesson starts from
+    (``assumptions_lesson.STARTS``), or None for the seed's assumptions. ``changes`` are the
+    controls set otherwise, each as the control takes it: the fault or a setting's choice by
+    its value (``("key", "stable")``), the retention or the redelivery delay by its text in
+    seconds (``("retention", "120.001")``; an empty retention keeps records for the whole run).
+    With ``restore``, the demo also shows the single changes that restore the durable runtime's
+    promise (``lab.restore.restorations``), as the lesson's callout lists them.
+
+    Rule: the scenario is the one the lesson's own ``scenario_from_controls`` reads from those
+    controls; a demo naming a control the lesson lacks, or a value it cannot read, is refused.
+    """
+
+    lesson: ClassVar[str] = "02_break_the_assumptions"
+    TEXT_CONTROLS: ClassVar[tuple[str, ...]] = ("retention", "redelivery_delay")
+
+    start: int | None
+    changes: tuple[tuple[str, str], ...] = ()
+    restore: bool = False
+
+    def __post_init__(self) -> None:
+        self.scenario()
+
+    def start_label(self) -> str:
+        """The starting point as the lesson's dropdown offers it."""
+        words = assumptions_lesson
+        if self.start is None:
+            return words.SEED_START
+        points = [d for d in words.STARTS if d.assumption == self.start]
+        if not points:
+            raise ValueError(f"the lesson has no starting point for assumption {self.start}")
+        return words.start_label(points[0])
+
+    def scenario(self) -> Scenario:
+        words = assumptions_lesson
+        start = words.start_options()[self.start_label()]
+        choices = words.choices_of(start)
+        settings = start.settings
+        texts = {name: words.seconds_of(getattr(settings, name)) for name in self.TEXT_CONTROLS}
+        for name, value in self.changes:
+            if name in texts:
+                texts[name] = value
+            elif name in choices:
+                choices[name] = value
+            else:
+                raise ValueError(f"{name!r} is not a control of the lesson")
+        scenario, errors = words.scenario_from_controls(
+            choices, start.deliveries, texts["retention"], texts["redelivery_delay"]
+        )
+        if errors:
+            raise ValueError(f"a demo's controls must all be readable: {errors}")
+        return scenario
+
+    def results(self) -> dict[Mode, LabResult]:
+        return assumptions_lesson.runs(self.scenario())
+
+    def setting(self) -> Rich:
+        """The starting point, then each control set otherwise: a setting by its CLI option,
+        as its label starts."""
+        words = assumptions_lesson
+        items: list[Rich] = [(f"{control_name(words.START_LABEL)}: {self.start_label()}",)]
+        for name, value in self.changes:
+            control: Inline = words.FAULT_LABEL if name == "fault" else Code(option(name))
+            items.append((control, f": {value or BLANK}"))
+        return _joined(items)
+
+    def shows(self) -> Rich:
+        """Each runtime's delivery attempts, business effects and status, as the lesson shows
+        them; with ``restore``, the changes that restore the durable runtime's promise."""
+        figures = []
+        for mode, result in self.results().items():
+            counts = result.counts
+            figures.append(
+                f"{mode.value}: {counted(counts.attempts, 'delivery attempt')}, "
+                f"{counted(counts.effects, 'business effect')}, {quoted(result.status)}"
+            )
+        line: Rich = (SEPARATOR.join(figures),)
+        found = restorations(self.scenario()) if self.restore else ()
+        if not found:
+            return line
+        restored = [
+            (Code(r.change), f" ({counted(r.result.counts.effects, 'debit')}, {r.result.outcome})")
+            for r in found
+        ]
+        # The lesson's table heads this column "Restored by".
+        return (*line, f". {assumptions_lesson.TABLE_HEADER[-1]}: ", *_joined(restored))
+
+
+@dataclass(frozen=True, slots=True)
+class TimeTraceDemo:
+    """Break the assumptions: the events of one delivery attempt in one runtime's trace against
+    time, under a ``SettingsDemo``'s controls."""
+
+    lesson: ClassVar[str] = SettingsDemo.lesson
+
+    demo: SettingsDemo
+    mode: Mode
+    attempt: int
+
+    def events(self) -> tuple[Event, ...]:
+        result = self.demo.results()[self.mode]
+        return tuple(e for e in result.events if e.attempt == self.attempt)
+
+    def setting(self) -> Rich:
+        return (*self.demo.setting(), "; the traces")
+
+    def shows(self) -> Rich:
+        """The attempt's time (its events all happen at one instant) and its events in order."""
+        events = self.events()
+        kinds = [(Code(e.kind.value),) for e in events]
+        head = f"{self.mode.value}, delivery attempt {self.attempt} at {events[0].at}: "
+        return (head, *_joined(kinds, ", "))
+
+
+@dataclass(frozen=True, slots=True)
 class ContractDemo:
-    """Lesson 2: one run of the contract experiment.
+    """The idempotency contract: one run of the contract experiment.
 
     Rule: the setting names the profile, then every control whose value differs from where
     the lesson starts it once that profile is chosen (``contract_lesson.controls_for``, the
     lesson's default second request and delay), in the lesson's own words.
     """
 
-    lesson: ClassVar[str] = "02_idempotency_contract"
+    lesson: ClassVar[str] = "03_idempotency_contract"
 
     scenario: ContractScenario
 
@@ -169,11 +297,10 @@ class ContractDemo:
         """The record, the disposition and the total effects as the lesson labels them, then
         the finding."""
         result = self.result()
-        words = contract_lesson
         figures = (
-            (words.RECORD_LABEL, result.record.value),
-            (words.DISPOSITION_LABEL, result.disposition.value),
-            (words.EFFECTS_LABEL, str(result.effects)),
+            (RECORD_LABEL, result.record.value),
+            (DISPOSITION_LABEL, result.disposition.value),
+            (EFFECTS_LABEL, str(result.effects)),
         )
         line = SEPARATOR.join(f"{label}: {value}" for label, value in figures)
         return (f"{line}. {result.finding.value}",)
@@ -191,20 +318,20 @@ WORKED_DESIGN: Final[tuple[tuple[str, object], ...]] = (
     ("replay_approver", "the payments lead"),
     ("state_verifier", "the finance team"),
 )
-"""Lesson 3's worked design, as the checklist's form gives it (``design_from_answers``): every
-question answered, records kept three times as long as the longest replay window."""
+"""The readiness checklist's worked design, as its form gives it (``design_from_answers``):
+every question answered, records kept three times as long as the longest replay window."""
 
 
 @dataclass(frozen=True, slots=True)
 class ReadinessDemo:
-    """Lesson 3: a design described in the checklist, and the status of one of its checks.
+    """The readiness checklist: a design described in it, and the status of one of its checks.
 
     The design is the worked design (``WORKED_DESIGN``), or with ``worked=False`` a blank form
     as the lesson starts, with ``changes`` applied: answers as the form gives them. Rule: every
     answer must be readable, or the demo is refused.
     """
 
-    lesson: ClassVar[str] = "03_readiness_checklist"
+    lesson: ClassVar[str] = "04_readiness_checklist"
 
     check: CheckId
     changes: tuple[tuple[str, object], ...] = ()
@@ -258,10 +385,10 @@ def answer_text(raw: object) -> str:
 
 @dataclass(frozen=True, slots=True)
 class ReviewDemo:
-    """Lesson 4: the review handoff for one fault, and one row of its failure map, or (with no
-    boundary) its evidence summary."""
+    """The review handoff: the handoff for one fault, and one row of its failure map, or (with
+    no boundary) its evidence summary."""
 
-    lesson: ClassVar[str] = "04_review_handoff"
+    lesson: ClassVar[str] = "05_review_handoff"
 
     fault: Fault
     boundary: Boundary | None = None
@@ -276,5 +403,7 @@ class ReviewDemo:
         return (f"Failure map, {self.boundary.value}: {review.boundary_evidence(self.boundary)}",)
 
 
-Demo: TypeAlias = LabDemo | TraceDemo | ContractDemo | ReadinessDemo | ReviewDemo
+Demo: TypeAlias = (
+    LabDemo | TraceDemo | SettingsDemo | TimeTraceDemo | ContractDemo | ReadinessDemo | ReviewDemo
+)
 """Every kind of demonstration; each names its ``lesson`` and has ``setting`` and ``shows``."""
