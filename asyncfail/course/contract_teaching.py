@@ -1,4 +1,4 @@
-"""Lesson 2 in class, stress the idempotency contract: its plan, reveals and misconceptions.
+"""The idempotency contract in class: its plan, its reveals and its misconceptions.
 
 The guide's own words (``course.teaching`` says what they are and the rules they follow). The
 demos other lessons' plans point to are named here.
@@ -8,12 +8,13 @@ from typing import Final
 
 from asyncfail.contract.terms import ContractProfile
 from asyncfail.course import questions
-from asyncfail.course.demos import ContractDemo, ReadinessDemo
+from asyncfail.course.demos import ContractDemo, ReadinessDemo, SettingsDemo
 from asyncfail.course.teaching import (
     LessonPlan,
     Misconception,
     Reveal,
     Segment,
+    lesson_ref,
     retention_hours,
     seconds,
 )
@@ -38,14 +39,14 @@ _STRIPE_H: Final = retention_hours(ContractProfile.STRIPE)
 _BRANDUR_H: Final = retention_hours(ContractProfile.BRANDUR_POSTGRES)
 
 PLAN: Final = LessonPlan(
-    stem="02_idempotency_contract",
+    stem=ContractDemo.lesson,
     segments=(
         Segment(
             5,
             "Recap",
-            "Recall lesson 1: the durable runtime was safe because it looked a stable key up in "
-            "a record that was still there. This experiment takes both assumptions away, at the "
-            "receiver.",
+            f"Recall {lesson_ref(SettingsDemo.lesson)}: a key per delivery attempt, or a record "
+            "that had expired, made the durable runtime debit twice. This experiment looks at "
+            "the same assumptions from the receiver's side: what a second request finds.",
             "Say in one sentence what the receiver's idempotency key must identify.",
         ),
         Segment(
@@ -147,7 +148,8 @@ PLAN: Final = LessonPlan(
             "Each delivery attempt has a new id, so the receiver has never stored a record "
             "under the second attempt's key: the same intent is applied twice at every delay "
             "and every retention. The key must identify the business intent, the tenant and "
-            "the operation. In lesson 3, a design that carries one key across attempts but "
+            f"the operation. In {lesson_ref(ReadinessDemo.lesson)}, a design that carries one "
+            "key across attempts but "
             "scopes it to the delivery attempt fails the first P0 check.",
             (
                 KEY_PER_ATTEMPT,

@@ -9,6 +9,7 @@ titles, minutes and outcomes come from ``course.catalog``, their checks from
 from typing import Final
 
 from asyncfail.course import (
+    assumptions_teaching,
     contract_teaching,
     handoff_teaching,
     lab_teaching,
@@ -17,7 +18,13 @@ from asyncfail.course import (
 )
 from asyncfail.course.catalog import COURSE_LINE, COURSE_TITLE, LESSONS, LessonInfo, lesson
 from asyncfail.course.demos import WORKED_DESIGN, Demo, ReadinessDemo, answer_text
-from asyncfail.course.teaching import CLASS_MINUTES, LessonPlan, Misconception, Reveal
+from asyncfail.course.teaching import (
+    CLASS_MINUTES,
+    LessonPlan,
+    Misconception,
+    Reveal,
+    lesson_name,
+)
 from asyncfail.ground.prose import number_word, quoted
 from asyncfail.ground.quiz import Question
 from asyncfail.handoff.design import QUESTIONS
@@ -38,6 +45,7 @@ from asyncfail.handoff.markup import (
 
 PLANS: Final[tuple[LessonPlan, ...]] = (
     lab_teaching.PLAN,
+    assumptions_teaching.PLAN,
     contract_teaching.PLAN,
     readiness_teaching.PLAN,
     handoff_teaching.PLAN,
@@ -53,12 +61,6 @@ def inline(text: str) -> Rich:
         raise ValueError(f"unpaired backtick in {text!r}")
     parts: list[Inline] = [Code(p) if i % 2 else p for i, p in enumerate(pieces)]
     return tuple(p for p in parts if p != "")
-
-
-def lesson_name(stem: str) -> str:
-    """``Lesson 2``: a lesson by its place in the course."""
-    number = [info.stem for info in LESSONS].index(stem) + 1
-    return teaching.LESSON_NAME.format(number=number)
 
 
 def _title(plan: LessonPlan, part: str) -> str:

@@ -1,4 +1,4 @@
-"""Lesson 4 in class, the review handoff the model writes: its plan, reveals and misconceptions.
+"""The review handoff in class: its plan, its reveals and its misconceptions.
 
 The guide's own words (``course.teaching`` says what they are and the rules they follow).
 """
@@ -6,8 +6,8 @@ The guide's own words (``course.teaching`` says what they are and the rules they
 from typing import Final
 
 from asyncfail.course import questions
-from asyncfail.course.demos import ReviewDemo
-from asyncfail.course.teaching import LessonPlan, Misconception, Reveal, Segment
+from asyncfail.course.demos import ReadinessDemo, ReviewDemo, SettingsDemo
+from asyncfail.course.teaching import LessonPlan, Misconception, Reveal, Segment, lesson_ref
 from asyncfail.ground.prose import quoted
 from asyncfail.ground.seed import Boundary, HandoffSection
 from asyncfail.lab.faults import Fault
@@ -16,7 +16,7 @@ _CANNOT_DECIDE: Final = quoted(HandoffSection.CANNOT_DECIDE.value)
 _ASSUMPTIONS: Final = quoted(HandoffSection.ASSUMPTIONS.value)
 
 PLAN: Final = LessonPlan(
-    stem="04_review_handoff",
+    stem=ReviewDemo.lesson,
     segments=(
         Segment(
             5,
@@ -42,7 +42,8 @@ PLAN: Final = LessonPlan(
         Segment(
             10,
             "Evidence and assumptions",
-            f"Read {_ASSUMPTIONS} and {_CANNOT_DECIDE}; ask which assumptions lesson 2 took away.",
+            f"Read {_ASSUMPTIONS} and {_CANNOT_DECIDE}; ask which of the assumptions "
+            f"{lesson_ref(SettingsDemo.lesson)} broke, and with which setting.",
             "Sort the handoff's statements into evidence from the model and assumptions about "
             "a real system.",
         ),
@@ -50,7 +51,7 @@ PLAN: Final = LessonPlan(
             7,
             "Use the shape",
             "Ask learners to draft the four failure-map rows for their own system, using their "
-            "lesson 3 report.",
+            f"report from {lesson_ref(ReadinessDemo.lesson)}.",
             "Draft the rows, and name who decides each replay.",
         ),
         Segment(

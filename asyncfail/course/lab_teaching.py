@@ -1,4 +1,4 @@
-"""Lesson 1 in class, the Async Failure Lab: its plan, its reveals and its misconceptions.
+"""The Async Failure Lab in class: its plan, its reveals and its misconceptions.
 
 The guide's own words (``course.teaching`` says what they are and the rules they follow).
 """
@@ -6,14 +6,19 @@ The guide's own words (``course.teaching`` says what they are and the rules they
 from typing import Final
 
 from asyncfail.course import questions
-from asyncfail.course.contract_teaching import (
-    AT_RETENTION_PLUS_ONE_HOUR,
-    KEY_PER_ATTEMPT,
-    KEY_PER_ATTEMPT_AT_ONCE,
+from asyncfail.course.assumptions_teaching import (
+    APART,
+    EXPIRING,
+    EXPIRING_AT_ONCE,
+    EXPIRING_SOONER,
+    KEPT,
+    NEW_KEY,
+    SOONER,
 )
-from asyncfail.course.demos import LabDemo, TraceDemo
+from asyncfail.course.contract_teaching import KEY_PER_ATTEMPT_AT_ONCE
+from asyncfail.course.demos import LabDemo, SettingsDemo, TraceDemo
 from asyncfail.course.lab_lesson import COMMIT_LABEL, STEP_LABEL
-from asyncfail.course.teaching import LessonPlan, Misconception, Reveal, Segment
+from asyncfail.course.teaching import LessonPlan, Misconception, Reveal, Segment, lesson_ref
 from asyncfail.ground.prose import quoted
 from asyncfail.lab.faults import Fault
 from asyncfail.lab.scenario import Mode
@@ -21,7 +26,7 @@ from asyncfail.lab.scenario import Mode
 _RESPONSE_LOST: Final = LabDemo(Fault.RESPONSE_LOST)
 
 PLAN: Final = LessonPlan(
-    stem="01_async_failure_lab",
+    stem=LabDemo.lesson,
     segments=(
         Segment(
             5,
@@ -57,7 +62,8 @@ PLAN: Final = LessonPlan(
             8,
             "Where the promise ends",
             "In a terminal, run the durable runtime with a single delivery (below), then connect "
-            "the lesson to Temporal's documented case.",
+            "the lesson to Temporal's documented case and to the assumptions the lesson lists, "
+            f"which {lesson_ref(SettingsDemo.lesson)} breaks one at a time.",
             "Name a step in a system they know that runs at least once, and what it would have "
             "to look up before running again.",
         ),
@@ -128,13 +134,21 @@ PLAN: Final = LessonPlan(
         Misconception(
             "Retries are safe if we retry fast.",
             "Speed is not what makes a retry safe; knowing the outcome is. Under "
-            "`response-lost` the naive loop retries at once, within the same delivery attempt, "
-            "and still debits twice. The lab has no clock at all: the durable runtime is safe "
-            "because it looks the operation key up before calling again, not because it "
-            "waits. In lesson 2 a key per delivery attempt applies the same intent twice even "
-            "when the second request arrives after 0 seconds.",
+            "`response-lost` the naive loop retries at once, within the same delivery attempt "
+            "and at the same instant, and still debits twice; the durable runtime is safe "
+            "because it looks the operation key up before calling again, not because it waits. "
+            f"Time matters only against what the lookup needs: in {lesson_ref(EXPIRING.lesson)}, "
+            f"with records kept {KEPT} seconds, a redelivery {APART} seconds after the crash "
+            "finds the record expired and the durable runtime debits twice, while one "
+            f"{SOONER} seconds after finds it; the naive loop debits twice at any delay, 0 "
+            "included. In "
+            f"{lesson_ref(KEY_PER_ATTEMPT_AT_ONCE.lesson)} a key per delivery attempt applies "
+            "the same intent twice even when the second request arrives after 0 seconds.",
             (
                 LabDemo(Fault.RESPONSE_LOST, modes=(Mode.NAIVE,)),
+                EXPIRING,
+                EXPIRING_SOONER,
+                EXPIRING_AT_ONCE,
                 KEY_PER_ATTEMPT_AT_ONCE,
             ),
         ),
@@ -161,19 +175,20 @@ PLAN: Final = LessonPlan(
         Misconception(
             "The durable runtime means exactly-once in every case.",
             "The durable runtime promises at most one debit, and only under the lesson's "
-            "stated assumptions: a stable operation key, an idempotency record kept as long as "
-            "replays can come, and a lookup that answers. With a single delivery, a crash after "
-            "the debit leaves the outcome unknown (the debit happened, but nothing the runtime "
-            "kept knows it), and a crash before dispatch leaves no debit at all. In lesson 2 a "
-            "key per delivery attempt, or a record that expired before the replay, turns the "
-            "same intent into a second debit although the receiver deduplicates. Temporal "
-            "documents this very case for its activities, which run at least once, and "
-            "recommends an idempotency key that the called service enforces.",
+            "stated assumptions: among them a stable operation key, an idempotency record kept "
+            "until the last redelivery, and a lookup that answers. With a single delivery, a "
+            "crash after the debit leaves the outcome unknown (the debit happened, but nothing "
+            "the runtime kept knows it), and a crash before dispatch leaves no debit at all. In "
+            f"{lesson_ref(SettingsDemo.lesson)} these assumptions are settings: a key per "
+            "delivery attempt, or a record that expires as the redelivery comes, makes the "
+            "durable runtime debit twice. Temporal documents this very case for its "
+            "activities, which run at least once, and recommends an idempotency key that the "
+            "called service enforces.",
             (
                 LabDemo(Fault.CRASH_AFTER_EFFECT, deliveries=1, modes=(Mode.DURABLE,)),
                 LabDemo(Fault.CRASH_BEFORE_DISPATCH, deliveries=1, modes=(Mode.DURABLE,)),
-                KEY_PER_ATTEMPT,
-                AT_RETENTION_PLUS_ONE_HOUR,
+                NEW_KEY,
+                EXPIRING,
             ),
         ),
     ),

@@ -1,4 +1,4 @@
-"""Lesson 3 in class, the replay-readiness checklist: its plan, reveals and misconceptions.
+"""The replay-readiness checklist in class: its plan, its reveals and its misconceptions.
 
 The guide's own words (``course.teaching`` says what they are and the rules they follow). The
 reveals start from the worked design (``demos.WORKED_DESIGN``), which the guide shows whole.
@@ -8,12 +8,13 @@ from typing import Final
 
 from asyncfail.contract.terms import ContractProfile
 from asyncfail.course import questions
-from asyncfail.course.demos import ContractDemo, ReadinessDemo
+from asyncfail.course.demos import ContractDemo, LabDemo, ReadinessDemo, SettingsDemo
 from asyncfail.course.teaching import (
     LessonPlan,
     Misconception,
     Reveal,
     Segment,
+    lesson_ref,
     retention_hours,
     seconds,
 )
@@ -29,13 +30,16 @@ _STRIPE_H: Final = retention_hours(ContractProfile.STRIPE)
 _NOBODY_NAMED: Final = tuple((role.name.lower(), "") for role in Role)
 
 PLAN: Final = LessonPlan(
-    stem="03_readiness_checklist",
+    stem=ReadinessDemo.lesson,
     segments=(
         Segment(
             5,
             "Frame",
-            "Recall the assumptions the durable runtime needed in lessons 1 and 2; the "
-            "checklist turns each into a question about a real design.",
+            "Recall the assumptions the durable runtime needed in "
+            f"{lesson_ref(LabDemo.lesson)}, broken one at a time in "
+            f"{lesson_ref(SettingsDemo.lesson)} and at the receiver in "
+            f"{lesson_ref(ContractDemo.lesson)}; the checklist turns them into questions about "
+            "a real design.",
             "Pick the design they will assess: a system of their own, or one the instructor "
             "assigns.",
         ),

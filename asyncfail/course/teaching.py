@@ -3,14 +3,16 @@
 The guide (``docs/teaching.md``, laid out by ``course.guide``) plans each lesson as a class of
 ``CLASS_MINUTES``: timed segments, the questions to ask before each reveal, the misconceptions
 learners bring and how the lessons answer them, and the lesson's check for understanding. Each
-lesson's plan is in its own module (``lab_teaching``, ``contract_teaching``,
-``readiness_teaching``, ``handoff_teaching``), built from the types below.
+lesson's plan is in its own module (``lab_teaching``, ``assumptions_teaching``,
+``contract_teaching``, ``readiness_teaching``, ``handoff_teaching``), built from the types below.
 
 Rules: the guide says only what the course does not already say. Lesson titles, minutes and
 outcomes are the catalog's, the checks are ``course.questions``', control labels the lessons'
 own, and every figure is the model's: a reveal or a misconception names demos
 (``course.demos``) that run it, and its prose makes no claim a test does not check
-(``tests/course/test_teaching.py``). Text marks code with backticks and has no other markup.
+(``tests/course/test_teaching.py``). A lesson's number is its place in the catalog
+(``lesson_name``, ``lesson_ref``), never typed. Text marks code with backticks and has no other
+markup.
 """
 
 from dataclasses import dataclass
@@ -18,8 +20,9 @@ from typing import Final
 
 from asyncfail.contract.profiles import PROFILES
 from asyncfail.contract.terms import ContractProfile
-from asyncfail.course.demos import Demo
-from asyncfail.course.lab_lesson import SKIP_LABEL
+from asyncfail.course import assumptions_lesson, lab_lesson
+from asyncfail.course.catalog import LESSONS
+from asyncfail.course.demos import Demo, LabDemo, ReadinessDemo, SettingsDemo
 from asyncfail.ground.durations import Duration
 from asyncfail.ground.prose import quoted
 from asyncfail.ground.quiz import Question
@@ -89,6 +92,24 @@ def retention_hours(profile: ContractProfile) -> int:
     return retention.millis // 3_600_000
 
 
+LESSON: Final = "Lesson"
+LESSON_NAME: Final = LESSON + " {number}"
+"""A lesson by its place in the course: ``Lesson 2``."""
+
+
+def lesson_name(stem: str) -> str:
+    """``Lesson 2``: the lesson whose notebook is ``stem``, by its place in the catalog
+    (a ValueError for a stem the catalog does not have)."""
+    number = [info.stem for info in LESSONS].index(stem) + 1
+    return LESSON_NAME.format(number=number)
+
+
+def lesson_ref(stem: str) -> str:
+    """``lesson 2``: ``lesson_name`` within a sentence."""
+    name = lesson_name(stem)
+    return name[:1].lower() + name[1:]
+
+
 # ---------------------------------------------------------------------------------------------
 # The guide's course-wide prose
 
@@ -124,12 +145,15 @@ BEFORE_CLASS: Final[tuple[str, ...]] = (
     "takes a few minutes: do it before class.",
     "Teach from the interactive lessons, not the published static snapshots: a snapshot shows "
     "every count and every check's answer at once, so nobody can predict first.",
-    "Lesson 1 hides its counts and traces until a guess is committed. Ask learners to leave "
-    f"{quoted(SKIP_LABEL)} switched off.",
-    "Keep a terminal open in the project: some demonstrations give the channel a single "
-    "delivery (`asyncfail lab --deliveries 1`), which no lesson control sets.",
-    "Learners' inputs stay in their own page and are sent nowhere, so in lesson 3 they can "
-    "describe a real system.",
+    f"{lesson_name(LabDemo.lesson)} and {lesson_ref(SettingsDemo.lesson)} hide their results "
+    "until a guess is committed. Ask learners to leave "
+    f"{quoted(lab_lesson.SKIP_LABEL)} and {quoted(assumptions_lesson.SKIP_LABEL)} switched "
+    "off.",
+    "Keep a terminal open in the project: some demonstrations of "
+    f"{lesson_ref(LabDemo.lesson)} give the channel a single delivery "
+    "(`asyncfail lab --deliveries 1`), which that lesson has no control for.",
+    "Learners' inputs stay in their own page and are sent nowhere, so in "
+    f"{lesson_ref(ReadinessDemo.lesson)} they can describe a real system.",
 )
 
 GLANCE_TITLE: Final = "The course at a glance"
@@ -139,9 +163,6 @@ GLANCE_HEADER: Final = ("Lesson", "Notebook", "Alone", "In class")
 
 SET: Final = "Set"
 SHOWS: Final = "The model shows"
-LESSON: Final = "Lesson"
-LESSON_NAME: Final = LESSON + " {number}"
-"""A lesson by its place in the course: ``Lesson 2``."""
 PART_TITLE: Final = "{lesson} · {part}"
 """A section of the guide about one part of a lesson: ``Lesson 2 · Misconceptions``."""
 
