@@ -8,6 +8,7 @@ demos, which print whatever the model says).
 
 import ast
 import inspect
+import re
 from itertools import pairwise
 from types import ModuleType
 
@@ -21,6 +22,8 @@ from asyncfail.contract.rules import Disposition, Finding, RecordState
 from asyncfail.contract.sweep import sweep_retention
 from asyncfail.contract.terms import ContractProfile, KeyScope, PayloadPolicy
 from asyncfail.course import (
+    assumptions_lesson,
+    assumptions_teaching,
     catalog,
     contract_teaching,
     demos,
@@ -31,7 +34,7 @@ from asyncfail.course import (
     readiness_teaching,
     teaching,
 )
-from asyncfail.course.demos import WORKED_DESIGN, ReadinessDemo
+from asyncfail.course.demos import WORKED_DESIGN, LabDemo, ReadinessDemo, SettingsDemo
 from asyncfail.ground.durations import MAX_SECONDS, Duration
 from asyncfail.ground.retention import BoundaryConvention
 from asyncfail.ground.seed import ASSUMPTIONS, Boundary, HandoffSection, Priority
@@ -55,16 +58,26 @@ from asyncfail.lab.reading import (
     recovery_of,
     result_record_of,
 )
+from asyncfail.lab.results import LabResult
+from asyncfail.lab.schedules import delivery_times
+from asyncfail.lab.settings import DEFAULT_SETTINGS, LabSettings
 from tests.golden.regenerate import TEACHING_GUIDE
 from tests.markup_support import markdown_engines, parse_html
 from tests.notebook_support import load_notebook, run_lesson
 
-PLAN_MODULES = (lab_teaching, contract_teaching, readiness_teaching, handoff_teaching)
+PLAN_MODULES = (
+    lab_teaching,
+    assumptions_teaching,
+    contract_teaching,
+    readiness_teaching,
+    handoff_teaching,
+)
 PROSE_MODULES = (teaching, demos, guide, *PLAN_MODULES)
 
 
-def lab(fault: Fault, mode: Mode, deliveries: int = 3):  # type: ignore[no-untyped-def]
-    return simulate(Scenario(fault=fault, mode=mode, deliveries=deliveries))
+def lab(fault: Fault, mode: Mode, deliveries: int = 3, **settings: object) -> LabResult:
+    chosen = LabSettings.model_validate(settings)
+    return simulate(Scenario(fault=fault, mode=mode, deliveries=deliveries, settings=chosen))
 
 
 def contract(**fields: object):  # type: ignore[no-untyped-def]
@@ -105,6 +118,7 @@ def test_a_plan_that_does_not_fill_the_class_is_refused() -> None:
 
 CHECKS_IN_ORDER = (
     questions.LAB_QUESTION,
+    questions.ASSUMPTIONS_QUESTION,
     questions.CONTRACT_QUESTION,
     questions.READINESS_QUESTION,
     questions.HANDOFF_QUESTION,
@@ -134,9 +148,18 @@ def test_the_guide_shows_each_lessons_title_minutes_and_outcomes_from_the_catalo
 
 
 def _string_constants(module: ModuleType) -> list[str]:
+    """Every string in a module's code, its docstrings left out (they are not the guide's
+    text: a docstring may name a lesson by its title or its place)."""
     tree = ast.parse(inspect.getsource(module))
+    docstrings = {
+        id(n.value)
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)
+    }
     return [
-        n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+        n.value
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docstrings
     ]
 
 
@@ -154,6 +177,28 @@ def test_no_sentence_of_the_catalog_or_the_checks_is_copied_into_the_guides_modu
         for constant in _string_constants(module):
             for sentence in owned:
                 assert sentence not in constant, (module.__name__, sentence)
+
+
+def test_a_lesson_is_named_by_its_place_in_the_catalog() -> None:
+    assert teaching.lesson_name("01_async_failure_lab") == "Lesson 1"
+    assert teaching.lesson_ref("02_break_the_assumptions") == "lesson 2"
+    assert teaching.lesson_name("05_review_handoff") == "Lesson 5"
+    with pytest.raises(ValueError):
+        teaching.lesson_name("02_idempotency_contract")
+
+
+def test_no_lesson_number_is_typed_into_the_guides_prose() -> None:
+    typed = re.compile(r"\b[Ll]essons? \d")
+    for module in PROSE_MODULES:
+        for constant in _string_constants(module):
+            assert not typed.search(constant), (module.__name__, constant)
+
+
+def test_each_plan_and_its_reveals_are_of_one_lesson() -> None:
+    # Reveals are shown without a lesson column: each is set in the plan's own lesson.
+    for plan in guide.PLANS:
+        for reveal in plan.reveals:
+            assert {d.lesson for d in reveal.demos} == {plan.stem}, reveal.before
 
 
 def test_the_guide_cites_only_the_systems_the_notes_give_facts_for() -> None:
@@ -203,7 +248,7 @@ def test_a_readiness_demo_with_an_unreadable_answer_is_refused() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Lesson 1: what the plan, the reveals and the misconceptions say the lab shows
+# Lesson 1, the lab: what the plan, the reveals and the misconceptions say it shows
 
 
 def test_seed_case_counts_and_the_durable_runtime_calls_the_tool_once() -> None:
@@ -256,8 +301,27 @@ def test_response_lost_naive_debits_twice_in_one_attempt_retrying_at_once() -> N
     assert lab(Fault.REQUEST_LOST, Mode.NAIVE).counts.effects == 1
 
 
-def test_the_lab_has_no_clock() -> None:
-    assert set(Scenario.model_fields) == {"fault", "mode", "deliveries"}
+def test_time_passes_only_between_deliveries_so_the_naive_retry_is_at_the_same_instant() -> None:
+    times = delivery_times(DEFAULT_SETTINGS.schedule, DEFAULT_SETTINGS.redelivery_delay, 3)
+    assert times == (Duration(0), Duration.of_seconds(30), Duration.of_seconds(60))
+    for fault in Fault:
+        for mode in Mode:
+            for event in lab(fault, mode).events:
+                assert event.at == times[event.attempt - 1]
+    naive = lab(Fault.RESPONSE_LOST, Mode.NAIVE).events
+    calls = [e for e in naive if e.kind in {EventKind.TOOL_CALLED, EventKind.TOOL_CALLED_AGAIN}]
+    assert [(e.attempt, e.at) for e in calls] == [(1, Duration(0)), (1, Duration(0))]
+
+
+def test_speed_matters_only_against_the_record() -> None:
+    # Records kept 60 s: a redelivery at 60 s finds the record expired, at 30 s or 0 s it
+    # finds it; the naive loop looks nothing up and debits twice at every delay.
+    for delay, durable in ((60, 2), (30, 1), (0, 1)):
+        settings = {"retention": "60", "redelivery_delay": str(delay)}
+        assert lab(Fault.CRASH_AFTER_EFFECT, Mode.DURABLE, **settings).counts.effects == durable
+        assert lab(Fault.CRASH_AFTER_EFFECT, Mode.NAIVE, **settings).counts.effects == 2
+    assert (assumptions_teaching.KEPT, assumptions_teaching.APART) == ("60", "60")
+    assert assumptions_teaching.SOONER == "30"
 
 
 def test_crash_after_record_memory_is_not_a_record() -> None:
@@ -279,6 +343,31 @@ def test_the_durable_runtime_with_a_single_delivery() -> None:
     assert (before.counts.effects, before.outcome) == (0, Outcome.LOST)
 
 
+def test_the_promise_rests_on_the_assumptions_lesson_2_breaks() -> None:
+    # A key per delivery attempt, and a record that expires as the redelivery comes: two
+    # debits under the durable runtime.
+    assert lab(Fault.CRASH_AFTER_EFFECT, Mode.DURABLE, key="per-attempt").counts.effects == 2
+    expiring = {"retention": "60", "redelivery_delay": "60"}
+    assert lab(Fault.CRASH_AFTER_EFFECT, Mode.DURABLE, **expiring).counts.effects == 2
+
+
+def test_lesson_1_has_no_control_for_the_delivery_budget() -> None:
+    _, defs = run_lesson(load_notebook(LabDemo.lesson))
+    controls = {
+        name
+        for name, value in defs.items()
+        if "<marimo-ui-element" in str(getattr(value, "text", ""))
+    }
+    assert controls == {"fault", "prediction", "skip_prediction", "step", "understanding"}
+
+
+def test_lesson_2_starts_not_skipping_and_hides_its_runs() -> None:
+    _, defs = run_lesson(load_notebook(SettingsDemo.lesson))
+    assert defs["skip_prediction"].value is False  # type: ignore[attr-defined]
+    assert defs["revealed"] is False
+    assert "Skip predicting" in assumptions_lesson.SKIP_LABEL
+
+
 def test_lesson_1_asks_for_a_new_guess_after_every_fault_switch_and_starts_not_skipping() -> None:
     nb = load_notebook("01_async_failure_lab")
     _, defs = run_lesson(nb)
@@ -289,7 +378,7 @@ def test_lesson_1_asks_for_a_new_guess_after_every_fault_switch_and_starts_not_s
 
 
 # ---------------------------------------------------------------------------------------------
-# Lesson 2
+# Lesson 3, the idempotency contract (lesson 2's claims: test_assumptions_teaching.py)
 
 
 def test_a_key_per_attempt_is_applied_twice_at_every_delay_and_retention() -> None:
@@ -386,7 +475,7 @@ def test_a_fixed_knob_set_otherwise_is_named_as_a_departure() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Lesson 3
+# Lesson 4, the readiness checklist
 
 
 def test_the_blank_form_and_the_worked_design() -> None:
@@ -432,7 +521,7 @@ def test_the_recovery_owner_needs_names_and_a_lookup() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Lesson 4
+# Lesson 5, the review handoff
 
 
 def test_the_handoffs_the_reveals_ask_about() -> None:
