@@ -12,6 +12,8 @@ import time
 from collections.abc import Callable
 
 from asyncfail import Fault, Mode, Scenario, simulate, simulate_all
+from asyncfail.lab.restore import restorations
+from asyncfail.lab.settings import LabSettings
 
 
 def median_seconds(fn: Callable[[], object], repeats: int, inner: int) -> float:
@@ -38,6 +40,20 @@ def main() -> None:
     one = median_seconds(lambda: simulate(seed), repeats=25, inner=200)
     matrix = median_seconds(simulate_all, repeats=25, inner=20)
     print(f"lab: one scenario simulated        median {one * 1e6:8.1f} us")
+    broken = Scenario(
+        fault=Fault.CRASH_AFTER_EFFECT,
+        settings=LabSettings(
+            retention="60", redelivery_delay="60", lookup="outage", on_lookup_outage="fail-open"
+        ),
+    )
+    with_settings = median_seconds(lambda: simulate(broken), repeats=25, inner=200)
+    print(
+        f"lab: one scenario with settings     median {with_settings * 1e6:8.1f} us "
+        f"(goal < 100 us, ratio {with_settings * 1e6 / 100:.2f}; "
+        f"{with_settings / one:.2f}x the seed's)"
+    )
+    restoring = median_seconds(lambda: restorations(broken), repeats=15, inner=20)
+    print(f"lab: what restores it (all changes) median {restoring * 1e3:8.2f} ms")
     print(f"lab: fault x mode matrix (12 runs) median {matrix * 1e3:8.2f} ms")
 
     # Interleave the two commands so machine noise hits both alike.

@@ -15,6 +15,7 @@ from typing import Any
 import marimo as mo
 
 from asyncfail import Fault
+from asyncfail.course import assumptions_lesson as words
 
 # The notebooks are loaded exactly as the lesson tests load them.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -72,6 +73,18 @@ def lesson_1() -> None:
 
 
 def lesson_2() -> None:
+    app = load_notebook("02_break_the_assumptions").app
+    revealed = {"skip_prediction": mo.ui.switch(value=True)}
+    starts = list(words.start_options())
+    runs = [
+        ("start", *recompute_ms(app, "start", mo.ui.dropdown(starts, value=starts[0]), revealed)),
+        ("retention", *recompute_ms(app, "retention", mo.ui.text(value="61"), revealed)),
+        ("delay", *recompute_ms(app, "delay", mo.ui.text(value="0.5"), revealed)),
+    ]
+    report("lesson 2", 50, runs)
+
+
+def lesson_3() -> None:
     app = load_notebook("03_idempotency_contract").app
     scopes = ["attempt", "operation", "tenant-operation"]
     runs = [
@@ -82,11 +95,11 @@ def lesson_2() -> None:
         ),
         ("scope", *recompute_ms(app, "scope", mo.ui.dropdown(scopes, value="attempt"), {})),
     ]
-    report("lesson 2", 150, runs)
+    report("lesson 3", 150, runs)
 
 
 def main(lessons: list[str]) -> None:
-    available = {"1": lesson_1, "2": lesson_2}
+    available = {"1": lesson_1, "2": lesson_2, "3": lesson_3}
     for lesson in lessons or sorted(available):
         available[lesson]()
 

@@ -42,7 +42,7 @@ def finding_label(finding: Finding) -> str:
 
 def timeline_title(result: LabResult) -> str:
     """The title of a run's timeline: ``durable runtime: crash-after-effect``."""
-    return f"{result.mode.value} runtime: {result.fault.value}"
+    return f"{result.mode.value} runtime: {result.subject}"
 
 
 def time_timeline_title(result: LabResult) -> str:

@@ -207,7 +207,7 @@ def describe_timeline(result: LabResult) -> str:
     )
     sequence = ", ".join(f"{e.seq} {e.kind.value} ({e.actor.value})" for e in result.events)
     return (
-        f"Timeline of the {result.mode.value} runtime under {result.fault.value}: "
+        f"Timeline of the {result.mode.value} runtime under {result.subject}: "
         f"{counted(len(result.events), 'event')} over {counted(c.attempts, 'delivery attempt')}, "
         f"{counted(c.effects, 'business effect')}"
         + (f" ({notes})" if notes else "")

@@ -6,7 +6,9 @@ Every setting of ``LabSettings`` is an option named after it (``on_lookup_outage
 
 import argparse
 
-from asyncfail.cli.output import OutputFormat, UsageError, bounded_int
+from pydantic import ValidationError
+
+from asyncfail.cli.output import OutputFormat, UsageError, bounded_int, plan_argument
 from asyncfail.cli.settings_options import add_settings, settings_of
 from asyncfail.ground.canonical import to_json
 from asyncfail.ground.durations import human
@@ -31,6 +33,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--fault",
         choices=[f.value for f in Fault],
         help=f"the injected fault (default: {_DEFAULT.fault})",
+    )
+    parser.add_argument(
+        "--plan",
+        type=plan_argument(),
+        metavar="ATTEMPT:POINT,...",
+        help="an explicit fault plan instead of a named fault, such as 1:after-effect,2:lookup "
+        "(as `asyncfail explore` prints a counterexample)",
     )
     parser.add_argument(
         "--mode",
@@ -58,20 +67,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> str:
     if args.all:
-        if args.fault is not None or args.mode is not None:
+        if args.fault is not None or args.mode is not None or args.plan is not None:
             raise UsageError(
                 "asyncfail lab: error: --all runs every fault under both modes; "
-                "drop --fault and --mode"
+                "drop --fault, --plan and --mode"
             )
         results = simulate_all(args.deliveries, settings_of(args, "lab"))
     else:
-        scenario = Scenario(
-            fault=Fault(args.fault or _DEFAULT.fault),
-            mode=Mode(args.mode or _DEFAULT.mode),
-            deliveries=args.deliveries,
-            settings=settings_of(args, "lab"),
-        )
-        results = (simulate(scenario),)
+        results = (simulate(scenario_of(args)),)
     if args.format == OutputFormat.TEXT:
         # The settings and the assumptions are the same for every run: said once, at the end.
         tables = "\n".join(render_text(r) for r in results)
@@ -80,11 +83,30 @@ def run(args: argparse.Namespace) -> str:
     return to_json(documents if args.all else documents[0])
 
 
+def scenario_of(args: argparse.Namespace) -> Scenario:
+    """The one scenario the options describe: a named fault or a plan (not both)."""
+    if args.fault is not None and args.plan is not None:
+        raise UsageError("asyncfail lab: error: give --fault or --plan, not both")
+    settings = settings_of(args, "lab")
+    source: dict[str, object] = (
+        {"plan": args.plan} if args.plan is not None else {"fault": args.fault or _DEFAULT.fault}
+    )
+    try:
+        return Scenario.model_validate(
+            source
+            | {"mode": args.mode or _DEFAULT.mode, "deliveries": args.deliveries}
+            | {"settings": settings}
+        )
+    except ValidationError as error:
+        reason = error.errors()[0]["msg"].removeprefix("Value error, ")
+        raise UsageError(f"asyncfail lab: error: --plan: {reason}") from None
+
+
 def render_text(result: LabResult) -> str:
     """A terminal table of one result: figures first, then the trace."""
     c = result.counts
     lines = [
-        f"Async Failure Lab: {result.fault} / {result.mode} runtime "
+        f"Async Failure Lab: {result.subject} / {result.mode} runtime "
         f"(up to {counted(result.deliveries, 'delivery')})",
         f"attempts {c.attempts}   effects {c.effects}   tool calls {c.tool_calls}   "
         f"lookups {c.lookups}",

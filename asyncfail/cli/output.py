@@ -10,6 +10,7 @@ from typing import Final, TextIO
 
 from asyncfail.ground.durations import ACCEPTED, Duration, parse_duration
 from asyncfail.ground.prose import echoed
+from asyncfail.lab.faults import PLAN_ACCEPTED, FaultPlan, parse_plan
 
 MAX_LINE: Final = 400
 """The longest error line ``main`` prints; the longest message it builds is about 300."""
@@ -93,6 +94,18 @@ def report(line: str) -> None:
     # ValueError: the stream was closed inside this process.
     with contextlib.suppress(OSError, ValueError):
         print(line, file=sys.stderr, flush=True)
+
+
+def plan_argument() -> Callable[[str], FaultPlan]:
+    """An argparse type for a fault plan: the library's one parser (``parse_plan``)."""
+
+    def parse(text: str) -> FaultPlan:
+        try:
+            return parse_plan(text)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(f"{error}; give {PLAN_ACCEPTED}") from None
+
+    return parse
 
 
 def duration_argument() -> Callable[[str], Duration]:

@@ -207,6 +207,7 @@ def setting_label(name: str) -> str:
 def choices_of(scenario: Scenario) -> dict[str, str]:
     """Where each choice control starts for ``scenario``: its value as the CLI writes it."""
     settings = scenario.settings
+    assert scenario.fault is not None  # the lesson's controls name a fault, never a plan
     choices = {"fault": scenario.fault.value}
     for names in GROUPS.values():
         for name in names:
@@ -314,7 +315,7 @@ def assumption_table() -> str:
         restored: list[Inline] = []
         if demo is not None:
             result = simulate(demo.scenario)
-            run = (Code(demo.scenario.fault.value), f" with {demo.title}")
+            run = (Code(result.subject), f" with {demo.title}")
             durable = (f"{counted(result.counts.effects, 'debit')}, {result.outcome.value}",)
             for r in restorations(demo.scenario):
                 restored += ["; "] if restored else []

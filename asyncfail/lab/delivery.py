@@ -1,13 +1,14 @@
 """One delivery attempt as a runtime sees it: the actors, the fault plan, and the wire.
 
-Runtimes yield every crash point they reach and call ``send`` for every call; the fault plan
-decides, here and nowhere else, whether a failure strikes (``crashes_at`` for the worker's
-points, inside ``send`` for the wire's and the receiver's).
+Runtimes yield every crash point they reach and call ``send``, ``lookup`` and
+``record_intent`` for every call, lookup and journal write; the fault plan decides, here and
+nowhere else, whether a failure strikes (``crashes_at`` for the worker's points, inside the
+others for the wire's, the receiver's, the lookup service's and the journal's).
 """
 
 from dataclasses import dataclass, field
 
-from asyncfail.lab.actors import DurableStore, Receipt, Receiver
+from asyncfail.lab.actors import Answer, DurableStore, Receipt, Receiver
 from asyncfail.lab.events import TOOL_CALL_KINDS, EventKind
 from asyncfail.lab.faults import FAILURE_AT, Failure, FaultPlan, FaultPoint
 from asyncfail.lab.settings import LabSettings
@@ -28,6 +29,8 @@ class Delivery:
     trace: TraceRecorder
     receiver: Receiver
     store: DurableStore
+    fired: set[tuple[int, FaultPoint]]
+    """The injections that struck so far in the run (shared by its deliveries)."""
     memory: dict[str, Receipt] = field(default_factory=dict)
     _passed: set[FaultPoint] = field(default_factory=set)
 
@@ -35,7 +38,10 @@ class Delivery:
         # An injection fires the first time its attempt reaches its point, never again.
         first_pass = point not in self._passed
         self._passed.add(point)
-        return first_pass and self.plan.fires(self.attempt, point)
+        strikes = first_pass and self.plan.fires(self.attempt, point)
+        if strikes:
+            self.fired.add((self.attempt, point))
+        return strikes
 
     def crashes_at(self, point: FaultPoint) -> bool:
         """Whether the plan crashes the worker as it reaches ``point`` (a crash point)."""
@@ -48,6 +54,21 @@ class Delivery:
             if self.trace.has(*TOOL_CALL_KINDS)
             else EventKind.TOOL_CALLED
         )
+
+    def lookup(self, key: str) -> tuple[Answer, Receipt | None]:
+        """Look ``key`` up at the receiver; an injected lookup outage fails this one lookup."""
+        if self._strikes(FaultPoint.LOOKUP):
+            self.trace.emit(EventKind.OPERATION_LOOKUP_FAILED, point=FaultPoint.LOOKUP, key=key)
+            return Answer.FAILED, None
+        return self.receiver.lookup(key)
+
+    def record_intent(self, operation: str, key: str) -> bool:
+        """Write the dispatch intent to the journal; False when it cannot be written (an
+        injected journal outage, or ``store=outage``)."""
+        if self._strikes(FaultPoint.JOURNAL_WRITE):
+            self.trace.emit(EventKind.STORE_WRITE_FAILED, point=FaultPoint.JOURNAL_WRITE)
+            return False
+        return self.store.record_intent(operation, key)
 
     def send(self, key: str | None) -> Receipt | None:
         """Send the debit request and wait for the reply.

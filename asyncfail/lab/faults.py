@@ -11,23 +11,29 @@ from typing import Final
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from asyncfail.ground.prose import capitalised
+from asyncfail.ground.prose import capitalised, echoed
 
 
 class FaultPoint(StrEnum):
-    """A named point on the dispatch path of one delivery, in timeline order.
+    """A named point on the dispatch path of one delivery, in the order a first delivery
+    passes them.
 
-    The worker passes them in this order on each dispatch: it decides to dispatch
-    (``before-dispatch``), sends the request (``request``), the receiver applies the debit and,
-    for a keyed request, writes its idempotency record (``receiver-before-record``, between the
-    two), the reply travels back (``response``), the worker holds the outcome
-    (``after-effect``), records it (``after-record``) and finally acknowledges the delivery.
+    The worker decides to dispatch (``before-dispatch``); the durable runtime writes its
+    dispatch intent to its journal (``journal-write``); the request travels (``request``); the
+    receiver applies the debit and, for a keyed request, writes its idempotency record
+    (``receiver-before-record``, between the two); the reply travels back (``response``); after
+    a timeout, or on a redelivery, the durable runtime looks the key up (``lookup``); the worker
+    holds the outcome (``after-effect``), records it (``after-record``) and finally acknowledges
+    the delivery. A point a runtime never passes (the naive loop writes no journal and looks
+    nothing up) is never struck there.
     """
 
     BEFORE_DISPATCH = "before-dispatch"
+    JOURNAL_WRITE = "journal-write"
     REQUEST = "request"
     RECEIVER_BEFORE_RECORD = "receiver-before-record"
     RESPONSE = "response"
+    LOOKUP = "lookup"
     AFTER_EFFECT = "after-effect"
     AFTER_RECORD = "after-record"
 
@@ -42,15 +48,21 @@ class Failure(StrEnum):
     RECEIVER_CRASH = "receiver-crash"
     """The receiver crashes mid-request: what it had not committed is lost, the connection
     drops, and the worker observes a timeout."""
+    JOURNAL_UNAVAILABLE = "journal-unavailable"
+    """The runtime's journal cannot be written this once (a storage outage, injected)."""
+    LOOKUP_FAILED = "lookup-failed"
+    """The lookup service does not answer this lookup (a lookup outage, injected)."""
 
 
 # Which failure each point injects. Network points lose a message, the receiver's point crashes
-# the receiver, the others crash the worker.
+# the receiver, the journal and lookup points are one-off outages, the others crash the worker.
 FAILURE_AT: Final[dict[FaultPoint, Failure]] = {
     FaultPoint.BEFORE_DISPATCH: Failure.CRASH,
+    FaultPoint.JOURNAL_WRITE: Failure.JOURNAL_UNAVAILABLE,
     FaultPoint.REQUEST: Failure.MESSAGE_LOST,
     FaultPoint.RECEIVER_BEFORE_RECORD: Failure.RECEIVER_CRASH,
     FaultPoint.RESPONSE: Failure.MESSAGE_LOST,
+    FaultPoint.LOOKUP: Failure.LOOKUP_FAILED,
     FaultPoint.AFTER_EFFECT: Failure.CRASH,
     FaultPoint.AFTER_RECORD: Failure.CRASH,
 }
@@ -113,6 +125,18 @@ POINT_PROSE: Final[dict[FaultPoint, PointProse]] = {
         "receiver crash",
         "With an atomic record the debit never commits; with a separate one it does, without "
         "its record. A request without a key writes no record, so this never strikes it.",
+    ),
+    FaultPoint.JOURNAL_WRITE: PointProse(
+        "the runtime's journal cannot be written when it records the dispatch intent",
+        "at the journal, as the dispatch intent is written",
+        "journal outage",
+        "What the runtime does next is its store-outage policy.",
+    ),
+    FaultPoint.LOOKUP: PointProse(
+        "the lookup service does not answer a lookup by operation key",
+        "at the lookup service",
+        "lookup outage",
+        "What the runtime does next is its lookup-outage policy.",
     ),
     FaultPoint.AFTER_RECORD: PointProse(
         "the worker crashes after it records the result, before it acknowledges the delivery",
@@ -194,3 +218,49 @@ class FaultPlan(BaseModel):
     def fires(self, attempt: int, point: FaultPoint) -> bool:
         """Whether this plan injects a failure at ``point`` during delivery ``attempt``."""
         return any(i.attempt == attempt and i.point is point for i in self.injections)
+
+
+PLAN_ACCEPTED: Final = (
+    "a comma-separated list of ATTEMPT:POINT injections such as 1:after-effect,2:lookup (ATTEMPT "
+    "a delivery attempt from 1, POINT one of " + ", ".join(p.value for p in FaultPoint) + "), "
+    "each at most once, or none"
+)
+"""What ``parse_plan`` accepts, for every message that refuses a plan."""
+
+NO_PLAN: Final = "none"
+"""A plan without injections, as text."""
+
+
+def injection_text(injection: Injection) -> str:
+    """One injection as a plan's text writes it: ``2:lookup``."""
+    return f"{injection.attempt}:{injection.point.value}"
+
+
+def plan_text(plan: FaultPlan) -> str:
+    """A plan as ``--plan`` takes it, in the plan's order: ``1:after-effect,2:lookup``, or
+    ``none``."""
+    return ",".join(injection_text(i) for i in plan.injections) or NO_PLAN
+
+
+def parse_plan(text: str) -> FaultPlan:
+    """Read a plan written as ``plan_text`` writes it (spaces around items are ignored).
+
+    Raises ValueError naming the first item that cannot be read: not ``ATTEMPT:POINT``, an
+    attempt that is not a whole number from 1, an unknown point, or an injection given twice.
+    """
+    if text.strip() in {"", NO_PLAN}:
+        return FaultPlan()
+    injections: list[Injection] = []
+    for item in (part.strip() for part in text.split(",")):
+        attempt, colon, point = item.partition(":")
+        if not colon:
+            raise ValueError(f"{echoed(item)} is not ATTEMPT:POINT")
+        if not (attempt.isascii() and attempt.isdigit()) or int(attempt) < 1:
+            raise ValueError(f"{echoed(attempt)} is not a delivery attempt (a whole number from 1)")
+        if point not in {p.value for p in FaultPoint}:
+            raise ValueError(f"{echoed(point)} is not a fault point")
+        injection = Injection(attempt=int(attempt), point=FaultPoint(point))
+        if injection in injections:
+            raise ValueError(f"{echoed(item)} is given twice")
+        injections.append(injection)
+    return FaultPlan(injections=tuple(injections))

@@ -96,7 +96,7 @@ class DurableRuntime:
     """
 
     def deliver(self, delivery: Delivery) -> Steps:
-        store, receiver, trace = delivery.store, delivery.receiver, delivery.trace
+        store, trace = delivery.store, delivery.trace
         settings, key = delivery.settings, operation_key(delivery)
         run = store.runs.get(OPERATION_ID)
         receipt: Receipt | None = None
@@ -105,7 +105,7 @@ class DurableRuntime:
             if run.result is not None:
                 trace.emit(EventKind.TOOL_RESULT_REPLAYED, key=key)
                 return Ending.ACKNOWLEDGED
-            answer, receipt = receiver.lookup(key)
+            answer, receipt = delivery.lookup(key)
             if answer is Answer.FAILED and settings.on_lookup_outage is OutagePolicy.FAIL_CLOSED:
                 trace.emit(EventKind.OPERATION_PARKED, key=key)
                 return Ending.PARKED
@@ -117,13 +117,13 @@ class DurableRuntime:
             yield FaultPoint.BEFORE_DISPATCH
             if OPERATION_ID in store.runs:
                 trace.emit(delivery.tool_call_kind(), key=key)
-            elif not store.record_intent(OPERATION_ID, key):
+            elif not delivery.record_intent(OPERATION_ID, key):
                 if settings.on_store_outage is OutagePolicy.FAIL_CLOSED:
                     return Ending.RELEASED
                 trace.emit(delivery.tool_call_kind(), key=key)
             receipt = delivery.send(key=key)
             if receipt is None:
-                answer, receipt = receiver.lookup(key)
+                answer, receipt = delivery.lookup(key)
                 if answer is Answer.FAILED and (
                     settings.on_lookup_outage is OutagePolicy.FAIL_CLOSED
                 ):

@@ -1,12 +1,13 @@
-"""The input of one lab run: which fault, which runtime, how many deliveries the channel makes."""
+"""The input of one lab run: which fault (a named one, or an explicit plan of injections), which
+runtime, how many deliveries the channel makes, and the settings."""
 
 from enum import StrEnum
-from typing import Final
+from typing import Any, Final
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from asyncfail.ground.durations import Duration
-from asyncfail.lab.faults import Fault
+from asyncfail.lab.faults import Fault, FaultPlan, injection_text, plan_text
 from asyncfail.lab.settings import DEFAULT_SETTINGS, LabSettings
 
 DEFAULT_DELIVERIES: Final = 3
@@ -31,16 +32,26 @@ SEED_FAULT: Final = Fault.CRASH_AFTER_EFFECT
 
 
 class Scenario(BaseModel):
-    """One run of the lab: a named fault injected into the first delivery, under one runtime
-    and one set of settings (by default, the seed's assumptions).
+    """One run of the lab: a named fault injected into the first delivery, or an explicit plan
+    of injections, under one runtime and one set of settings (by default, the seed's
+    assumptions).
 
     ``deliveries`` bounds how often the channel (re)delivers the operation before it gives up;
-    the seed's cases need two, the default of three leaves one spare.
+    the seed's cases need two, the default of three leaves one spare. Rules: a plan replaces
+    the named fault (``fault`` is then None, and giving both is refused); every injection of a
+    plan falls within the delivery budget.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    fault: Fault = SEED_FAULT
+    fault: Fault | None = Field(
+        SEED_FAULT,
+        description="The named fault, injected into the first delivery; null when "
+        "an explicit plan is run.",
+    )
+    plan: FaultPlan | None = Field(
+        None, description="An explicit plan of injections, run instead of a named fault."
+    )
     mode: Mode = Mode.DURABLE
     deliveries: int = Field(
         DEFAULT_DELIVERIES,
@@ -51,6 +62,35 @@ class Scenario(BaseModel):
     settings: LabSettings = Field(
         DEFAULT_SETTINGS, description="Every assumption of the seed, as a setting."
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _a_plan_replaces_the_fault(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("plan") is not None:
+            if data.get("fault") is not None:
+                raise ValueError("give a named fault or a plan, not both")
+            data = {**data, "fault": None}
+        return data
+
+    @model_validator(mode="after")
+    def _plan_within_the_budget(self) -> "Scenario":
+        if self.fault is None and self.plan is None:
+            raise ValueError("a scenario needs a named fault or a plan")
+        for injection in self.fault_plan.injections:
+            if injection.attempt > self.deliveries:
+                raise ValueError(
+                    f"injection {injection_text(injection)} is past the delivery budget of "
+                    f"{self.deliveries}"
+                )
+        return self
+
+    @property
+    def fault_plan(self) -> FaultPlan:
+        """The injections this scenario runs: its plan, or its named fault's."""
+        if self.plan is not None:
+            return self.plan
+        assert self.fault is not None  # the validator allows no scenario without either
+        return FaultPlan.for_fault(self.fault)
 
 
 def option(setting: str) -> str:
@@ -65,9 +105,14 @@ def option_value(value: object) -> str:
 
 def command_line(scenario: Scenario) -> str:
     """The shell command that prints ``scenario``'s result, as lessons show it for copying:
-    ``asyncfail lab --fault F --mode M``, then ``--deliveries`` and each setting only when not
-    the default."""
-    words = ["asyncfail", "lab", "--fault", scenario.fault.value, "--mode", scenario.mode.value]
+    ``asyncfail lab --fault F --mode M`` (``--plan P`` for an explicit plan), then
+    ``--deliveries`` and each setting only when not the default."""
+    source = (
+        ["--fault", scenario.fault.value]
+        if scenario.fault is not None
+        else ["--plan", plan_text(scenario.fault_plan)]
+    )
+    words = ["asyncfail", "lab", *source, "--mode", scenario.mode.value]
     if scenario.deliveries != DEFAULT_DELIVERIES:
         words += ["--deliveries", str(scenario.deliveries)]
     for name in scenario.settings.changed():

@@ -5,6 +5,7 @@ parked, or the delivery budget is spent, turning crashes into facts and keeping 
 knows runtimes only through their ``deliver`` generators and faults only through the plan.
 """
 
+from dataclasses import dataclass
 from typing import Final
 
 from asyncfail.lab.actors import DurableStore, Receiver
@@ -35,10 +36,30 @@ def drive(steps: Steps, delivery: Delivery) -> Ending | FaultPoint:
     return point
 
 
+@dataclass(frozen=True, slots=True)
+class Execution:
+    """One run's trace, and the injections of its plan that struck (an injection at a point
+    the run never reached, or in a delivery that never came, did not)."""
+
+    events: tuple[Event, ...]
+    fired: frozenset[tuple[int, FaultPoint]]
+
+    def all_fired(self, plan: FaultPlan) -> bool:
+        """Whether every injection of ``plan`` struck in this run."""
+        return all((i.attempt, i.point) in self.fired for i in plan.injections)
+
+
 def run_plan(
     mode: Mode, plan: FaultPlan, deliveries: int, settings: LabSettings = DEFAULT_SETTINGS
 ) -> tuple[Event, ...]:
-    """Execute one run and return its trace.
+    """Execute one run and return its trace (``execute``)."""
+    return execute(mode, plan, deliveries, settings).events
+
+
+def execute(
+    mode: Mode, plan: FaultPlan, deliveries: int, settings: LabSettings = DEFAULT_SETTINGS
+) -> Execution:
+    """Execute one run: its trace and the injections that struck.
 
     The channel delivers attempt 1, 2, ... at the times its schedule gives (the first at 0;
     time passes only between deliveries), up to ``deliveries`` or the schedule's own limit. A
@@ -50,10 +71,11 @@ def run_plan(
     receiver = Receiver(trace, settings)
     store = DurableStore(trace, settings)
     runtime = RUNTIMES[mode]
+    fired: set[tuple[int, FaultPoint]] = set()
     times = delivery_times(settings.schedule, settings.redelivery_delay, deliveries)
     for attempt, at in enumerate(times, start=1):
         trace.attempt, trace.now = attempt, at
-        delivery = Delivery(attempt, plan, settings, trace, receiver, store)
+        delivery = Delivery(attempt, plan, settings, trace, receiver, store, fired)
         ended = drive(runtime.deliver(delivery), delivery)
         if isinstance(ended, FaultPoint):
             trace.emit(EventKind.PROCESS_CRASHED, point=ended)
@@ -61,16 +83,22 @@ def run_plan(
             break
     else:
         trace.emit(EventKind.DELIVERY_ABANDONED)
-    return trace.events()
+    return Execution(trace.events(), frozenset(fired))
 
 
 def simulate(scenario: Scenario) -> LabResult:
-    """Run one named fault under one runtime and settings."""
-    events = run_plan(
-        scenario.mode, FaultPlan.for_fault(scenario.fault), scenario.deliveries, scenario.settings
+    """Run one scenario: its named fault or its plan, under one runtime and settings."""
+    return result_of(
+        scenario,
+        run_plan(scenario.mode, scenario.fault_plan, scenario.deliveries, scenario.settings),
     )
+
+
+def result_of(scenario: Scenario, events: tuple[Event, ...]) -> LabResult:
+    """The result document of ``scenario``'s run, given its trace."""
     return LabResult(
         fault=scenario.fault,
+        plan=scenario.fault_plan.injections,
         mode=scenario.mode,
         deliveries=scenario.deliveries,
         settings=scenario.settings,

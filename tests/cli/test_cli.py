@@ -20,7 +20,8 @@ def test_lab_prints_one_json_document_with_the_required_fields() -> None:
     assert code == 0
     doc = json.loads(out)
     assert list(doc) == [
-        "fault", "mode", "deliveries", "settings", "counts", "outcome", "status", "assumptions",
+        "fault", "plan", "mode", "deliveries", "settings", "counts", "outcome", "status",
+        "assumptions",
         "broken_assumptions", "events",
     ]  # fmt: skip
     expected = simulate(Scenario(fault=Fault.CRASH_AFTER_EFFECT, mode=Mode.DURABLE))

@@ -71,7 +71,7 @@ def test_an_unknown_option_lists_the_options() -> None:
     err = run_main("lab", "--bogus=1")[2]
     assert err.startswith(
         "asyncfail lab: error: unknown option '--bogus'; the options are -h/--help, --fault, "
-        "--mode, --all, --deliveries, --format, "
+        "--plan, --mode, --all, --deliveries, --format, "
     )
     assert err.endswith(" (see 'asyncfail lab --help')\n")
     for name in ("--schedule", "--retention", "--on-store-outage"):

@@ -226,3 +226,63 @@ def test_the_schema_covers_every_setting_and_refuses_an_unknown_value() -> None:
     bad = doc | {"settings": doc["settings"] | {"lookup": "flaky"}}
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(bad, schema)
+
+
+# --- explicit plans ---------------------------------------------------------------------------
+
+
+def test_a_plan_runs_on_the_command_line_and_replays_as_its_command() -> None:
+    plan = FaultPlan.of(
+        Injection(attempt=1, point=FaultPoint.AFTER_EFFECT),
+        Injection(attempt=2, point=FaultPoint.LOOKUP),
+    )
+    scenario = Scenario(plan=plan)
+    assert scenario.fault is None
+    command = command_line(scenario)
+    assert "--plan 1:after-effect,2:lookup" in command and "--fault" not in command
+    code, out, _ = run_main(*command.split()[1:])
+    doc = json.loads(out)
+    assert code == 0 and doc == simulate(scenario).model_dump(mode="json")
+    # Worked by hand: the debit, the crash, then the replay's lookup fails and the runtime
+    # (failing closed by default) parks the operation.
+    assert doc["fault"] is None and doc["outcome"] == "parked"
+    assert doc["plan"] == [
+        {"attempt": 1, "point": "after-effect"},
+        {"attempt": 2, "point": "lookup"},
+    ]
+    assert [b["assumption"] for b in doc["broken_assumptions"]] == [1]
+
+
+def test_an_injected_journal_outage_fails_open_into_a_duplicate() -> None:
+    # The journal refuses the intent; failing open, the runtime dispatches without it, the
+    # worker crashes after the debit, and the redelivery finds no run to reconcile.
+    plan = FaultPlan.of(
+        Injection(attempt=1, point=FaultPoint.JOURNAL_WRITE),
+        Injection(attempt=1, point=FaultPoint.AFTER_EFFECT),
+    )
+    open_ = LabSettings(on_store_outage="fail-open")
+    assert simulate(Scenario(plan=plan, settings=open_)).counts.effects == 2
+    assert simulate(Scenario(plan=plan)).counts.effects == 1
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--plan", "1:nowhere"], "'nowhere' is not a fault point"),
+        (["--plan", "1"], "'1' is not ATTEMPT:POINT"),
+        (["--plan", "0:lookup"], "'0' is not a delivery attempt"),
+        (["--plan", "1:lookup,1:lookup"], "'1:lookup' is given twice"),
+        (["--plan", "4:lookup"], "injection 4:lookup is past the delivery budget of 3"),
+        (["--plan", "1:lookup", "--fault", "none"], "give --fault or --plan, not both"),
+        (["--plan", "1:lookup", "--all"], "drop --fault, --plan and --mode"),
+    ],
+)
+def test_a_bad_plan_exits_2_with_one_line(argv: list[str], message: str) -> None:
+    code, out, err = run_main("lab", *argv)
+    assert (code, out) == (2, "") and err.count("\n") == 1 and message in err
+
+
+def test_a_scenario_takes_a_fault_or_a_plan_never_both() -> None:
+    with pytest.raises(ValueError, match="not both"):
+        Scenario(fault=Fault.NONE, plan=FaultPlan())
+    assert Scenario(plan=FaultPlan()).fault_plan == FaultPlan()
