@@ -66,7 +66,7 @@ READINESS_QUESTION = Question(
 
 HANDOFF_QUESTION = Question(
     prompt=(
-        "In the handoff for response-lost, the naive loop debits twice within one delivery "
+        "In the handoff for `response-lost`, the naive loop debits twice within one delivery "
         "attempt. Why?"
     ),
     options=(
