@@ -59,6 +59,7 @@ class LabResult(BaseModel):
         if isinstance(data, dict) and "plan" not in data and data.get("fault") is not None:
             data = {**data, "plan": FaultPlan.for_fault(Fault(data["fault"])).injections}
         return data
+
     mode: Mode
     deliveries: int = Field(ge=1, le=MAX_DELIVERIES)
     settings: LabSettings = DEFAULT_SETTINGS
