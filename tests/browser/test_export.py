@@ -61,9 +61,9 @@ def test_a_page_importing_what_the_mirror_lacks_stops_the_build(tmp_path: Path) 
     path = tmp_path / "09_charts.py"
     path.write_text("import marimo\nimport pandas\nimport asyncfail\n", encoding="utf-8")
     page = Lesson(path, "09_charts", "09", "Charts", "", "lessons/09_charts")
-    require_mirrored_imports(page, {"marimo", "pandas", "pydantic"})
+    require_mirrored_imports(page, {"marimo", "pandas", "pydantic", "pydantic_core"})
     with pytest.raises(SystemExit, match="09_charts imports pandas, which the site's Pyodide"):
-        require_mirrored_imports(page, {"marimo", "pydantic"})
+        require_mirrored_imports(page, {"marimo", "pydantic", "pydantic_core"})
 
 
 def test_random_ids_are_the_only_thing_normalised() -> None:

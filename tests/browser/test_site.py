@@ -37,13 +37,14 @@ FAULTS = [lab_lesson.DEFAULT_FAULT, *(f for f in Fault if f is not lab_lesson.DE
 # snapshot must show its title; add a lesson's key result here when the lesson lands.
 KEY_RESULTS = {
     "01_async_failure_lab": ["Duplicate debit", "Recovered by operation key"],
+    "02_break_the_assumptions": ["Duplicate debit", "What restores the durable runtime's promise"],
     "03_idempotency_contract": ["Same intent reused its retained result"],
     "04_readiness_checklist": ["0 met, 0 not met and 6 unknown, of 6 checks"],
     "05_review_handoff": ["Async Reliability Review: sample handoff", "Duplicate debit"],
 }
-# What a reader does on an interactive page before its key result shows (lesson 1 asks for a
-# prediction first; switching on "skip predicting" reveals the counts and the timelines).
-REVEAL = {"01_async_failure_lab": "Skip predicting"}
+# What a reader does on an interactive page before its key result shows (lessons 1 and 2 ask for
+# a prediction first; switching on "skip predicting" reveals the counts and the timelines).
+REVEAL = {"01_async_failure_lab": "Skip predicting", "02_break_the_assumptions": "Skip predicting"}
 
 
 def test_every_page_has_a_key_result_to_check() -> None:
@@ -187,8 +188,9 @@ def test_static_snapshot_renders_offline(
         assert_charts_drawn(page, expected)
     finally:
         shot(page, screenshots, f"static-{lesson.slug}")
-    # A snapshot does not recompute, but touching its controls must not write into the URL.
-    selects = page.locator("select")
+    # A snapshot does not recompute, but touching its controls must not write into the URL (a
+    # snapshot's controls are disabled: test_snapshots.py; any left enabled are touched here).
+    selects = page.locator("select:enabled")
     if selects.count():
         options = selects.first.locator("option").all_inner_texts()
         selects.first.select_option(label=options[-1])
