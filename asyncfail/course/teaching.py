@@ -145,8 +145,9 @@ BEFORE_CLASS: Final[tuple[str, ...]] = (
     "takes a few minutes: do it before class.",
     "Teach from the interactive lessons, not the published static snapshots: a snapshot shows "
     "every count and every check's answer at once, so nobody can predict first.",
-    f"{lesson_name(LabDemo.lesson)} and {lesson_ref(SettingsDemo.lesson)} hide their results "
-    "until a guess is committed. Ask learners to leave "
+    f"{lesson_name(LabDemo.lesson)} and {lesson_ref(SettingsDemo.lesson)} hide their runs' "
+    "counts and traces until a guess is committed (all but the table of assumptions at the top "
+    f"of {lesson_ref(SettingsDemo.lesson)}). Ask learners to leave "
     f"{quoted(lab_lesson.SKIP_LABEL)} and {quoted(assumptions_lesson.SKIP_LABEL)} switched "
     "off.",
     "Keep a terminal open in the project: some demonstrations of "

@@ -22,7 +22,6 @@ from asyncfail.contract.rules import Disposition, Finding, RecordState
 from asyncfail.contract.sweep import sweep_retention
 from asyncfail.contract.terms import ContractProfile, KeyScope, PayloadPolicy
 from asyncfail.course import (
-    assumptions_lesson,
     assumptions_teaching,
     catalog,
     contract_teaching,
@@ -63,7 +62,7 @@ from asyncfail.lab.schedules import delivery_times
 from asyncfail.lab.settings import DEFAULT_SETTINGS, LabSettings
 from tests.golden.regenerate import TEACHING_GUIDE
 from tests.markup_support import markdown_engines, parse_html
-from tests.notebook_support import load_notebook, run_lesson
+from tests.notebook_support import load_notebook, run_lesson, stats, vega_specs, visible_text
 
 PLAN_MODULES = (
     lab_teaching,
@@ -361,11 +360,13 @@ def test_lesson_1_has_no_control_for_the_delivery_budget() -> None:
     assert controls == {"fault", "prediction", "skip_prediction", "step", "understanding"}
 
 
-def test_lesson_2_starts_not_skipping_and_hides_its_runs() -> None:
-    _, defs = run_lesson(load_notebook(SettingsDemo.lesson))
+def test_lesson_2_starts_not_skipping_and_hides_its_runs_but_not_its_table() -> None:
+    page, defs = run_lesson(load_notebook(SettingsDemo.lesson))
     assert defs["skip_prediction"].value is False  # type: ignore[attr-defined]
     assert defs["revealed"] is False
-    assert "Skip predicting" in assumptions_lesson.SKIP_LABEL
+    assert stats(page) == [] and vega_specs(page) == []
+    # The table of assumptions gives each starting point's durable count all the same.
+    assert "2 debits, duplicate" in visible_text(page)
 
 
 def test_lesson_1_asks_for_a_new_guess_after_every_fault_switch_and_starts_not_skipping() -> None:
