@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 
 from asyncfail import Fault, Mode, Scenario, simulate, simulate_all
+from asyncfail.explore.explorer import explore
 from asyncfail.lab.restore import restorations
 from asyncfail.lab.settings import LabSettings
 
@@ -55,6 +56,16 @@ def main() -> None:
     restoring = median_seconds(lambda: restorations(broken), repeats=15, inner=20)
     print(f"lab: what restores it (all changes) median {restoring * 1e3:8.2f} ms")
     print(f"lab: fault x mode matrix (12 runs) median {matrix * 1e3:8.2f} ms")
+
+    for mode in Mode:
+        for k in (2, 3):
+            found = explore(mode, max_faults=k)
+            took = median_seconds(lambda m=mode, k=k: explore(m, max_faults=k), repeats=7, inner=1)
+            print(
+                f"explore: {mode.value:<7} K={k}: {found.explored:>5} plans "
+                f"({found.explored - found.unreachable} fired, {found.distinct_runs} distinct "
+                f"runs) median {took * 1e3:7.1f} ms" + ("  (goal < 1000 ms)" if k == 2 else "")
+            )
 
     # Interleave the two commands so machine noise hits both alike.
     cli = [sys.executable, "-m", "asyncfail", "lab", "--fault", "crash-after-effect"]

@@ -129,11 +129,18 @@ def _(Fault, MAX_DELIVERIES, mo, snapshot, start, words):
         label=words.setting_label("redelivery_delay"),
         disabled=snapshot,
     )
-    return choices, delay, deliveries, retention
+    plan = mo.ui.text(
+        value=words.plan_of(_scenario),
+        placeholder=words.PLAN_PLACEHOLDER,
+        label=words.PLAN_LABEL,
+        full_width=True,
+        disabled=snapshot,
+    )
+    return choices, delay, deliveries, plan, retention
 
 
 @app.cell
-def _(choices, delay, deliveries, describe_fault, Fault, mo, retention, start, words):
+def _(choices, delay, deliveries, describe_fault, Fault, mo, plan, retention, start, words):
     _texts = {"retention": retention, "redelivery_delay": delay}
 
     def _control(name):
@@ -148,6 +155,7 @@ def _(choices, delay, deliveries, describe_fault, Fault, mo, retention, start, w
                 mo.md(words.GROUP_TITLES["run"]),
                 choices["fault"],
                 mo.md(f"<small>{describe_fault(Fault(choices.value['fault']))}</small>"),
+                plan,
                 deliveries,
             ]
         ),
@@ -171,9 +179,9 @@ def _(choices, delay, deliveries, describe_fault, Fault, mo, retention, start, w
 
 
 @app.cell
-def _(choices, delay, deliveries, mo, retention, words):
+def _(choices, delay, deliveries, mo, plan, retention, words):
     scenario, _errors = words.scenario_from_controls(
-        choices.value, deliveries.value, retention.value, delay.value
+        choices.value, deliveries.value, retention.value, delay.value, plan.value
     )
     results = words.runs(scenario)
     mo.callout(mo.md("\n\n".join(_errors)), kind="danger") if _errors else mo.md("")

@@ -25,8 +25,9 @@ MAY_IMPORT: dict[str, set[str]] = {
     "contract": {"ground"},
     "handoff": {"ground", "lab", "contract"},
     "charts": {"ground", "lab", "contract"},
-    "course": {"ground", "lab", "contract", "handoff", "charts"},
-    "cli": {"ground", "lab", "contract", "handoff", "charts"},
+    "explore": {"ground", "lab"},
+    "course": {"ground", "lab", "contract", "handoff", "charts", "explore"},
+    "cli": {"ground", "lab", "contract", "handoff", "charts", "explore"},
 }
 # The package root re-exports the lab's public API; `python -m asyncfail` runs the CLI.
 ROOT_MODULES: dict[str, set[str]] = {"asyncfail": {"ground", "lab"}, "asyncfail.__main__": {"cli"}}

@@ -5,6 +5,7 @@ Every setting of ``LabSettings`` is an option named after it (``on_lookup_outage
 """
 
 import argparse
+from collections.abc import Sequence
 
 from pydantic import ValidationError
 
@@ -13,6 +14,7 @@ from asyncfail.cli.settings_options import add_settings, settings_of
 from asyncfail.ground.canonical import to_json
 from asyncfail.ground.durations import human
 from asyncfail.ground.prose import counted
+from asyncfail.lab.events import Event
 from asyncfail.lab.faults import Fault
 from asyncfail.lab.results import LabResult
 from asyncfail.lab.scenario import (
@@ -23,6 +25,7 @@ from asyncfail.lab.scenario import (
     option,
     option_value,
 )
+from asyncfail.lab.settings import LabSettings
 from asyncfail.lab.simulation import simulate, simulate_all
 
 _DEFAULT = Scenario()
@@ -112,27 +115,38 @@ def render_text(result: LabResult) -> str:
         f"lookups {c.lookups}",
         f"outcome {result.outcome}   status: {result.status}",
         "",
-        f"{'seq':>3}  {'attempt':>7}  {'at':>10}  {'actor':<8}  {'layer':<15}  event",
-    ]
-    lines += [
-        f"{e.seq:>3}  {e.attempt:>7}  {human(e.at):>10}  {e.actor:<8}  {e.layer:<15}  {e.kind}"
-        for e in result.events
+        *trace_lines(result.events),
     ]
     return "\n".join(lines) + "\n"
+
+
+def trace_lines(events: Sequence[Event], indent: str = "") -> list[str]:
+    """A trace as a terminal table: a header, then one line per event."""
+    lines = [f"{'seq':>3}  {'attempt':>7}  {'at':>10}  {'actor':<8}  {'layer':<15}  event"]
+    lines += [
+        f"{e.seq:>3}  {e.attempt:>7}  {human(e.at):>10}  {e.actor:<8}  {e.layer:<15}  {e.kind}"
+        for e in events
+    ]
+    return [indent + line for line in lines]
 
 
 SEED_SETTINGS = "the seed's (every assumption kept)"
 
 
+def settings_line(settings: LabSettings) -> str:
+    """``Settings: --retention 30, --key per-attempt``: the settings that differ from the
+    seed's, as options."""
+    changed = ", ".join(
+        f"{option(name)} {option_value(getattr(settings, name))}" for name in settings.changed()
+    )
+    return f"Settings: {changed or SEED_SETTINGS}"
+
+
 def render_assumptions(result: LabResult) -> str:
     """The settings that differ from the seed's, then the seed's assumptions, each broken one
     marked with what breaks it."""
-    changed = result.settings.changed()
-    settings = ", ".join(
-        f"{option(name)} {option_value(getattr(result.settings, name))}" for name in changed
-    )
     broken = {b.assumption: b.by for b in result.broken_assumptions}
-    lines = [f"Settings: {settings or SEED_SETTINGS}", "Assumptions:"]
+    lines = [settings_line(result.settings), "Assumptions:"]
     for number, assumption in enumerate(result.assumptions, start=1):
         mark = "x" if number in broken else "-"
         lines.append(f"{mark} {assumption}")

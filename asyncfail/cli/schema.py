@@ -1,8 +1,10 @@
-"""``asyncfail schema``: the JSON Schema of what ``asyncfail lab`` (or ``contract``) prints."""
+"""``asyncfail schema``: the JSON Schema of what ``asyncfail lab`` (or ``contract``, or
+``explore``) prints."""
 
 import argparse
 
 from asyncfail.contract.experiment import ContractResult
+from asyncfail.explore.explorer import Exploration
 from asyncfail.ground.canonical import to_json
 from asyncfail.lab.results import LabResult
 
@@ -11,7 +13,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "document",
         nargs="?",
-        choices=["lab", "contract"],
+        choices=["lab", "contract", "explore"],
         default="lab",
         help="whose result to describe (default: lab)",
     )
@@ -20,4 +22,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> str:
     if args.document == "contract":
         return to_json(ContractResult.model_json_schema(mode="serialization"))
+    if args.document == "explore":
+        return to_json(Exploration.model_json_schema(mode="serialization"))
     return to_json(LabResult.model_json_schema(mode="serialization"))

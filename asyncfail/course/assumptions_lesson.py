@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
+from pydantic import ValidationError
+
 from asyncfail.course.prediction import read_guess
 from asyncfail.ground.durations import Duration, duration_error, parse_duration
 from asyncfail.ground.prose import counted, echoed
@@ -26,7 +28,7 @@ from asyncfail.lab.assumptions import (
     SINGLE_FAULT,
     STABLE_KEY,
 )
-from asyncfail.lab.faults import Fault
+from asyncfail.lab.faults import PLAN_ACCEPTED, Fault, parse_plan, plan_text
 from asyncfail.lab.reading import Outcome
 from asyncfail.lab.restore import Restoration, restorations
 from asyncfail.lab.results import LabResult
@@ -55,6 +57,11 @@ class StartingPoint:
 
 STARTS: Final[tuple[StartingPoint, ...]] = (
     StartingPoint(
+        SINGLE_FAULT,
+        "a crash before dispatch on every delivery",
+        Scenario(plan=parse_plan("1:before-dispatch,2:before-dispatch,3:before-dispatch")),
+    ),
+    StartingPoint(
         STABLE_KEY,
         "a new key on every delivery",
         Scenario(fault=Fault.CRASH_AFTER_EFFECT, settings=LabSettings(key="per-attempt")),
@@ -81,8 +88,10 @@ STARTS: Final[tuple[StartingPoint, ...]] = (
         ),
     ),
 )
-"""One starting point per assumption the settings can break, in the seed's order. (The first
-assumption, a single fault, is broken by a fault plan, not a setting.)"""
+"""One starting point per assumption, in the seed's order. The first, a single fault, is broken
+by a fault plan rather than a setting: with the seed's other assumptions no plan makes the
+durable runtime debit twice (the explorer checks every plan), but one that crashes every
+delivery leaves nothing applied."""
 
 SEED_START: Final = "the seed's assumptions, every one kept"
 START_LABEL: Final = "**Start from**: a broken assumption, or none"
@@ -120,7 +129,6 @@ TABLE_HEADER: Final = (
     "Durable runtime",
     "Restored by",
 )
-PLAN_ONLY: Final = "a fault plan (next lesson): no setting"
 
 CONTROLS_TITLE: Final = "## The settings"
 GROUP_TITLES: Final[dict[str, str]] = {
@@ -146,6 +154,12 @@ DELIVERIES_ERROR: Final = (
     "Delivery budget: {given} is not a whole number from 1 to {most}; the lesson uses the "
     "default of {default} meanwhile"
 )
+PLAN_LABEL: Final = (
+    "**Fault plan** (optional): injections as `ATTEMPT:POINT`, comma-separated; it replaces "
+    "the fault above"
+)
+PLAN_PLACEHOLDER: Final = "e.g. 1:after-effect,2:lookup"
+PLAN_ERROR: Final = "Fault plan: {reason}; give {accepted}. The fault above is run meanwhile"
 DELAY_NOT_READ: Final = "*The {schedule} schedule has its own delays: this field is not read.*"
 
 PREDICT_PROMPT: Final = (
@@ -207,8 +221,8 @@ def setting_label(name: str) -> str:
 def choices_of(scenario: Scenario) -> dict[str, str]:
     """Where each choice control starts for ``scenario``: its value as the CLI writes it."""
     settings = scenario.settings
-    assert scenario.fault is not None  # the lesson's controls name a fault, never a plan
-    choices = {"fault": scenario.fault.value}
+    # A plan replaces the fault: the fault control then rests on "none".
+    choices = {"fault": (scenario.fault or Fault.NONE).value}
     for names in GROUPS.values():
         for name in names:
             value = getattr(settings, name)
@@ -224,18 +238,29 @@ def choice_options(name: str) -> list[str]:
     return [member.value for member in kind]
 
 
+def plan_of(scenario: Scenario) -> str:
+    """A starting point's plan as its text field starts: empty when it names a fault."""
+    return "" if scenario.plan is None else plan_text(scenario.plan)
+
+
 def seconds_of(value: Duration | None) -> str:
     """A duration as its text field starts: ``60``; a record kept for the whole run is empty."""
     return "" if value is None else option_value(value)
 
 
 def scenario_from_controls(
-    choices: Mapping[str, str], deliveries: object, retention_text: str, delay_text: str
+    choices: Mapping[str, str],
+    deliveries: object,
+    retention_text: str,
+    delay_text: str,
+    plan: str = "",
 ) -> tuple[Scenario, tuple[str, ...]]:
     """The scenario the controls describe, and a line for each input that cannot be read, which
-    is then left at the seed's value: a duration (``duration_error``), or a delivery budget that
-    is not a whole number from 1 to ``MAX_DELIVERIES``. An empty retention keeps the record for
-    the whole run; the delay is read only for the fixed schedule."""
+    is then left at the seed's value: a duration (``duration_error``), a delivery budget that
+    is not a whole number from 1 to ``MAX_DELIVERIES``, or a plan that cannot be read or falls
+    outside the budget (the fault control is then run instead). An empty retention keeps the
+    record for the whole run; the delay is read only for the fixed schedule; a plan, when
+    given, replaces the fault."""
     errors: list[str] = []
     budget = read_guess(deliveries)
     if budget is None or not 1 <= budget <= MAX_DELIVERIES:
@@ -259,6 +284,16 @@ def scenario_from_controls(
     knobs = {k: v for k, v in choices.items() if k != "fault"} | durations
     settings = LabSettings.model_validate(knobs)
     scenario = Scenario(fault=Fault(choices["fault"]), deliveries=budget, settings=settings)
+    if plan.strip():
+        reason = ""
+        try:
+            scenario = Scenario(plan=parse_plan(plan), deliveries=budget, settings=settings)
+        except ValidationError as error:  # the plan reaches past the budget
+            reason = str(error.errors()[0]["msg"]).removeprefix("Value error, ")
+        except ValueError as error:  # the plan cannot be read
+            reason = str(error)
+        if reason:
+            errors.append(PLAN_ERROR.format(reason=reason, accepted=PLAN_ACCEPTED))
     return scenario, tuple(errors)
 
 
@@ -310,7 +345,7 @@ def assumption_table() -> str:
     rows: list[tuple[Rich, ...]] = []
     for number, text in enumerate(ASSUMPTIONS, start=1):
         demo = demos.get(number)
-        run: Rich = (PLAN_ONLY,) if number == SINGLE_FAULT else ()
+        run: Rich = ()
         durable: Rich = ()
         restored: list[Inline] = []
         if demo is not None:

@@ -97,6 +97,19 @@ LESSONS: Final[tuple[LessonInfo, ...]] = (
             "tell the evidence a review rests on from the assumptions it cannot check",
         ),
     ),
+    LessonInfo(
+        "06_explore_every_failure",
+        "Explore every failure",
+        "Every fault plan up to a few injections, checked against three invariants: the "
+        "smallest counterexample, or how many plans could not find one.",
+        20,
+        (
+            "state the invariants a side-effecting runtime must keep: at most once, no silent "
+            "loss, a truthful status",
+            "read a minimal counterexample as a trace, and replay it from a terminal",
+            "say what an exhaustive search within bounds does and does not prove",
+        ),
+    ),
 )
 """The lessons, in course order."""
 

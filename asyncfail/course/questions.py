@@ -105,3 +105,25 @@ ASSUMPTIONS_QUESTION = Question(
         "(or the boundary convention must count the expiry instant)."
     ),
 )
+
+
+EXPLORE_QUESTION = Question(
+    prompt=(
+        "The explorer ran every plan of up to 2 faults for the durable runtime under the seed's "
+        "assumptions and found no second debit. What does that show?"
+    ),
+    options=(
+        "The durable runtime can never debit twice.",
+        "No combination of up to two of the modeled faults, at any point of any delivery, makes "
+        "this model debit twice; more faults, other settings or unmodeled failures may.",
+        "Two faults were tried at random and both were harmless.",
+    ),
+    answer="No combination of up to two of the modeled faults, at any point of any delivery, "
+    "makes this model debit twice; more faults, other settings or unmodeled failures may.",
+    explanation=(
+        "An exhaustive search is a proof only within its bounds: every plan of up to k "
+        "injections, over the modeled points and deliveries, under these settings. Change a "
+        "setting (a key per attempt, a short retention) and the same search finds a one-fault "
+        "counterexample; concurrency and real clocks are outside this model altogether."
+    ),
+)

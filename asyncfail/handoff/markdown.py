@@ -70,7 +70,7 @@ def md_text(text: str) -> str:
 
 # Code spans are literal in Markdown (no escapes apply inside them), so only identifiers that
 # need no escaping are shown as code; anything else falls back to escaped plain text.
-_SAFE_CODE: Final = re.compile(r"[A-Za-z0-9-][A-Za-z0-9 .,=/-]*")
+_SAFE_CODE: Final = re.compile(r"[A-Za-z0-9-][A-Za-z0-9 .,:=/-]*")
 
 
 def md_rich(parts: Rich) -> str:

@@ -13,7 +13,7 @@ from asyncfail.ground.durations import Duration
 from asyncfail.ground.retention import BoundaryConvention, retained
 from asyncfail.lab.reading import Outcome
 from asyncfail.lab.results import LabResult
-from asyncfail.lab.scenario import Mode, Scenario, option, option_value
+from asyncfail.lab.scenario import MAX_DELIVERIES, Mode, Scenario, option, option_value
 from asyncfail.lab.schedules import delivery_times
 from asyncfail.lab.settings import (
     DEFAULT_SETTINGS,
@@ -73,10 +73,16 @@ def _candidates(settings: LabSettings, deliveries: int) -> list[tuple[str, objec
     return sorted(unique.values(), key=lambda change: order.index(change[0]))
 
 
+BUDGET: Final = "deliveries"
+"""The one change that is not a setting: one more delivery than the budget allows."""
+
+
 def restorations(scenario: Scenario) -> tuple[Restoration, ...]:
-    """The single setting changes under which the durable runtime keeps its promise for this
-    scenario's fault and budget (``SAFE`` outcomes), each with its run. Empty when the run is
-    already safe, or when no single change is enough."""
+    """The single changes under which the durable runtime keeps its promise for this scenario's
+    fault or plan (``SAFE`` outcomes), each with its run: every setting candidate, then one
+    more delivery (a plan that spends every delivery leaves nothing applied, and only a larger
+    budget outlasts it). Empty when the run is already safe, or when no single change is
+    enough."""
     durable = scenario.model_copy(update={"mode": Mode.DURABLE})
     if simulate(durable).outcome in SAFE:
         return ()
@@ -86,4 +92,9 @@ def restorations(scenario: Scenario) -> tuple[Restoration, ...]:
         result = simulate(durable.model_copy(update={"settings": changed}))
         if result.outcome in SAFE:
             found.append(Restoration(name, value, result))
+    if scenario.deliveries < MAX_DELIVERIES:
+        more = scenario.deliveries + 1
+        result = simulate(durable.model_copy(update={BUDGET: more}))
+        if result.outcome in SAFE:
+            found.append(Restoration(BUDGET, more, result))
     return tuple(found)

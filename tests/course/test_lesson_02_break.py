@@ -36,6 +36,7 @@ def controls(
     retention: str | None = None,
     delay: str | None = None,
     deliveries: object = ...,
+    plan: str | None = None,
     **choices: str,
 ) -> dict[str, object]:
     """Every control of the settings cell, as a learner would leave them: the scenario's
@@ -56,6 +57,7 @@ def controls(
         "delay": mo.ui.text(
             value=words.seconds_of(settings.redelivery_delay) if delay is None else delay
         ),
+        "plan": mo.ui.text(value=words.plan_of(scenario) if plan is None else plan),
     }
 
 
@@ -71,10 +73,16 @@ def test_the_lesson_opens_on_the_expiring_record_and_asks_before_it_shows() -> N
 
 def test_the_table_names_each_assumption_its_breaker_and_the_models_counts() -> None:
     text = visible_text(run()[0])
-    # Worked by hand: each starting point debits twice under the durable runtime.
+    # Worked by hand: crashing every delivery before dispatch applies nothing and the channel
+    # gives up (lost); each other starting point debits twice under the durable runtime.
+    expected = {1: "0 debits, lost", 2: "2 debits, duplicate", 3: "2 debits, duplicate",
+                4: "2 debits, duplicate", 5: "2 debits, duplicate"}  # fmt: skip
     for demo in words.STARTS:
-        assert f"with {demo.title} 2 debits, duplicate" in text
+        assert f"with {demo.title} {expected[demo.assumption]}" in text
     assert "several injections in one run (a fault plan)" in text
+    # Only a fourth delivery outlasts three crashes; no setting does.
+    row_1 = text.split("1. One virtual debit")[1].split("2. The durable case")[0]
+    assert row_1.endswith("0 debits, lost --deliveries 4 ")
     # The expiring record is restored by a retention past the third delivery (0, 60, 120 s,
     # so 120.001 s under the seed's convention) or by the lenient convention; never by a
     # deduplicating receiver, which needs the same record.
@@ -104,7 +112,7 @@ def test_each_starting_point_sets_every_control_and_runs_both_runtimes(
 
 
 def test_the_restore_callout_lists_what_the_model_finds() -> None:
-    label = words.start_label(words.STARTS[2])  # lookups down, failing open
+    label = words.start_label(words.STARTS[3])  # lookups down, failing open
     text = visible_text(run(start=start(label), skip_prediction=SKIP)[0])
     callout = text.split("What restores the durable runtime's promise")[1]
     # Hand-derived: dedupe saves it (1 debit), lookups back save it, failing closed parks it.
@@ -120,7 +128,7 @@ def test_the_seeds_assumptions_keep_the_promise_and_break_nothing() -> None:
 
 
 def test_a_changed_control_reruns_the_model() -> None:
-    _, defs = run(**controls(words.STARTS[0].scenario, key="stable"), skip_prediction=SKIP)
+    _, defs = run(**controls(words.STARTS[1].scenario, key="stable"), skip_prediction=SKIP)
     assert defs["results"][Mode.DURABLE].counts.effects == 1
 
 
@@ -136,7 +144,7 @@ def test_a_changed_control_reruns_the_model() -> None:
 def test_unreadable_inputs_get_one_inline_line_and_the_seeds_value(
     retention: str, delay: str, deliveries: object, message: str
 ) -> None:
-    demo = words.STARTS[3].scenario
+    demo = words.STARTS[4].scenario
     page, defs = run(
         **controls(demo, retention=retention, delay=delay, deliveries=deliveries),
         skip_prediction=SKIP,
@@ -146,11 +154,11 @@ def test_unreadable_inputs_get_one_inline_line_and_the_seeds_value(
 
 
 def test_a_named_schedule_leaves_the_delay_unread() -> None:
-    choices = words.choices_of(words.STARTS[3].scenario) | {"schedule": "temporal"}
+    choices = words.choices_of(words.STARTS[4].scenario) | {"schedule": "temporal"}
     scenario, errors = words.scenario_from_controls(choices, 3, "60", "not read")
     assert errors == () and scenario.settings.schedule == "temporal"
     page, _ = run(
-        **controls(words.STARTS[3].scenario, delay="x", schedule="temporal"), skip_prediction=SKIP
+        **controls(words.STARTS[4].scenario, delay="x", schedule="temporal"), skip_prediction=SKIP
     )
     assert "The temporal schedule has its own delays: this field is not read." in visible_text(page)
 
@@ -207,3 +215,14 @@ def test_every_choice_control_offers_the_settings_closed_set() -> None:
                 continue
             kind = LabSettings.model_fields[name].annotation
             assert words.choice_options(name) == [m.value for m in kind]  # type: ignore[union-attr]
+
+
+def test_a_plan_replaces_the_fault_and_a_bad_one_says_why() -> None:
+    page, defs = run(
+        **controls(words.STARTS[1].scenario, plan="1:after-effect,2:lookup"), skip_prediction=SKIP
+    )
+    assert defs["scenario"].fault is None
+    assert defs["results"][Mode.DURABLE].outcome.value == "parked"
+    page, defs = run(**controls(words.STARTS[1].scenario, plan="4:lookup"), skip_prediction=SKIP)
+    assert "Fault plan: injection 4:lookup is past the delivery budget of 3" in visible_text(page)
+    assert defs["scenario"].fault is Fault.CRASH_AFTER_EFFECT

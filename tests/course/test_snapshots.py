@@ -6,6 +6,7 @@ from asyncfail.course.page import SNAPSHOT_BANNER
 from asyncfail.course.questions import (
     ASSUMPTIONS_QUESTION,
     CONTRACT_QUESTION,
+    EXPLORE_QUESTION,
     HANDOFF_QUESTION,
     LAB_QUESTION,
     READINESS_QUESTION,
@@ -19,6 +20,7 @@ LESSONS = {
     "03_idempotency_contract": CONTRACT_QUESTION,
     "04_readiness_checklist": READINESS_QUESTION,
     "05_review_handoff": HANDOFF_QUESTION,
+    "06_explore_every_failure": EXPLORE_QUESTION,
 }
 
 

@@ -1,0 +1,156 @@
+"""The explorer: run every fault plan up to ``max_faults`` injections and report, for each
+invariant, how many plans break it and the smallest plan that does.
+
+Rules. A plan whose injections did not all strike (a point the run never reached, such as a
+lookup in the naive loop, or a delivery that never came) ran exactly as the plan of the
+injections that did strike: it is counted as explored and as unreachable, and it is not counted
+again as a violation. The minimal counterexample of an invariant is the violating plan with the
+fewest injections, then the fewest events, then the first in canonical order (``plan_order``):
+deterministic, and a real run of the model.
+"""
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from asyncfail.explore.invariants import RULES, Invariant, broken_by
+from asyncfail.explore.plans import MAX_FAULTS, injection_space, plan_order, plans_up_to
+from asyncfail.lab.events import Event
+from asyncfail.lab.faults import FaultPlan, Injection
+from asyncfail.lab.reading import Counts, Outcome, Status
+from asyncfail.lab.results import LabResult
+from asyncfail.lab.scenario import DEFAULT_DELIVERIES, MAX_DELIVERIES, Mode, Scenario, command_line
+from asyncfail.lab.settings import DEFAULT_SETTINGS, LabSettings
+from asyncfail.lab.simulation import execute, result_of
+
+
+@dataclass(frozen=True, slots=True)
+class PlanRun:
+    """One plan, its run, whether all its injections struck, and the invariants it broke."""
+
+    plan: FaultPlan
+    result: LabResult
+    reachable: bool
+    broken: tuple[Invariant, ...]
+
+
+def plan_runs(
+    mode: Mode, settings: LabSettings, deliveries: int, max_faults: int
+) -> Iterator[PlanRun]:
+    """Every plan of up to ``max_faults`` injections, run, in enumeration order."""
+    for plan in plans_up_to(injection_space(settings, deliveries), max_faults):
+        scenario = Scenario(plan=plan, mode=mode, deliveries=deliveries, settings=settings)
+        execution = execute(mode, plan, deliveries, settings)
+        result = result_of(scenario, execution.events)
+        yield PlanRun(plan, result, execution.all_fired(plan), broken_by(result))
+
+
+class Counterexample(BaseModel):
+    """The smallest plan that breaks an invariant, and its run as ``asyncfail lab`` prints it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    plan: tuple[Injection, ...]
+    command: str = Field(description="The `asyncfail lab` command that replays this run.")
+    counts: Counts
+    outcome: Outcome
+    status: Status
+    events: tuple[Event, ...]
+
+
+class InvariantReport(BaseModel):
+    """One invariant over every plan explored."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: Invariant
+    rule: str
+    violations: int = Field(ge=0, description="Reachable plans whose run breaks it.")
+    counterexample: Counterexample | None
+
+
+class Exploration(BaseModel):
+    """Every plan of up to ``max_faults`` injections for one runtime, budget and settings."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    mode: Mode
+    deliveries: int = Field(ge=1, le=MAX_DELIVERIES)
+    settings: LabSettings
+    max_faults: int = Field(ge=0, le=MAX_FAULTS)
+    explored: int = Field(description="Plans run.")
+    unreachable: int = Field(
+        description="Plans with an injection that never struck (run, but not counted twice)."
+    )
+    distinct_runs: int = Field(description="Different traces among the reachable plans.")
+    invariants: tuple[InvariantReport, ...]
+
+
+def _counterexample(run: PlanRun) -> Counterexample:
+    result = run.result
+    scenario = Scenario(
+        plan=run.plan, mode=result.mode, deliveries=result.deliveries, settings=result.settings
+    )
+    return Counterexample(
+        plan=run.plan.injections,
+        command=command_line(scenario),
+        counts=result.counts,
+        outcome=result.outcome,
+        status=result.status,
+        events=result.events,
+    )
+
+
+def _smaller(a: PlanRun, b: PlanRun | None) -> bool:
+    """Whether ``a`` comes before ``b`` as a counterexample (fewest injections, then fewest
+    events, then canonical order)."""
+    if b is None:
+        return True
+    key_a = (len(a.plan.injections), len(a.result.events), plan_order(a.plan))
+    key_b = (len(b.plan.injections), len(b.result.events), plan_order(b.plan))
+    return key_a < key_b
+
+
+def explore(
+    mode: Mode = Mode.DURABLE,
+    settings: LabSettings = DEFAULT_SETTINGS,
+    deliveries: int = DEFAULT_DELIVERIES,
+    max_faults: int = 2,
+) -> Exploration:
+    """Run every plan and report each invariant (rules in this module's docstring)."""
+    explored = unreachable = 0
+    traces: set[tuple[Event, ...]] = set()
+    violations = dict.fromkeys(Invariant, 0)
+    smallest: dict[Invariant, PlanRun | None] = dict.fromkeys(Invariant)
+    for run in plan_runs(mode, settings, deliveries, max_faults):
+        explored += 1
+        if not run.reachable:
+            unreachable += 1
+            continue
+        traces.add(run.result.events)
+        for invariant in run.broken:
+            violations[invariant] += 1
+            if _smaller(run, smallest[invariant]):
+                smallest[invariant] = run
+    reports = tuple(
+        InvariantReport(
+            name=invariant,
+            rule=RULES[invariant],
+            violations=violations[invariant],
+            counterexample=None
+            if (found := smallest[invariant]) is None
+            else _counterexample(found),
+        )
+        for invariant in Invariant
+    )
+    return Exploration(
+        mode=mode,
+        deliveries=deliveries,
+        settings=settings,
+        max_faults=max_faults,
+        explored=explored,
+        unreachable=unreachable,
+        distinct_runs=len(traces),
+        invariants=reports,
+    )

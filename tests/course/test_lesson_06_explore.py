@@ -1,0 +1,158 @@
+"""Lesson "Explore every failure" runs headless: the matrix is the explorer's, a cell shows its
+minimal counterexample as a replayable run, and the exercise is judged by the explorer."""
+
+import json
+from math import comb
+from types import SimpleNamespace
+from typing import Any
+
+import marimo as mo
+import pytest
+
+from asyncfail import FaultPoint, Mode
+from asyncfail.charts.specs import timeline_spec
+from asyncfail.course import explore_lesson as words
+from asyncfail.course.questions import EXPLORE_QUESTION
+from asyncfail.explore.explorer import explore
+from asyncfail.explore.invariants import Invariant
+from asyncfail.lab.simulation import simulate
+from tests.cli_support import run_main
+from tests.notebook_support import load_notebook, run_lesson, vega_specs, visible_text
+
+nb = load_notebook("06_explore_every_failure")
+PLANS_UP_TO_2 = sum(comb(len(FaultPoint) * 3, k) for k in range(3))  # 24 injections: 301
+
+
+def run(**controls: object) -> tuple[str, dict[str, Any]]:
+    return run_lesson(nb, **controls)
+
+
+def cell(title: str, invariant: Invariant = Invariant.AT_MOST_ONCE) -> dict[str, object]:
+    """The counterexample view's two controls, set to one cell of the matrix."""
+    return {
+        "row": mo.ui.dropdown(words.row_labels(), value=title),
+        "invariant": mo.ui.radio([i.value for i in Invariant], value=invariant.value),
+    }
+
+
+def attempts(n: int) -> dict[str, object]:
+    return {"get_attempts": lambda: n, "set_attempts": lambda _: None}
+
+
+SOLVED = {
+    "mode": "durable",
+    "deliveries": 3,
+    "key": "stable",
+    "receiver": "lookup-only",
+    "record": "atomic",
+    "on_lookup_outage": "fail-closed",
+    "on_store_outage": "fail-closed",
+    "retention": "",
+}
+
+
+def test_the_matrix_is_the_explorers_for_every_row() -> None:
+    page, defs = run()
+    text = visible_text(page)
+    for r in words.ROWS:
+        found = explore(r.mode, r.settings, 3, 2)
+        assert defs["explorations"][r.title] == found
+        cells = " ".join(words.cell(report, found) for report in found.invariants)
+        assert f"{r.title} {cells}" in text
+    assert f"({PLANS_UP_TO_2} explored per row" in text
+
+
+def test_the_seeds_durable_runtime_holds_and_the_lesson_says_among_how_many_plans() -> None:
+    text = visible_text(run(**cell("durable, the seed's assumptions"))[0])
+    assert (
+        f"No plan of up to 2 faults breaks at-most-once here: the explorer ran {PLANS_UP_TO_2} "
+        "plans" in text
+    )
+
+
+def test_a_cell_shows_its_smallest_counterexample_as_a_replayable_run() -> None:
+    page, defs = run(**cell("durable, a key per attempt"))
+    text = visible_text(page)
+    assert "The smallest is 1:after-effect : 2 business effects, Duplicate debit" in text
+    command = "asyncfail lab --plan 1:after-effect --mode durable --key per-attempt"
+    assert command in "".join(text.split(" ")) or command.replace(" ", "") in text.replace(" ", "")
+    scenario = words.counterexample_scenario(
+        defs["explorations"]["durable, a key per attempt"], Invariant.AT_MOST_ONCE
+    )
+    assert scenario is not None
+    (spec,) = vega_specs(page)
+    assert spec["datasets"] == timeline_spec(simulate(scenario), width=560)["datasets"]
+    code, out, _ = run_main(*command.split()[1:])
+    assert code == 0 and json.loads(out)["counts"]["effects"] == 2
+
+
+def test_fewer_faults_per_plan_explore_fewer_plans() -> None:
+    page, _ = run(max_faults=mo.ui.slider(0, 3, value=1), deliveries=mo.ui.number(1, 9, value=3))
+    assert f"({1 + len(FaultPoint) * 3} explored per row" in visible_text(page)
+
+
+def test_the_exercise_asks_before_it_shows_an_answer() -> None:
+    text = visible_text(run()[0])
+    assert words.ANSWER_LABEL not in text and "Hints" not in text
+
+
+def test_a_failed_attempt_earns_a_hint_each_and_shows_the_smallest_plan() -> None:
+    tried = SimpleNamespace(value=dict(words.EXERCISE_START))
+    page, _ = run(exercise=tried, **attempts(2))
+    text = visible_text(page)
+    assert "Not yet. at-most-once is broken by" in text
+    assert words.HINTS[0] in text and words.HINTS[1] in text and words.HINTS[2] not in text
+    assert words.ANSWER_LABEL in text
+
+
+def test_a_right_answer_is_confirmed_by_the_explorer_without_hints() -> None:
+    page, _ = run(exercise=SimpleNamespace(value=SOLVED), **attempts(3))
+    text = visible_text(page)
+    assert (
+        "Right. No plan of up to 2 faults breaks any invariant: the explorer ran "
+        f"{PLANS_UP_TO_2} plans" in text
+    )
+    assert "Hints" not in text
+
+
+def test_the_revealed_answer_is_checked_live() -> None:
+    assert "No plan of up to 2 faults breaks any invariant" in words.answer_text()
+    mode, budget, settings, errors = words.exercise_settings(SOLVED)
+    assert (mode, budget, errors) == (words.ANSWER_MODE, words.ANSWER_DELIVERIES, [])
+    assert settings == words.ANSWER_SETTINGS
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"retention": "soon"}, "Retention: 'soon' is not a number"),
+        ({"deliveries": None}, "Delivery budget: 'None' is not a whole number from 1 to 9"),
+    ],
+)
+def test_an_unreadable_answer_gets_one_line_and_the_default(
+    change: dict[str, object], message: str
+) -> None:
+    page, _ = run(exercise=SimpleNamespace(value=SOLVED | change), **attempts(1))
+    assert message in visible_text(page)
+
+
+def test_hints_never_run_out_of_range() -> None:
+    assert words.hints_text(0) == ""
+    assert (
+        words.hints_text(99).count("\n1. ")
+        + words.hints_text(99).count("\n" + str(len(words.HINTS)) + ". ")
+        == 2
+    )
+
+
+def test_the_check_feedback() -> None:
+    page, _ = run(
+        understanding=mo.ui.radio(list(EXPLORE_QUESTION.options), value=EXPLORE_QUESTION.answer)
+    )
+    assert "Right." in visible_text(page)
+
+
+def test_the_naive_row_breaks_at_most_once_in_one_fault() -> None:
+    found = explore(Mode.NAIVE, words.ROWS[0].settings, 3, 1)
+    _, command = words.counterexample_text(found, Invariant.AT_MOST_ONCE)
+    assert command is not None and "--plan 1:response" in command
