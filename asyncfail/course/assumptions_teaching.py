@@ -8,9 +8,10 @@ the number of the assumption it breaks; the demos other lessons' plans point to 
 from typing import Final
 
 from asyncfail.course import questions
-from asyncfail.course.assumptions_lesson import STARTS, TABLE_HEADER, start_label
+from asyncfail.course.assumptions_lesson import PLAN_LABEL, STARTS, TABLE_HEADER, start_label
 from asyncfail.course.contract_teaching import KEY_PER_ATTEMPT
-from asyncfail.course.demos import LabDemo, SettingsDemo, TimeTraceDemo
+from asyncfail.course.demos import LabDemo, control_name
+from asyncfail.course.setting_demos import SettingsDemo, TimeTraceDemo
 from asyncfail.course.teaching import (
     LessonPlan,
     Misconception,
@@ -21,7 +22,13 @@ from asyncfail.course.teaching import (
 )
 from asyncfail.ground.prose import number_word, quoted
 from asyncfail.ground.seed import ASSUMPTIONS
-from asyncfail.lab.assumptions import LOOKUP_AND_STORE, NOT_MODELED, RETAINED_ATOMIC, STABLE_KEY
+from asyncfail.lab.assumptions import (
+    LOOKUP_AND_STORE,
+    NOT_MODELED,
+    RETAINED_ATOMIC,
+    SINGLE_FAULT,
+    STABLE_KEY,
+)
 from asyncfail.lab.scenario import Mode, option, option_value
 
 
@@ -65,6 +72,10 @@ _SEPARATE_DEDUPE: Final = SettingsDemo(RETAINED_ATOMIC, (("receiver", "dedupe"),
 _FAIL_OPEN: Final = SettingsDemo(LOOKUP_AND_STORE, restore=True)
 _FAIL_CLOSED: Final = SettingsDemo(LOOKUP_AND_STORE, (("on_lookup_outage", "fail-closed"),))
 _FAIL_OPEN_DEDUPE: Final = SettingsDemo(LOOKUP_AND_STORE, (("receiver", "dedupe"),))
+SPENT: Final = SettingsDemo(SINGLE_FAULT, restore=True)
+"""A plan that crashes every delivery before dispatch."""
+_SPENT_ONE_MORE: Final = SettingsDemo(SINGLE_FAULT, (("deliveries", "4"),))
+
 _STORE_OPEN: Final = SettingsDemo(None, (("store", "outage"), ("on_store_outage", "fail-open")))
 _STORE_CLOSED: Final = SettingsDemo(None, (("store", "outage"),))
 
@@ -81,7 +92,7 @@ PLAN: Final = LessonPlan(
             "For each assumption, write down how breaking it could lead to a second debit.",
         ),
         Segment(
-            10,
+            9,
             "A record with an end date",
             f"The lesson opens on {_start(NOT_MODELED)}. Ask for each runtime's debits, let "
             "learners commit, then read the traces against time. The lesson asks for a guess "
@@ -92,27 +103,36 @@ PLAN: Final = LessonPlan(
             "the second delivery comes.",
         ),
         Segment(
-            8,
+            7,
             "A new key every time",
             f"Start from {_start(STABLE_KEY)}. Ask whether the durable runtime's lookup will "
             f"find the first debit; then set {_set('receiver', 'dedupe')} and ask again.",
             "Say what the key must be built from for the lookup to find the debit.",
         ),
         Segment(
-            8,
+            7,
             "Atomic or nothing",
             f"Start from {_start(RETAINED_ATOMIC)}. Ask which runtime will debit twice before "
             f"the reveal; then set {_set('record', 'atomic')}.",
             "Explain why the naive loop is safe here and the durable runtime is not.",
         ),
         Segment(
-            9,
+            8,
             "Fail open or fail closed",
             f"Start from {_start(LOOKUP_AND_STORE)}. After the reveal, set "
             f"{_set('on_lookup_outage', 'fail-closed')}; then back to `fail-open`, with "
             f"{_set('receiver', 'dedupe')}.",
             "Decide, for a payment they know, whether they would rather park it or risk a "
             "second debit, and who would find out which it was.",
+        ),
+        Segment(
+            4,
+            "Every delivery spent",
+            f"Start from {_start(SINGLE_FAULT)}: a fault plan, in the field "
+            f"{quoted(control_name(PLAN_LABEL))}, not a setting. Ask how many debits each "
+            "runtime makes and whether that is a success; then raise the delivery budget by "
+            "one.",
+            "Say what a run without a second debit does not prove.",
         ),
         Segment(
             4,
@@ -182,6 +202,15 @@ PLAN: Final = LessonPlan(
                 "Which receiver setting saves the runtime that fails open?",
             ),
             (_FAIL_OPEN, _FAIL_CLOSED, _FAIL_OPEN_DEDUPE),
+        ),
+        Reveal(
+            "a crash before dispatch on every delivery",
+            (
+                "Every delivery crashes before the dispatch. How many debits will each runtime "
+                "make?",
+                "What will the status say, and is the promise kept?",
+            ),
+            (SPENT, _SPENT_ONE_MORE),
         ),
     ),
     misconceptions=(

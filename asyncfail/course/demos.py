@@ -4,11 +4,15 @@ The instructor guide (``course.guide``) tells an instructor what to set before a
 answer a misconception, and what the room will then see. A demo names its settings in the
 lesson's own words (control labels and option texts are read from the lesson modules and the
 wings) and runs the model for what it shows, so no figure in the guide is typed in by hand.
+
+This module holds the demos of the lab, the contract, the checklist and the handoff, and the
+words every demo shares; ``setting_demos`` holds those of the lessons that change the lab's
+settings and plans. ``teaching.Demo`` is every kind.
 """
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Final, TypeAlias
+from typing import ClassVar, Final
 
 from asyncfail.contract.experiment import ContractResult, ContractScenario, evaluate
 from asyncfail.contract.requests import SECOND_WORDS
@@ -21,7 +25,7 @@ from asyncfail.contract.terms import (
     SCOPE_WORDS,
     KeyScope,
 )
-from asyncfail.course import assumptions_lesson, contract_lesson, handoff_lesson, lab_lesson
+from asyncfail.course import contract_lesson, handoff_lesson, lab_lesson
 from asyncfail.ground.prose import counted, quoted
 from asyncfail.ground.seed import Boundary
 from asyncfail.handoff.design import QUESTIONS, design_from_answers
@@ -29,25 +33,27 @@ from asyncfail.handoff.markup import Code, Inline, Rich
 from asyncfail.handoff.report import ReadinessReport, assess
 from asyncfail.handoff.review import build_review
 from asyncfail.handoff.verdict import STATUS_LABELS, CheckId, CheckStatus
-from asyncfail.lab.events import Event, EventKind
+from asyncfail.lab.events import EventKind
 from asyncfail.lab.faults import Fault
-from asyncfail.lab.restore import restorations
 from asyncfail.lab.results import LabResult
-from asyncfail.lab.scenario import DEFAULT_DELIVERIES, Mode, Scenario, command_line, option
+from asyncfail.lab.scenario import DEFAULT_DELIVERIES, Mode, Scenario, command_line
 from asyncfail.lab.simulation import simulate
 
 SEPARATOR: Final = "; "
 """Between two settings, or two runtimes' figures, on one line."""
+BLANK: Final = "(left blank)"
+"""A free-text answer or field with nothing in it."""
 
 
 def control_name(label: str) -> str:
     """A lesson control's name: the bold part of its label (``**Contract profile**: how ...``
-    is ``Contract profile``), or the whole label when it has no bold part."""
+    is ``Contract profile``); without one, what comes before its first colon (``Delivery
+    budget: how often ...``), or else the whole label."""
     parts = label.split("**")
-    return parts[1] if len(parts) >= 3 else label
+    return parts[1] if len(parts) >= 3 else label.split(": ")[0]
 
 
-def _joined(items: Sequence[Rich], separator: str = SEPARATOR) -> Rich:
+def joined_parts(items: Sequence[Rich], separator: str = SEPARATOR) -> Rich:
     """Runs of inline parts on one line, ``separator`` between them."""
     out: list[Inline] = []
     for i, item in enumerate(items):
@@ -79,7 +85,7 @@ class LabDemo:
         if self.deliveries == DEFAULT_DELIVERIES:
             return (f"{lab_lesson.FAULT_LABEL}: ", Code(self.fault.value))
         commands = [(Code(command_line(self.scenario(mode))),) for mode in self.modes]
-        return ("In a terminal: ", *_joined(commands))
+        return ("In a terminal: ", *joined_parts(commands))
 
     def shows(self) -> Rich:
         """Each runtime's four figures and its status, as the lesson shows them."""
@@ -116,125 +122,10 @@ class TraceDemo:
 
     def shows(self) -> Rich:
         events = [(Code(kind.value),) for kind in self.events()]
-        return (f"{self.mode.value}, delivery attempt {self.attempt}: ", *_joined(events, ", "))
-
-
-@dataclass(frozen=True, slots=True)
-class SettingsDemo:
-    """Break the assumptions: a starting point of the lesson, some controls set otherwise, and
-    both runtimes' runs.
-
-    ``start`` is the number of the assumption whose starting point the lesson starts from
-    (``assumptions_lesson.STARTS``), or None for the seed's assumptions. ``changes`` are the
-    controls set otherwise, each as the control takes it: the fault or a setting's choice by
-    its value (``("key", "stable")``), the retention or the redelivery delay by its text in
-    seconds (``("retention", "120.001")``; an empty retention keeps records for the whole run).
-    With ``restore``, the demo also shows the single changes that restore the durable runtime's
-    promise (``lab.restore.restorations``), as the lesson's callout lists them.
-
-    Rule: the scenario is the one the lesson's own ``scenario_from_controls`` reads from those
-    controls; a demo naming a control the lesson lacks, or a value it cannot read, is refused.
-    """
-
-    lesson: ClassVar[str] = "02_break_the_assumptions"
-    TEXT_CONTROLS: ClassVar[tuple[str, ...]] = ("retention", "redelivery_delay")
-
-    start: int | None
-    changes: tuple[tuple[str, str], ...] = ()
-    restore: bool = False
-
-    def __post_init__(self) -> None:
-        self.scenario()
-
-    def start_label(self) -> str:
-        """The starting point as the lesson's dropdown offers it."""
-        words = assumptions_lesson
-        if self.start is None:
-            return words.SEED_START
-        points = [d for d in words.STARTS if d.assumption == self.start]
-        if not points:
-            raise ValueError(f"the lesson has no starting point for assumption {self.start}")
-        return words.start_label(points[0])
-
-    def scenario(self) -> Scenario:
-        words = assumptions_lesson
-        start = words.start_options()[self.start_label()]
-        choices = words.choices_of(start)
-        settings = start.settings
-        texts = {name: words.seconds_of(getattr(settings, name)) for name in self.TEXT_CONTROLS}
-        for name, value in self.changes:
-            if name in texts:
-                texts[name] = value
-            elif name in choices:
-                choices[name] = value
-            else:
-                raise ValueError(f"{name!r} is not a control of the lesson")
-        scenario, errors = words.scenario_from_controls(
-            choices, start.deliveries, texts["retention"], texts["redelivery_delay"]
+        return (
+            f"{self.mode.value}, delivery attempt {self.attempt}: ",
+            *joined_parts(events, ", "),
         )
-        if errors:
-            raise ValueError(f"a demo's controls must all be readable: {errors}")
-        return scenario
-
-    def results(self) -> dict[Mode, LabResult]:
-        return assumptions_lesson.runs(self.scenario())
-
-    def setting(self) -> Rich:
-        """The starting point, then each control set otherwise: a setting by its CLI option,
-        as its label starts."""
-        words = assumptions_lesson
-        items: list[Rich] = [(f"{control_name(words.START_LABEL)}: {self.start_label()}",)]
-        for name, value in self.changes:
-            control: Inline = words.FAULT_LABEL if name == "fault" else Code(option(name))
-            items.append((control, f": {value or BLANK}"))
-        return _joined(items)
-
-    def shows(self) -> Rich:
-        """Each runtime's delivery attempts, business effects and status, as the lesson shows
-        them; with ``restore``, the changes that restore the durable runtime's promise."""
-        figures = []
-        for mode, result in self.results().items():
-            counts = result.counts
-            figures.append(
-                f"{mode.value}: {counted(counts.attempts, 'delivery attempt')}, "
-                f"{counted(counts.effects, 'business effect')}, {quoted(result.status)}"
-            )
-        line: Rich = (SEPARATOR.join(figures),)
-        found = restorations(self.scenario()) if self.restore else ()
-        if not found:
-            return line
-        restored = [
-            (Code(r.change), f" ({counted(r.result.counts.effects, 'debit')}, {r.result.outcome})")
-            for r in found
-        ]
-        # The lesson's table heads this column "Restored by".
-        return (*line, f". {assumptions_lesson.TABLE_HEADER[-1]}: ", *_joined(restored))
-
-
-@dataclass(frozen=True, slots=True)
-class TimeTraceDemo:
-    """Break the assumptions: the events of one delivery attempt in one runtime's trace against
-    time, under a ``SettingsDemo``'s controls."""
-
-    lesson: ClassVar[str] = SettingsDemo.lesson
-
-    demo: SettingsDemo
-    mode: Mode
-    attempt: int
-
-    def events(self) -> tuple[Event, ...]:
-        result = self.demo.results()[self.mode]
-        return tuple(e for e in result.events if e.attempt == self.attempt)
-
-    def setting(self) -> Rich:
-        return (*self.demo.setting(), "; the traces")
-
-    def shows(self) -> Rich:
-        """The attempt's time (its events all happen at one instant) and its events in order."""
-        events = self.events()
-        kinds = [(Code(e.kind.value),) for e in events]
-        head = f"{self.mode.value}, delivery attempt {self.attempt} at {events[0].at}: "
-        return (head, *_joined(kinds, ", "))
 
 
 @dataclass(frozen=True, slots=True)
@@ -366,10 +257,6 @@ class ReadinessDemo:
         return (f"{counts} of {len(report.checks)} checks. {verdict}",)
 
 
-BLANK: Final = "(left blank)"
-"""A free-text answer with nothing in it."""
-
-
 def answer_text(raw: object) -> str:
     """An answer as the form gives it, in words: ``24 hours``, a key scope, ``yes``, or
     ``BLANK`` for empty text."""
@@ -401,9 +288,3 @@ class ReviewDemo:
         if self.boundary is None:
             return (f"Evidence summary: {review.summary()}",)
         return (f"Failure map, {self.boundary.value}: {review.boundary_evidence(self.boundary)}",)
-
-
-Demo: TypeAlias = (
-    LabDemo | TraceDemo | SettingsDemo | TimeTraceDemo | ContractDemo | ReadinessDemo | ReviewDemo
-)
-"""Every kind of demonstration; each names its ``lesson`` and has ``setting`` and ``shows``."""

@@ -11,15 +11,17 @@ from typing import Final
 from asyncfail.course import (
     assumptions_teaching,
     contract_teaching,
+    explore_teaching,
     handoff_teaching,
     lab_teaching,
     readiness_teaching,
     teaching,
 )
 from asyncfail.course.catalog import COURSE_LINE, COURSE_TITLE, LESSONS, LessonInfo, lesson
-from asyncfail.course.demos import WORKED_DESIGN, Demo, ReadinessDemo, answer_text
+from asyncfail.course.demos import WORKED_DESIGN, ReadinessDemo, answer_text
 from asyncfail.course.teaching import (
     CLASS_MINUTES,
+    Demo,
     LessonPlan,
     Misconception,
     Reveal,
@@ -49,6 +51,7 @@ PLANS: Final[tuple[LessonPlan, ...]] = (
     contract_teaching.PLAN,
     readiness_teaching.PLAN,
     handoff_teaching.PLAN,
+    explore_teaching.PLAN,
 )
 """One plan per lesson, in course order."""
 

@@ -6,7 +6,8 @@ The guide's own words (``course.teaching`` says what they are and the rules they
 from typing import Final
 
 from asyncfail.course import questions
-from asyncfail.course.demos import ReadinessDemo, ReviewDemo, SettingsDemo
+from asyncfail.course.demos import ReadinessDemo, ReviewDemo
+from asyncfail.course.setting_demos import SettingsDemo
 from asyncfail.course.teaching import LessonPlan, Misconception, Reveal, Segment, lesson_ref
 from asyncfail.ground.prose import quoted
 from asyncfail.ground.seed import Boundary, HandoffSection

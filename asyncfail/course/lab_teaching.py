@@ -16,8 +16,9 @@ from asyncfail.course.assumptions_teaching import (
     SOONER,
 )
 from asyncfail.course.contract_teaching import KEY_PER_ATTEMPT_AT_ONCE
-from asyncfail.course.demos import LabDemo, SettingsDemo, TraceDemo
+from asyncfail.course.demos import LabDemo, TraceDemo
 from asyncfail.course.lab_lesson import COMMIT_LABEL, STEP_LABEL
+from asyncfail.course.setting_demos import SettingsDemo
 from asyncfail.course.teaching import LessonPlan, Misconception, Reveal, Segment, lesson_ref
 from asyncfail.ground.prose import quoted
 from asyncfail.lab.faults import Fault

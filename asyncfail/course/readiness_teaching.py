@@ -8,7 +8,8 @@ from typing import Final
 
 from asyncfail.contract.terms import ContractProfile
 from asyncfail.course import questions
-from asyncfail.course.demos import ContractDemo, LabDemo, ReadinessDemo, SettingsDemo
+from asyncfail.course.demos import ContractDemo, LabDemo, ReadinessDemo
+from asyncfail.course.setting_demos import SettingsDemo
 from asyncfail.course.teaching import (
     LessonPlan,
     Misconception,

@@ -4,7 +4,8 @@ The guide (``docs/teaching.md``, laid out by ``course.guide``) plans each lesson
 ``CLASS_MINUTES``: timed segments, the questions to ask before each reveal, the misconceptions
 learners bring and how the lessons answer them, and the lesson's check for understanding. Each
 lesson's plan is in its own module (``lab_teaching``, ``assumptions_teaching``,
-``contract_teaching``, ``readiness_teaching``, ``handoff_teaching``), built from the types below.
+``contract_teaching``, ``readiness_teaching``, ``handoff_teaching``, ``explore_teaching``),
+built from the types below.
 
 Rules: the guide says only what the course does not already say. Lesson titles, minutes and
 outcomes are the catalog's, the checks are ``course.questions``', control labels the lessons'
@@ -16,16 +17,41 @@ markup.
 """
 
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, TypeAlias
 
 from asyncfail.contract.profiles import PROFILES
 from asyncfail.contract.terms import ContractProfile
 from asyncfail.course import assumptions_lesson, lab_lesson
 from asyncfail.course.catalog import LESSONS
-from asyncfail.course.demos import Demo, LabDemo, ReadinessDemo, SettingsDemo
+from asyncfail.course.demos import (
+    ContractDemo,
+    LabDemo,
+    ReadinessDemo,
+    ReviewDemo,
+    TraceDemo,
+)
+from asyncfail.course.setting_demos import (
+    ExerciseDemo,
+    ExploreDemo,
+    SettingsDemo,
+    TimeTraceDemo,
+)
 from asyncfail.ground.durations import Duration
 from asyncfail.ground.prose import quoted
 from asyncfail.ground.quiz import Question
+
+Demo: TypeAlias = (
+    LabDemo
+    | TraceDemo
+    | SettingsDemo
+    | TimeTraceDemo
+    | ContractDemo
+    | ReadinessDemo
+    | ReviewDemo
+    | ExploreDemo
+    | ExerciseDemo
+)
+"""Every kind of demonstration; each names its ``lesson`` and has ``setting`` and ``shows``."""
 
 CLASS_MINUTES: Final = 50
 """The length of one class; every plan's segments add up to it."""
@@ -152,7 +178,8 @@ BEFORE_CLASS: Final[tuple[str, ...]] = (
     "off.",
     "Keep a terminal open in the project: some demonstrations of "
     f"{lesson_ref(LabDemo.lesson)} give the channel a single delivery "
-    "(`asyncfail lab --deliveries 1`), which that lesson has no control for.",
+    "(`asyncfail lab --deliveries 1`), which that lesson has no control for, and "
+    f"{lesson_ref(ExploreDemo.lesson)} replays its counterexamples there.",
     "Learners' inputs stay in their own page and are sent nowhere, so in "
     f"{lesson_ref(ReadinessDemo.lesson)} they can describe a real system.",
 )
