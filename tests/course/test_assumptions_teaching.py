@@ -14,11 +14,12 @@ import pytest
 
 from asyncfail import Fault, Mode, Scenario, simulate
 from asyncfail.course import assumptions_lesson, assumptions_teaching, questions
-from asyncfail.course.demos import SettingsDemo, TimeTraceDemo
+from asyncfail.course.setting_demos import SettingsDemo, TimeTraceDemo
 from asyncfail.ground.durations import Duration
 from asyncfail.handoff.markup import Code
-from asyncfail.lab.assumptions import NOT_MODELED
+from asyncfail.lab.assumptions import NOT_MODELED, SINGLE_FAULT
 from asyncfail.lab.events import EventKind
+from asyncfail.lab.faults import parse_plan
 from asyncfail.lab.reading import Outcome, Status
 from asyncfail.lab.restore import restorations
 from asyncfail.lab.results import LabResult
@@ -75,15 +76,18 @@ def lesson_controls(demo: SettingsDemo) -> dict[str, object]:
     texts = {
         "retention": words.seconds_of(start.settings.retention),
         "redelivery_delay": words.seconds_of(start.settings.redelivery_delay),
+        "plan": words.plan_of(start),
+        "deliveries": str(start.deliveries),
     }
     for name, value in demo.changes:
         (texts if name in texts else choices)[name] = value
     return {
         "start": mo.ui.dropdown(list(words.start_options()), value=demo.start_label()),
         "choices": mo.ui.dictionary({k: mo.ui.text(value=v) for k, v in choices.items()}),
-        "deliveries": mo.ui.number(1, 9, value=start.deliveries),
+        "deliveries": mo.ui.number(1, 9, value=int(texts["deliveries"])),
         "retention": mo.ui.text(value=texts["retention"]),
         "delay": mo.ui.text(value=texts["redelivery_delay"]),
+        "plan": mo.ui.text(value=texts["plan"]),
         "skip_prediction": mo.ui.switch(value=True),
     }
 
@@ -100,13 +104,17 @@ def test_every_settings_demo_is_the_run_the_lesson_shows_for_its_controls() -> N
 
 def test_a_demo_the_lesson_cannot_set_is_refused() -> None:
     with pytest.raises(ValueError, match="not a control"):
-        SettingsDemo(NOT_MODELED, (("deliveries", "1"),))
+        SettingsDemo(NOT_MODELED, (("mode", "naive"),))
     with pytest.raises(ValueError, match="readable"):
         SettingsDemo(NOT_MODELED, (("retention", "a minute"),))
+    with pytest.raises(ValueError, match="readable"):
+        SettingsDemo(NOT_MODELED, (("deliveries", "many"),))
+    with pytest.raises(ValueError, match="readable"):
+        SettingsDemo(NOT_MODELED, (("plan", "9:lookup"),))  # past the budget
     with pytest.raises(ValueError):
         SettingsDemo(NOT_MODELED, (("key", "sideways"),))
     with pytest.raises(ValueError, match="no starting point"):
-        SettingsDemo(1)
+        SettingsDemo(6)
 
 
 def test_a_demo_names_its_starting_point_and_its_controls_as_the_lesson_labels_them() -> None:
@@ -282,3 +290,24 @@ def test_a_journal_outage_in_the_first_delivery() -> None:
     assert [e for e in closed.events if e.attempt == 1 and e.is_business_effect] == []
     assert [e.attempt for e in closed.events if e.is_business_effect] == [2]
     assert closed.counts.effects == 1
+
+
+# ---------------------------------------------------------------------------------------------
+# Every delivery spent
+
+
+def test_a_crash_before_dispatch_on_every_delivery_debits_nothing_until_one_more_delivery() -> None:
+    plan = parse_plan("1:before-dispatch,2:before-dispatch,3:before-dispatch")
+    spent = Scenario(plan=plan)
+    assert SettingsDemo(SINGLE_FAULT).scenario() == spent
+    for mode in Mode:
+        result = simulate(spent.model_copy(update={"mode": mode}))
+        assert (result.counts.attempts, result.counts.effects) == (3, 0)
+        assert result.status is Status.NEVER_APPLIED
+    assert [(r.change, r.result.counts.effects) for r in restorations(spent)] == [
+        ("--deliveries 4", 1)
+    ]
+    more = simulate(spent.model_copy(update={"deliveries": 4}))
+    assert (more.counts.effects, more.outcome) == (1, Outcome.EXACTLY_ONCE)
+    # A plan, not a setting: the lesson's field for it is named "Fault plan".
+    assert assumptions_lesson.PLAN_LABEL.startswith("**Fault plan**")

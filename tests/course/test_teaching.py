@@ -26,14 +26,17 @@ from asyncfail.course import (
     catalog,
     contract_teaching,
     demos,
+    explore_teaching,
     guide,
     handoff_teaching,
     lab_teaching,
     questions,
     readiness_teaching,
+    setting_demos,
     teaching,
 )
-from asyncfail.course.demos import WORKED_DESIGN, LabDemo, ReadinessDemo, SettingsDemo
+from asyncfail.course.demos import WORKED_DESIGN, LabDemo, ReadinessDemo
+from asyncfail.course.setting_demos import SettingsDemo
 from asyncfail.ground.durations import MAX_SECONDS, Duration
 from asyncfail.ground.retention import BoundaryConvention
 from asyncfail.ground.seed import ASSUMPTIONS, Boundary, HandoffSection, Priority
@@ -70,8 +73,9 @@ PLAN_MODULES = (
     contract_teaching,
     readiness_teaching,
     handoff_teaching,
+    explore_teaching,
 )
-PROSE_MODULES = (teaching, demos, guide, *PLAN_MODULES)
+PROSE_MODULES = (teaching, demos, setting_demos, guide, *PLAN_MODULES)
 
 
 def lab(fault: Fault, mode: Mode, deliveries: int = 3, **settings: object) -> LabResult:
@@ -121,6 +125,7 @@ CHECKS_IN_ORDER = (
     questions.CONTRACT_QUESTION,
     questions.READINESS_QUESTION,
     questions.HANDOFF_QUESTION,
+    questions.EXPLORE_QUESTION,
 )
 
 
@@ -182,6 +187,7 @@ def test_a_lesson_is_named_by_its_place_in_the_catalog() -> None:
     assert teaching.lesson_name("01_async_failure_lab") == "Lesson 1"
     assert teaching.lesson_ref("02_break_the_assumptions") == "lesson 2"
     assert teaching.lesson_name("05_review_handoff") == "Lesson 5"
+    assert teaching.lesson_ref("06_explore_every_failure") == "lesson 6"
     with pytest.raises(ValueError):
         teaching.lesson_name("02_idempotency_contract")
 
