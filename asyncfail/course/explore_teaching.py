@@ -134,8 +134,8 @@ PLAN: Final = LessonPlan(
             "one set of settings. The seed's durable runtime breaks nothing with up to two "
             "faults and three deliveries; with three faults, a crash before dispatch on every "
             "delivery leaves the debit never applied under a status that reads as final, and "
-            "with two deliveries two such faults are enough. Concurrency is outside the model "
-            "altogether, as the seed's fifth assumption says.",
+            "with two deliveries two such faults are enough. A failure at a point the model "
+            "does not name is outside the search altogether.",
             (_SEED_LOSS, _SEED_LOSS_THREE, _SEED_LOSS_TWO_DELIVERIES),
         ),
         Misconception(

@@ -14,14 +14,13 @@ from types import SimpleNamespace
 import marimo as mo
 import pytest
 
-from asyncfail import Fault, Mode, Scenario, simulate
+from asyncfail import Fault, FaultPoint, Mode, Scenario, simulate
 from asyncfail.cli.main import main
 from asyncfail.course import explore_lesson, explore_teaching, questions
 from asyncfail.course.setting_demos import ExerciseDemo, ExploreDemo
 from asyncfail.explore.explorer import explore, plan_runs
 from asyncfail.explore.invariants import ADMITS_NOT_KNOWING, Invariant
-from asyncfail.ground.seed import ASSUMPTIONS
-from asyncfail.lab.assumptions import NOT_MODELED
+from asyncfail.explore.plans import injection_space
 from asyncfail.lab.faults import FaultPlan, parse_plan, plan_text
 from asyncfail.lab.reading import Status
 from asyncfail.lab.settings import LabSettings
@@ -172,8 +171,11 @@ def test_the_bounds_of_the_search() -> None:
     assert (spent.counts.effects, spent.status) == (0, Status.NEVER_APPLIED)
     assert Status.NEVER_APPLIED not in ADMITS_NOT_KNOWING
     assert {Status.UNKNOWN, Status.PARKED} == ADMITS_NOT_KNOWING
-    assert "concurrency" in ASSUMPTIONS[NOT_MODELED - 1]
-    assert NOT_MODELED == 5
+    # The search: every named fault point at every delivery, and nothing else.
+    space = injection_space(LabSettings(), 3)
+    assert {(i.attempt, i.point) for i in space} == {
+        (attempt, point) for attempt in (1, 2, 3) for point in FaultPoint
+    }
 
 
 def test_the_exercise_as_it_starts_and_with_a_durable_runtime() -> None:
