@@ -89,7 +89,8 @@ PLAN: Final = LessonPlan(
             f"operation key. Read the lesson's {number_word(len(ASSUMPTIONS))} assumptions "
             f"aloud from its table, with the columns {quoted(TABLE_HEADER[3])} and "
             f"{quoted(TABLE_HEADER[4])} off the projector: they give every answer away.",
-            "For each assumption, write down how breaking it could lead to a second debit.",
+            "For each assumption, write down how breaking it could lead to a second debit, or "
+            "to none at all.",
         ),
         Segment(
             9,
