@@ -15,6 +15,8 @@ from asyncfail import Fault, Mode, Scenario, simulate, simulate_all
 from asyncfail.explore.explorer import explore
 from asyncfail.lab.restore import restorations
 from asyncfail.lab.settings import LabSettings
+from asyncfail.risk.inputs import RiskInputs
+from asyncfail.risk.report import assess
 
 
 def median_seconds(fn: Callable[[], object], repeats: int, inner: int) -> float:
@@ -66,6 +68,31 @@ def main() -> None:
                 f"({found.explored - found.unreachable} fired, {found.distinct_runs} distinct "
                 f"runs) median {took * 1e3:7.1f} ms" + ("  (goal < 1000 ms)" if k == 2 else "")
             )
+
+    for label, knobs in (
+        ("two workers", {"workers": 2}),
+        ("two workers, claim + fencing", {"workers": 2, "claim": "lease", "fencing": "token"}),
+    ):
+        concurrent = LabSettings.model_validate(knobs)
+        for k in (1, 2):
+            found = explore(Mode.DURABLE, concurrent, max_faults=k)
+            took = median_seconds(
+                lambda c=concurrent, k=k: explore(Mode.DURABLE, c, max_faults=k), 7, 1
+            )
+            print(
+                f"explore: {label:<28} K={k}: {found.explored:>4} plans, "
+                f"{found.interleavings} interleavings, median {took * 1e3:7.1f} ms"
+                + ("  (goal < 2000 ms)" if k == 1 else "")
+            )
+
+    for trials in (20_000, 100_000):
+        took = median_seconds(lambda n=trials: assess(RiskInputs(trials=n)), 3, 1)
+        per = took / trials
+        print(
+            f"risk: {trials:>7,} trials (defaults)  median {took:7.2f} s, "
+            f"{trials / took:,.0f} trials/s; per trial {per * 1e6:.1f} us = "
+            f"{per / one:.2f}x one simulate call" + ("  (goal < 2 s)" if trials == 100_000 else "")
+        )
 
     # Interleave the two commands so machine noise hits both alike.
     cli = [sys.executable, "-m", "asyncfail", "lab", "--fault", "crash-after-effect"]

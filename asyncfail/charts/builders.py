@@ -7,21 +7,23 @@ one drawing to the next (its data, its size, the ends of an axis, the findings i
 named dataset or a top-level parameter, so a drawing fills in top-level keys and nothing deeper.
 """
 
-import json
 from typing import Any, Final
 
 import altair as alt
 
+from asyncfail.charts.bands import BandKind
+from asyncfail.charts.lanes import ACTOR_LANES, LANES, WORKER_LANES
 from asyncfail.charts.look import (
+    BAND_COLOURS,
+    BAND_EDGES,
     FINDING_COLOURS,
     MARKER_COLOURS,
     MARKER_SHAPES,
-    RETENTION_COLOUR,
     finding_label,
     timeline_title,
 )
-from asyncfail.charts.timeline import LANES, Marker, timeline_rows
-from asyncfail.lab.events import Actor
+from asyncfail.charts.risk_builders import replay_histogram_layers, risk_curve_layers
+from asyncfail.charts.timeline import Marker, markers_present, timeline_rows
 from asyncfail.lab.results import LabResult
 
 TEMPLATE_EVENTS: Final = 1
@@ -36,18 +38,22 @@ def timeline_chart(result: LabResult, step: int | None = None, width: int = 420)
     """
     rows = timeline_rows(result, step)
     data = alt.Data(values=rows)  # type: ignore[no-untyped-call]  # altair's stubs omit it
-    return timeline_layers(data, len(rows), width).properties(title=timeline_title(result))
+    layers = timeline_layers(data, len(rows), width, markers_present(result))
+    return layers.properties(title=timeline_title(result))
 
 
 def _event_encodings() -> tuple[alt.Color, alt.Shape, Any, list[alt.Tooltip]]:
-    """How an event's point looks in either timeline: colour and shape by marker, faded in the
-    future, and the full event in its tooltip."""
+    """How an event's point looks in either timeline: colour and shape by marker (the legend
+    lists the markers in the parameter ``present``), faded in the future, and the full event in
+    its tooltip."""
     markers = [m.value for m in Marker]
     marker = alt.Color(
         "marker:N",
         title="Event type",
         scale=alt.Scale(domain=markers, range=list(MARKER_COLOURS)),
-        legend=alt.Legend(orient="bottom", columns=3),
+        legend=alt.Legend(
+            orient="bottom", columns=3, labelLimit=0, values=alt.ExprRef(expr="present")
+        ),
     )
     shape = alt.Shape(
         "marker:N", scale=alt.Scale(domain=markers, range=list(MARKER_SHAPES)), legend=None
@@ -57,7 +63,7 @@ def _event_encodings() -> tuple[alt.Color, alt.Shape, Any, list[alt.Tooltip]]:
         alt.Tooltip("seq:Q", title="Step"),
         alt.Tooltip("attempt:Q", title="Delivery attempt"),
         alt.Tooltip("at_text:N", title="Time"),
-        alt.Tooltip("actor:N", title="Actor"),
+        alt.Tooltip("lane_name:N", title="Actor"),
         alt.Tooltip("kind:N", title="Event"),
         alt.Tooltip("layer:N", title="Layer"),
         alt.Tooltip("description:N", title="What happens"),
@@ -65,10 +71,14 @@ def _event_encodings() -> tuple[alt.Color, alt.Shape, Any, list[alt.Tooltip]]:
     return marker, shape, fade, tooltip
 
 
-def timeline_layers(data: alt.Data | alt.NamedData, events: int, width: int) -> alt.LayerChart:
-    """The timeline's layers; the parameter ``events`` sets where the sequence axis ends."""
+def timeline_layers(
+    data: alt.Data | alt.NamedData, events: int, width: int, present: list[str]
+) -> alt.LayerChart:
+    """The timeline's layers; the parameter ``events`` sets where the sequence axis ends, and
+    ``present`` which markers the legend lists."""
     lanes = [a.value for a in LANES]
     events_param = alt.param(name="events", value=max(events, 1))
+    present_param = alt.param(name="present", value=present)
     x = alt.X(
         "seq:Q",
         title="Event sequence",
@@ -101,40 +111,40 @@ def timeline_layers(data: alt.Data | alt.NamedData, events: int, width: int) -> 
     ]
     return (
         alt.LayerChart(layer=[points, *labels])
-        .add_params(events_param)
+        .add_params(events_param, present_param)
         .properties(width=width, height=210)
     )
 
 
-def time_timeline_layers(width: int) -> alt.LayerChart:
-    """The timeline against time: the same lanes and markers as ``timeline_layers``, on an axis
-    of virtual time, with each delivery as a dashed vertical rule and each idempotency record's
-    retention as a band on the receiver's lane (from its write until it expires; to the end of
-    the axis when it never does).
+def time_timeline_layers(width: int, lanes: tuple[str, ...]) -> alt.LayerChart:
+    """The timeline against time: the markers of ``timeline_layers``, on an axis of virtual
+    time, one lane per name in ``lanes`` (a run with two workers gives each its lane), each
+    delivery as a dashed vertical rule, and bands for how long things last: a record retained
+    (on the receiver's lane, from its write until it expires; to the end of the axis when it
+    never does), a lease held and a worker paused (on that worker's lane).
 
     Every mark sits at its exact time. Steps within one delivery take no time, so events of one
-    lane at one instant are stacked within the lane (``timeline.lane_positions``), each with its
+    lane at one instant are stacked within the lane (``lanes.lane_positions``), each with its
     step number beside it: the order stays readable, the time stays exact. Data is in seconds;
     layers divide by the parameter ``unit`` (seconds per unit, named ``unit_name`` on the
-    labels); ``x_max`` is where the axis ends, in that unit.
+    labels); ``x_max`` is where the axis ends, in that unit; ``present`` lists the markers the
+    legend shows.
     """
-    names = ("x_max", "unit", "unit_name")
+    names = ("x_max", "unit", "unit_name", "present")
     params = [alt.param(name=name, value=0) for name in names]
-    lanes = [a.value for a in LANES]
     x = alt.X(
         "x:Q",
         title="Virtual time",
         scale=alt.Scale(domainMin=0, domainMax=alt.ExprRef(expr="x_max"), nice=False),
         axis=alt.Axis(labelExpr="format(datum.value, ',~f') + ' ' + unit_name", labelOverlap=True),
     )
-    names_by_index = json.dumps(lanes)
     y = alt.Y(
         "y:Q",
         title="Actor",
         scale=alt.Scale(domain=[-0.5, len(lanes) - 0.5], reverse=True, nice=False, zero=False),
         axis=alt.Axis(
             values=list(range(len(lanes))),
-            labelExpr=f"{names_by_index}[datum.value]",
+            labelExpr="[" + ",".join(f"'{lane}'" for lane in lanes) + "][datum.value]",
             grid=False,
             domain=False,
         ),
@@ -143,20 +153,33 @@ def time_timeline_layers(width: int) -> alt.LayerChart:
     events = alt.Chart(alt.NamedData(name="events")).transform_calculate(
         x="datum.at_seconds / unit", y="datum.lane_y"
     )
-    receiver = LANES.index(Actor.RECEIVER)
-    spans = (
-        alt.Chart(alt.NamedData(name="spans"))
+    kinds = [k.value for k in BandKind]
+    bands = (
+        alt.Chart(alt.NamedData(name="bands"))
         .transform_calculate(
             x="datum.from_seconds / unit",
             x2="datum.to_seconds == null ? x_max : datum.to_seconds / unit",
-            y=f"{receiver - 0.45}",
-            y2=f"{receiver + 0.45}",
+            y="datum.y0",
+            y2="datum.y1",
         )
         # Outlined, so a record that expires as the next one is written stays two bands.
-        .mark_rect(
-            color=RETENTION_COLOUR, opacity=0.45, stroke="#3182bd", strokeWidth=1.5, clip=True
+        .mark_rect(opacity=0.4, strokeWidth=1.5, clip=True)
+        .encode(
+            x=x,
+            x2="x2:Q",
+            y=y,
+            y2="y2:Q",
+            fill=alt.Fill(
+                "kind:N",
+                title="Band",
+                scale=alt.Scale(domain=kinds, range=list(BAND_COLOURS)),
+                legend=alt.Legend(orient="bottom", labelLimit=0),
+            ),
+            stroke=alt.Stroke(
+                "kind:N", scale=alt.Scale(domain=kinds, range=list(BAND_EDGES)), legend=None
+            ),
+            tooltip=[alt.Tooltip("kind:N", title="Band"), alt.Tooltip("text:N", title="What")],
         )
-        .encode(x=x, x2="x2:Q", y=y, y2="y2:Q", tooltip=[alt.Tooltip("text:N", title="Record")])
     )
     deliveries = alt.Chart(alt.NamedData(name="deliveries")).transform_calculate(
         x="datum.at_seconds / unit"
@@ -180,11 +203,12 @@ def time_timeline_layers(width: int) -> alt.LayerChart:
     steps = events.mark_text(align="left", dx=8, fontSize=9).encode(
         x=x, y=y, text=alt.Text("seq:Q", format="d"), opacity=fade, tooltip=tooltip
     )
-    return (
-        alt.LayerChart(layer=[spans, rules, rule_labels, points, steps])
+    chart: alt.LayerChart = (
+        alt.LayerChart(layer=[bands, rules, rule_labels, points, steps])
         .add_params(*params)
-        .properties(width=width, height=230)
+        .properties(width=width, height=46 * len(lanes) + 30)
     )
+    return chart
 
 
 def heatmap_layers(width: int) -> alt.LayerChart:
@@ -302,7 +326,18 @@ def templates() -> dict[str, dict[str, Any]]:
     drawing; everything else (marks, encodings, scales, tooltips) is taken as is.
     """
     events = alt.NamedData(name="events")
-    timeline: dict[str, Any] = timeline_layers(events, TEMPLATE_EVENTS, TEMPLATE_WIDTH).to_dict()
+    every = [m.value for m in Marker]
+    timeline: dict[str, Any] = timeline_layers(
+        events, TEMPLATE_EVENTS, TEMPLATE_WIDTH, every
+    ).to_dict()
     heatmap: dict[str, Any] = heatmap_layers(TEMPLATE_WIDTH).to_dict()
-    time_timeline: dict[str, Any] = time_timeline_layers(TEMPLATE_WIDTH).to_dict()
-    return {"timeline": timeline, "time_timeline": time_timeline, "heatmap": heatmap}
+    by_actor: dict[str, Any] = time_timeline_layers(TEMPLATE_WIDTH, ACTOR_LANES).to_dict()
+    by_worker: dict[str, Any] = time_timeline_layers(TEMPLATE_WIDTH, WORKER_LANES).to_dict()
+    return {
+        "timeline": timeline,
+        "time_timeline": by_actor,
+        "workers_timeline": by_worker,
+        "heatmap": heatmap,
+        "risk_curve": risk_curve_layers(TEMPLATE_WIDTH).to_dict(),
+        "replay_histogram": replay_histogram_layers(TEMPLATE_WIDTH).to_dict(),
+    }

@@ -8,14 +8,34 @@ from typing import Final
 from asyncfail.contract.rules import CORRECT_FINDINGS, Finding
 from asyncfail.lab.results import LabResult
 
-MARKER_COLOURS: Final = ("#c0392b", "#111111", "#e67e22", "#8e44ad", "#2c7fb8")
+MARKER_COLOURS: Final = (
+    "#c0392b",
+    "#111111",
+    "#e67e22",
+    "#8e44ad",
+    "#7f7f7f",
+    "#1a9850",
+    "#2c7fb8",
+)
 """One colour per ``timeline.Marker``, in its order: business effects red, crashes black."""
 
-MARKER_SHAPES: Final = ("diamond", "cross", "triangle-up", "square", "circle")
+MARKER_SHAPES: Final = (
+    "diamond",
+    "cross",
+    "triangle-up",
+    "square",
+    "triangle-down",
+    "triangle-left",
+    "circle",
+)
 """One shape per ``timeline.Marker``, in its order, so the markers survive colour blindness."""
 
-RETENTION_COLOUR: Final = "#9ecae1"
-"""The band of time during which an idempotency record counts, in the timeline against time."""
+BAND_COLOURS: Final = ("#9ecae1", "#c7e9c0", "#d9d9d9")
+"""One fill per ``bands.BandKind``, in its order: a record retained blue, a lease held green, a
+pause grey."""
+
+BAND_EDGES: Final = ("#3182bd", "#31a354", "#969696")
+"""The outline of each kind of band, a shade darker than its fill."""
 
 FINDING_COLOURS: Final[dict[Finding, str]] = {
     Finding.SAME_INTENT_REUSED: "#1a9850",

@@ -12,25 +12,23 @@ import copy
 import json
 from typing import Any, Final
 
+from asyncfail.charts.bands import bands, delivery_marks, time_end
 from asyncfail.charts.heatmap import describe_heatmap, findings_present, heatmap_cells
+from asyncfail.charts.lanes import has_workers
 from asyncfail.charts.look import (
     FINDING_COLOURS,
     finding_label,
     time_timeline_title,
     timeline_title,
 )
+from asyncfail.charts.risk_charts import Bin, CurveRow, Mark
 from asyncfail.charts.templates import TEMPLATES_JSON
-from asyncfail.charts.timeline import (
-    delivery_marks,
-    describe_timeline,
-    record_spans,
-    time_end,
-    timeline_rows,
-)
+from asyncfail.charts.timeline import describe_timeline, markers_present, timeline_rows
 from asyncfail.contract.experiment import evaluate
 from asyncfail.contract.rules import Finding
 from asyncfail.contract.sweep import RetentionSweep
 from asyncfail.ground.durations import Duration, human, human_unit
+from asyncfail.ground.prose import capitalised
 from asyncfail.lab.results import LabResult
 
 _TEMPLATES: Final[dict[str, dict[str, Any]]] = json.loads(TEMPLATES_JSON)
@@ -66,7 +64,7 @@ def timeline_spec(result: LabResult, step: int | None = None, width: int = 420) 
     """
     return fill(
         "timeline",
-        params={"events": max(len(result.events), 1)},
+        params={"events": max(len(result.events), 1), "present": markers_present(result)},
         datasets={"events": timeline_rows(result, step)},
         width=width,
         title=timeline_title(result),
@@ -78,23 +76,63 @@ def time_timeline_spec(
     result: LabResult, step: int | None = None, width: int = 420
 ) -> dict[str, Any]:
     """The Vega-Lite spec of ``builders.time_timeline_layers`` for one run: its events against
-    virtual time, its deliveries as rules, and its records' retention as bands. The axis reads
-    in one human unit chosen for the run's span (``human_unit``)."""
+    virtual time, its deliveries as rules, and its bands (records retained; with two workers,
+    leases held and pauses, each worker in its own lane). The axis reads in one human unit
+    chosen for the run's span (``human_unit``)."""
     end = time_end(result)
     unit_name, unit = human_unit(end)
-    spans = record_spans(result)
-    retention = " ".join(f"Retention: {s['text']}." for s in spans)
+    drawn = bands(result)
+    said = " ".join(f"{capitalised(b['kind'])}: {b['text']}." for b in drawn)
     return fill(
-        "time_timeline",
-        params={"x_max": float(end.seconds) / unit, "unit": unit, "unit_name": unit_name},
+        "workers_timeline" if has_workers(result) else "time_timeline",
+        params={
+            "x_max": float(end.seconds) / unit,
+            "unit": unit,
+            "unit_name": unit_name,
+            "present": markers_present(result),
+        },
         datasets={
             "events": timeline_rows(result, step),
-            "spans": spans,
+            "bands": drawn,
             "deliveries": delivery_marks(result),
         },
         width=width,
         title=time_timeline_title(result),
-        description=f"{describe_timeline(result)} {retention}".strip(),
+        description=f"{describe_timeline(result)} {said}".strip(),
+    )
+
+
+def risk_curve_spec(
+    curve: list[CurveRow],
+    defaults: list[Mark],
+    chosen: Mark,
+    target: float,
+    description: str,
+    width: int = 560,
+) -> dict[str, Any]:
+    """The Vega-Lite spec of ``builders.risk_curve_layers``: the curve, the real systems'
+    defaults, the chosen retention and the target risk."""
+    return fill(
+        "risk_curve",
+        params={"target": target},
+        datasets={"curve": curve, "defaults": defaults, "chosen": [chosen]},
+        width=width,
+        title="Duplicate risk against retention",
+        description=description,
+    )
+
+
+def replay_histogram_spec(
+    bins: list[Bin], chosen: Mark, description: str, width: int = 560
+) -> dict[str, Any]:
+    """The Vega-Lite spec of ``builders.replay_histogram_layers``."""
+    return fill(
+        "replay_histogram",
+        params={},
+        datasets={"bins": bins, "chosen": [chosen]},
+        width=width,
+        title="When operators replay, against the retention",
+        description=description,
     )
 
 

@@ -22,7 +22,11 @@ TEMPLATES_JSON = r"""{
       "field": "marker",
       "legend": {
        "columns": 3,
-       "orient": "bottom"
+       "labelLimit": 0,
+       "orient": "bottom",
+       "values": {
+        "expr": "present"
+       }
       },
       "scale": {
        "domain": [
@@ -30,6 +34,8 @@ TEMPLATES_JSON = r"""{
         "crash",
         "timeout",
         "lookup",
+        "pause",
+        "refused by a safeguard",
         "delivery fact"
        ],
        "range": [
@@ -37,6 +43,8 @@ TEMPLATES_JSON = r"""{
         "#111111",
         "#e67e22",
         "#8e44ad",
+        "#7f7f7f",
+        "#1a9850",
         "#2c7fb8"
        ]
       },
@@ -59,6 +67,8 @@ TEMPLATES_JSON = r"""{
         "crash",
         "timeout",
         "lookup",
+        "pause",
+        "refused by a safeguard",
         "delivery fact"
        ],
        "range": [
@@ -66,6 +76,8 @@ TEMPLATES_JSON = r"""{
         "cross",
         "triangle-up",
         "square",
+        "triangle-down",
+        "triangle-left",
         "circle"
        ]
       },
@@ -102,7 +114,7 @@ TEMPLATES_JSON = r"""{
        "type": "nominal"
       },
       {
-       "field": "actor",
+       "field": "lane_name",
        "title": "Actor",
        "type": "nominal"
       },
@@ -193,7 +205,7 @@ TEMPLATES_JSON = r"""{
        "type": "nominal"
       },
       {
-       "field": "actor",
+       "field": "lane_name",
        "title": "Actor",
        "type": "nominal"
       },
@@ -289,7 +301,7 @@ TEMPLATES_JSON = r"""{
        "type": "nominal"
       },
       {
-       "field": "actor",
+       "field": "lane_name",
        "title": "Actor",
        "type": "nominal"
       },
@@ -359,6 +371,18 @@ TEMPLATES_JSON = r"""{
    {
     "name": "events",
     "value": 1
+   },
+   {
+    "name": "present",
+    "value": [
+     "business effect",
+     "crash",
+     "timeout",
+     "lookup",
+     "pause",
+     "refused by a safeguard",
+     "delivery fact"
+    ]
    }
   ],
   "width": 420,
@@ -374,21 +398,62 @@ TEMPLATES_JSON = r"""{
   "layer": [
    {
     "data": {
-     "name": "spans"
+     "name": "bands"
     },
     "mark": {
      "type": "rect",
      "clip": true,
-     "color": "#9ecae1",
-     "opacity": 0.45,
-     "stroke": "#3182bd",
+     "opacity": 0.4,
      "strokeWidth": 1.5
     },
     "encoding": {
+     "fill": {
+      "field": "kind",
+      "legend": {
+       "labelLimit": 0,
+       "orient": "bottom"
+      },
+      "scale": {
+       "domain": [
+        "record retained",
+        "lease held",
+        "paused"
+       ],
+       "range": [
+        "#9ecae1",
+        "#c7e9c0",
+        "#d9d9d9"
+       ]
+      },
+      "title": "Band",
+      "type": "nominal"
+     },
+     "stroke": {
+      "field": "kind",
+      "legend": null,
+      "scale": {
+       "domain": [
+        "record retained",
+        "lease held",
+        "paused"
+       ],
+       "range": [
+        "#3182bd",
+        "#31a354",
+        "#969696"
+       ]
+      },
+      "type": "nominal"
+     },
      "tooltip": [
       {
+       "field": "kind",
+       "title": "Band",
+       "type": "nominal"
+      },
+      {
        "field": "text",
-       "title": "Record",
+       "title": "What",
        "type": "nominal"
       }
      ],
@@ -415,7 +480,7 @@ TEMPLATES_JSON = r"""{
       "axis": {
        "domain": false,
        "grid": false,
-       "labelExpr": "[\"channel\", \"worker\", \"store\", \"receiver\"][datum.value]",
+       "labelExpr": "['channel','worker','store','receiver'][datum.value]",
        "values": [
         0,
         1,
@@ -450,11 +515,11 @@ TEMPLATES_JSON = r"""{
       "as": "x2"
      },
      {
-      "calculate": "2.55",
+      "calculate": "datum.y0",
       "as": "y"
      },
      {
-      "calculate": "3.45",
+      "calculate": "datum.y1",
       "as": "y2"
      }
     ]
@@ -566,7 +631,11 @@ TEMPLATES_JSON = r"""{
       "field": "marker",
       "legend": {
        "columns": 3,
-       "orient": "bottom"
+       "labelLimit": 0,
+       "orient": "bottom",
+       "values": {
+        "expr": "present"
+       }
       },
       "scale": {
        "domain": [
@@ -574,6 +643,8 @@ TEMPLATES_JSON = r"""{
         "crash",
         "timeout",
         "lookup",
+        "pause",
+        "refused by a safeguard",
         "delivery fact"
        ],
        "range": [
@@ -581,6 +652,8 @@ TEMPLATES_JSON = r"""{
         "#111111",
         "#e67e22",
         "#8e44ad",
+        "#7f7f7f",
+        "#1a9850",
         "#2c7fb8"
        ]
       },
@@ -603,6 +676,8 @@ TEMPLATES_JSON = r"""{
         "crash",
         "timeout",
         "lookup",
+        "pause",
+        "refused by a safeguard",
         "delivery fact"
        ],
        "range": [
@@ -610,6 +685,8 @@ TEMPLATES_JSON = r"""{
         "cross",
         "triangle-up",
         "square",
+        "triangle-down",
+        "triangle-left",
         "circle"
        ]
       },
@@ -646,7 +723,7 @@ TEMPLATES_JSON = r"""{
        "type": "nominal"
       },
       {
-       "field": "actor",
+       "field": "lane_name",
        "title": "Actor",
        "type": "nominal"
       },
@@ -686,7 +763,7 @@ TEMPLATES_JSON = r"""{
       "axis": {
        "domain": false,
        "grid": false,
-       "labelExpr": "[\"channel\", \"worker\", \"store\", \"receiver\"][datum.value]",
+       "labelExpr": "['channel','worker','store','receiver'][datum.value]",
        "values": [
         0,
         1,
@@ -759,7 +836,7 @@ TEMPLATES_JSON = r"""{
        "type": "nominal"
       },
       {
-       "field": "actor",
+       "field": "lane_name",
        "title": "Actor",
        "type": "nominal"
       },
@@ -799,7 +876,7 @@ TEMPLATES_JSON = r"""{
       "axis": {
        "domain": false,
        "grid": false,
-       "labelExpr": "[\"channel\", \"worker\", \"store\", \"receiver\"][datum.value]",
+       "labelExpr": "['channel','worker','store','receiver'][datum.value]",
        "values": [
         0,
         1,
@@ -833,7 +910,7 @@ TEMPLATES_JSON = r"""{
     ]
    }
   ],
-  "height": 230,
+  "height": 214,
   "params": [
    {
     "name": "x_max",
@@ -845,6 +922,557 @@ TEMPLATES_JSON = r"""{
    },
    {
     "name": "unit_name",
+    "value": 0
+   },
+   {
+    "name": "present",
+    "value": 0
+   }
+  ],
+  "width": 420,
+  "$schema": "https://vega.github.io/schema/vega-lite/v6.4.1.json"
+ },
+ "workers_timeline": {
+  "config": {
+   "view": {
+    "continuousWidth": 300,
+    "continuousHeight": 300
+   }
+  },
+  "layer": [
+   {
+    "data": {
+     "name": "bands"
+    },
+    "mark": {
+     "type": "rect",
+     "clip": true,
+     "opacity": 0.4,
+     "strokeWidth": 1.5
+    },
+    "encoding": {
+     "fill": {
+      "field": "kind",
+      "legend": {
+       "labelLimit": 0,
+       "orient": "bottom"
+      },
+      "scale": {
+       "domain": [
+        "record retained",
+        "lease held",
+        "paused"
+       ],
+       "range": [
+        "#9ecae1",
+        "#c7e9c0",
+        "#d9d9d9"
+       ]
+      },
+      "title": "Band",
+      "type": "nominal"
+     },
+     "stroke": {
+      "field": "kind",
+      "legend": null,
+      "scale": {
+       "domain": [
+        "record retained",
+        "lease held",
+        "paused"
+       ],
+       "range": [
+        "#3182bd",
+        "#31a354",
+        "#969696"
+       ]
+      },
+      "type": "nominal"
+     },
+     "tooltip": [
+      {
+       "field": "kind",
+       "title": "Band",
+       "type": "nominal"
+      },
+      {
+       "field": "text",
+       "title": "What",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "axis": {
+       "labelExpr": "format(datum.value, ',~f') + ' ' + unit_name",
+       "labelOverlap": true
+      },
+      "field": "x",
+      "scale": {
+       "domainMax": {
+        "expr": "x_max"
+       },
+       "domainMin": 0,
+       "nice": false
+      },
+      "title": "Virtual time",
+      "type": "quantitative"
+     },
+     "x2": {
+      "field": "x2"
+     },
+     "y": {
+      "axis": {
+       "domain": false,
+       "grid": false,
+       "labelExpr": "['channel','worker 1','worker 2','store','receiver'][datum.value]",
+       "values": [
+        0,
+        1,
+        2,
+        3,
+        4
+       ]
+      },
+      "field": "y",
+      "scale": {
+       "domain": [
+        -0.5,
+        4.5
+       ],
+       "nice": false,
+       "reverse": true,
+       "zero": false
+      },
+      "title": "Actor",
+      "type": "quantitative"
+     },
+     "y2": {
+      "field": "y2"
+     }
+    },
+    "transform": [
+     {
+      "calculate": "datum.from_seconds / unit",
+      "as": "x"
+     },
+     {
+      "calculate": "datum.to_seconds == null ? x_max : datum.to_seconds / unit",
+      "as": "x2"
+     },
+     {
+      "calculate": "datum.y0",
+      "as": "y"
+     },
+     {
+      "calculate": "datum.y1",
+      "as": "y2"
+     }
+    ]
+   },
+   {
+    "data": {
+     "name": "deliveries"
+    },
+    "mark": {
+     "type": "rule",
+     "color": "#777777",
+     "strokeDash": [
+      4,
+      3
+     ]
+    },
+    "encoding": {
+     "tooltip": [
+      {
+       "field": "text",
+       "title": "Delivery",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "axis": {
+       "labelExpr": "format(datum.value, ',~f') + ' ' + unit_name",
+       "labelOverlap": true
+      },
+      "field": "x",
+      "scale": {
+       "domainMax": {
+        "expr": "x_max"
+       },
+       "domainMin": 0,
+       "nice": false
+      },
+      "title": "Virtual time",
+      "type": "quantitative"
+     }
+    },
+    "transform": [
+     {
+      "calculate": "datum.at_seconds / unit",
+      "as": "x"
+     }
+    ]
+   },
+   {
+    "data": {
+     "name": "deliveries"
+    },
+    "mark": {
+     "type": "text",
+     "align": "left",
+     "baseline": "top",
+     "color": "#555555",
+     "dx": 3,
+     "fontSize": 10,
+     "y": 2
+    },
+    "encoding": {
+     "text": {
+      "field": "label",
+      "type": "nominal"
+     },
+     "tooltip": [
+      {
+       "field": "text",
+       "title": "Delivery",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "axis": {
+       "labelExpr": "format(datum.value, ',~f') + ' ' + unit_name",
+       "labelOverlap": true
+      },
+      "field": "x",
+      "scale": {
+       "domainMax": {
+        "expr": "x_max"
+       },
+       "domainMin": 0,
+       "nice": false
+      },
+      "title": "Virtual time",
+      "type": "quantitative"
+     }
+    },
+    "transform": [
+     {
+      "calculate": "datum.at_seconds / unit",
+      "as": "x"
+     }
+    ]
+   },
+   {
+    "data": {
+     "name": "events"
+    },
+    "mark": {
+     "type": "point",
+     "filled": true,
+     "stroke": "#000000"
+    },
+    "encoding": {
+     "color": {
+      "field": "marker",
+      "legend": {
+       "columns": 3,
+       "labelLimit": 0,
+       "orient": "bottom",
+       "values": {
+        "expr": "present"
+       }
+      },
+      "scale": {
+       "domain": [
+        "business effect",
+        "crash",
+        "timeout",
+        "lookup",
+        "pause",
+        "refused by a safeguard",
+        "delivery fact"
+       ],
+       "range": [
+        "#c0392b",
+        "#111111",
+        "#e67e22",
+        "#8e44ad",
+        "#7f7f7f",
+        "#1a9850",
+        "#2c7fb8"
+       ]
+      },
+      "title": "Event type",
+      "type": "nominal"
+     },
+     "opacity": {
+      "condition": {
+       "test": "datum.state == 'future'",
+       "value": 0.2
+      },
+      "value": 1.0
+     },
+     "shape": {
+      "field": "marker",
+      "legend": null,
+      "scale": {
+       "domain": [
+        "business effect",
+        "crash",
+        "timeout",
+        "lookup",
+        "pause",
+        "refused by a safeguard",
+        "delivery fact"
+       ],
+       "range": [
+        "diamond",
+        "cross",
+        "triangle-up",
+        "square",
+        "triangle-down",
+        "triangle-left",
+        "circle"
+       ]
+      },
+      "type": "nominal"
+     },
+     "size": {
+      "condition": {
+       "test": "datum.state == 'current'",
+       "value": 300
+      },
+      "value": 110
+     },
+     "strokeWidth": {
+      "condition": {
+       "test": "datum.state == 'current'",
+       "value": 2
+      },
+      "value": 0
+     },
+     "tooltip": [
+      {
+       "field": "seq",
+       "title": "Step",
+       "type": "quantitative"
+      },
+      {
+       "field": "attempt",
+       "title": "Delivery attempt",
+       "type": "quantitative"
+      },
+      {
+       "field": "at_text",
+       "title": "Time",
+       "type": "nominal"
+      },
+      {
+       "field": "lane_name",
+       "title": "Actor",
+       "type": "nominal"
+      },
+      {
+       "field": "kind",
+       "title": "Event",
+       "type": "nominal"
+      },
+      {
+       "field": "layer",
+       "title": "Layer",
+       "type": "nominal"
+      },
+      {
+       "field": "description",
+       "title": "What happens",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "axis": {
+       "labelExpr": "format(datum.value, ',~f') + ' ' + unit_name",
+       "labelOverlap": true
+      },
+      "field": "x",
+      "scale": {
+       "domainMax": {
+        "expr": "x_max"
+       },
+       "domainMin": 0,
+       "nice": false
+      },
+      "title": "Virtual time",
+      "type": "quantitative"
+     },
+     "y": {
+      "axis": {
+       "domain": false,
+       "grid": false,
+       "labelExpr": "['channel','worker 1','worker 2','store','receiver'][datum.value]",
+       "values": [
+        0,
+        1,
+        2,
+        3,
+        4
+       ]
+      },
+      "field": "y",
+      "scale": {
+       "domain": [
+        -0.5,
+        4.5
+       ],
+       "nice": false,
+       "reverse": true,
+       "zero": false
+      },
+      "title": "Actor",
+      "type": "quantitative"
+     }
+    },
+    "transform": [
+     {
+      "calculate": "datum.at_seconds / unit",
+      "as": "x"
+     },
+     {
+      "calculate": "datum.lane_y",
+      "as": "y"
+     }
+    ]
+   },
+   {
+    "data": {
+     "name": "events"
+    },
+    "mark": {
+     "type": "text",
+     "align": "left",
+     "dx": 8,
+     "fontSize": 9
+    },
+    "encoding": {
+     "opacity": {
+      "condition": {
+       "test": "datum.state == 'future'",
+       "value": 0.2
+      },
+      "value": 1.0
+     },
+     "text": {
+      "field": "seq",
+      "format": "d",
+      "type": "quantitative"
+     },
+     "tooltip": [
+      {
+       "field": "seq",
+       "title": "Step",
+       "type": "quantitative"
+      },
+      {
+       "field": "attempt",
+       "title": "Delivery attempt",
+       "type": "quantitative"
+      },
+      {
+       "field": "at_text",
+       "title": "Time",
+       "type": "nominal"
+      },
+      {
+       "field": "lane_name",
+       "title": "Actor",
+       "type": "nominal"
+      },
+      {
+       "field": "kind",
+       "title": "Event",
+       "type": "nominal"
+      },
+      {
+       "field": "layer",
+       "title": "Layer",
+       "type": "nominal"
+      },
+      {
+       "field": "description",
+       "title": "What happens",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "axis": {
+       "labelExpr": "format(datum.value, ',~f') + ' ' + unit_name",
+       "labelOverlap": true
+      },
+      "field": "x",
+      "scale": {
+       "domainMax": {
+        "expr": "x_max"
+       },
+       "domainMin": 0,
+       "nice": false
+      },
+      "title": "Virtual time",
+      "type": "quantitative"
+     },
+     "y": {
+      "axis": {
+       "domain": false,
+       "grid": false,
+       "labelExpr": "['channel','worker 1','worker 2','store','receiver'][datum.value]",
+       "values": [
+        0,
+        1,
+        2,
+        3,
+        4
+       ]
+      },
+      "field": "y",
+      "scale": {
+       "domain": [
+        -0.5,
+        4.5
+       ],
+       "nice": false,
+       "reverse": true,
+       "zero": false
+      },
+      "title": "Actor",
+      "type": "quantitative"
+     }
+    },
+    "transform": [
+     {
+      "calculate": "datum.at_seconds / unit",
+      "as": "x"
+     },
+     {
+      "calculate": "datum.lane_y",
+      "as": "y"
+     }
+    ]
+   }
+  ],
+  "height": 260,
+  "params": [
+   {
+    "name": "x_max",
+    "value": 0
+   },
+   {
+    "name": "unit",
+    "value": 0
+   },
+   {
+    "name": "unit_name",
+    "value": 0
+   },
+   {
+    "name": "present",
     "value": 0
    }
   ],
@@ -1282,6 +1910,422 @@ TEMPLATES_JSON = r"""{
     "value": 0
    }
   ],
+  "width": 420,
+  "$schema": "https://vega.github.io/schema/vega-lite/v6.4.1.json"
+ },
+ "risk_curve": {
+  "config": {
+   "view": {
+    "continuousWidth": 300,
+    "continuousHeight": 300
+   }
+  },
+  "layer": [
+   {
+    "data": {
+     "name": "curve"
+    },
+    "mark": {
+     "type": "area",
+     "color": "#d73027",
+     "opacity": 0.25
+    },
+    "encoding": {
+     "tooltip": [
+      {
+       "field": "text",
+       "title": "Estimate",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "axis": {
+       "grid": true,
+       "labelExpr": "datum.value == 1 ? '1 s' : datum.value == 60 ? '1 min' : datum.value == 3600 ? '1 h' : datum.value == 86400 ? '1 d' : datum.value == 2592000 ? '30 d' : ''",
+       "values": [
+        1,
+        60,
+        3600,
+        86400,
+        2592000
+       ]
+      },
+      "field": "retention_s",
+      "scale": {
+       "domain": [
+        1,
+        2592000
+       ],
+       "nice": false,
+       "type": "log"
+      },
+      "title": "Idempotency retention",
+      "type": "quantitative"
+     },
+     "y": {
+      "field": "low",
+      "scale": {
+       "domainMax": 1,
+       "domainMin": 1e-06,
+       "nice": false,
+       "type": "log"
+      },
+      "title": "Duplicate risk",
+      "type": "quantitative"
+     },
+     "y2": {
+      "field": "high"
+     }
+    }
+   },
+   {
+    "data": {
+     "name": "curve"
+    },
+    "mark": {
+     "type": "line",
+     "color": "#d73027",
+     "point": true
+    },
+    "encoding": {
+     "tooltip": [
+      {
+       "field": "text",
+       "title": "Estimate",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "axis": {
+       "grid": true,
+       "labelExpr": "datum.value == 1 ? '1 s' : datum.value == 60 ? '1 min' : datum.value == 3600 ? '1 h' : datum.value == 86400 ? '1 d' : datum.value == 2592000 ? '30 d' : ''",
+       "values": [
+        1,
+        60,
+        3600,
+        86400,
+        2592000
+       ]
+      },
+      "field": "retention_s",
+      "scale": {
+       "domain": [
+        1,
+        2592000
+       ],
+       "nice": false,
+       "type": "log"
+      },
+      "title": "Idempotency retention",
+      "type": "quantitative"
+     },
+     "y": {
+      "axis": {
+       "format": "~e"
+      },
+      "field": "p",
+      "scale": {
+       "domainMax": 1,
+       "domainMin": 1e-06,
+       "nice": false,
+       "type": "log"
+      },
+      "title": "Duplicate risk",
+      "type": "quantitative"
+     }
+    }
+   },
+   {
+    "data": {
+     "name": "defaults"
+    },
+    "mark": {
+     "type": "rule",
+     "color": "#888888",
+     "strokeDash": [
+      2,
+      2
+     ]
+    },
+    "encoding": {
+     "tooltip": [
+      {
+       "field": "text",
+       "title": "Default",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "axis": {
+       "grid": true,
+       "labelExpr": "datum.value == 1 ? '1 s' : datum.value == 60 ? '1 min' : datum.value == 3600 ? '1 h' : datum.value == 86400 ? '1 d' : datum.value == 2592000 ? '30 d' : ''",
+       "values": [
+        1,
+        60,
+        3600,
+        86400,
+        2592000
+       ]
+      },
+      "field": "retention_s",
+      "scale": {
+       "domain": [
+        1,
+        2592000
+       ],
+       "nice": false,
+       "type": "log"
+      },
+      "title": "Idempotency retention",
+      "type": "quantitative"
+     }
+    }
+   },
+   {
+    "data": {
+     "name": "defaults"
+    },
+    "mark": {
+     "type": "text",
+     "align": "right",
+     "angle": 270,
+     "baseline": "bottom",
+     "color": "#555555",
+     "dx": -4,
+     "fontSize": 9
+    },
+    "encoding": {
+     "text": {
+      "field": "label",
+      "type": "nominal"
+     },
+     "x": {
+      "axis": {
+       "grid": true,
+       "labelExpr": "datum.value == 1 ? '1 s' : datum.value == 60 ? '1 min' : datum.value == 3600 ? '1 h' : datum.value == 86400 ? '1 d' : datum.value == 2592000 ? '30 d' : ''",
+       "values": [
+        1,
+        60,
+        3600,
+        86400,
+        2592000
+       ]
+      },
+      "field": "retention_s",
+      "scale": {
+       "domain": [
+        1,
+        2592000
+       ],
+       "nice": false,
+       "type": "log"
+      },
+      "title": "Idempotency retention",
+      "type": "quantitative"
+     },
+     "y": {
+      "value": 0
+     }
+    }
+   },
+   {
+    "data": {
+     "name": "chosen"
+    },
+    "mark": {
+     "type": "rule",
+     "color": "#000000",
+     "strokeWidth": 2
+    },
+    "encoding": {
+     "tooltip": [
+      {
+       "field": "text",
+       "title": "Your retention",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "axis": {
+       "grid": true,
+       "labelExpr": "datum.value == 1 ? '1 s' : datum.value == 60 ? '1 min' : datum.value == 3600 ? '1 h' : datum.value == 86400 ? '1 d' : datum.value == 2592000 ? '30 d' : ''",
+       "values": [
+        1,
+        60,
+        3600,
+        86400,
+        2592000
+       ]
+      },
+      "field": "retention_s",
+      "scale": {
+       "domain": [
+        1,
+        2592000
+       ],
+       "nice": false,
+       "type": "log"
+      },
+      "title": "Idempotency retention",
+      "type": "quantitative"
+     }
+    }
+   },
+   {
+    "data": {
+     "name": "chosen"
+    },
+    "mark": {
+     "type": "rule",
+     "color": "#1a9850",
+     "strokeDash": [
+      6,
+      3
+     ]
+    },
+    "encoding": {
+     "y": {
+      "field": "t",
+      "scale": {
+       "domainMax": 1,
+       "domainMin": 1e-06,
+       "nice": false,
+       "type": "log"
+      },
+      "type": "quantitative"
+     }
+    },
+    "transform": [
+     {
+      "calculate": "target",
+      "as": "t"
+     }
+    ]
+   }
+  ],
+  "height": 260,
+  "params": [
+   {
+    "name": "target",
+    "value": 0.0001
+   }
+  ],
+  "width": 420,
+  "$schema": "https://vega.github.io/schema/vega-lite/v6.4.1.json"
+ },
+ "replay_histogram": {
+  "config": {
+   "view": {
+    "continuousWidth": 300,
+    "continuousHeight": 300
+   }
+  },
+  "layer": [
+   {
+    "data": {
+     "name": "bins"
+    },
+    "mark": {
+     "type": "rect",
+     "color": "#4575b4"
+    },
+    "encoding": {
+     "tooltip": [
+      {
+       "field": "text",
+       "title": "Replays",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "axis": {
+       "grid": true,
+       "labelExpr": "datum.value == 1 ? '1 s' : datum.value == 60 ? '1 min' : datum.value == 3600 ? '1 h' : datum.value == 86400 ? '1 d' : datum.value == 2592000 ? '30 d' : ''",
+       "values": [
+        1,
+        60,
+        3600,
+        86400,
+        2592000
+       ]
+      },
+      "field": "retention_s",
+      "scale": {
+       "domain": [
+        1,
+        2592000
+       ],
+       "nice": false,
+       "type": "log"
+      },
+      "title": "Delay before an operator replays",
+      "type": "quantitative"
+     },
+     "x2": {
+      "field": "right"
+     },
+     "y": {
+      "field": "count",
+      "title": "Trials",
+      "type": "quantitative"
+     }
+    },
+    "transform": [
+     {
+      "calculate": "datum.from_s",
+      "as": "retention_s"
+     },
+     {
+      "calculate": "datum.to_s",
+      "as": "right"
+     }
+    ]
+   },
+   {
+    "data": {
+     "name": "chosen"
+    },
+    "mark": {
+     "type": "rule",
+     "color": "#000000",
+     "strokeWidth": 2
+    },
+    "encoding": {
+     "tooltip": [
+      {
+       "field": "text",
+       "title": "Your retention",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "axis": {
+       "grid": true,
+       "labelExpr": "datum.value == 1 ? '1 s' : datum.value == 60 ? '1 min' : datum.value == 3600 ? '1 h' : datum.value == 86400 ? '1 d' : datum.value == 2592000 ? '30 d' : ''",
+       "values": [
+        1,
+        60,
+        3600,
+        86400,
+        2592000
+       ]
+      },
+      "field": "retention_s",
+      "scale": {
+       "domain": [
+        1,
+        2592000
+       ],
+       "nice": false,
+       "type": "log"
+      },
+      "title": "Delay before an operator replays",
+      "type": "quantitative"
+     }
+    }
+   }
+  ],
+  "height": 180,
   "width": 420,
   "$schema": "https://vega.github.io/schema/vega-lite/v6.4.1.json"
  }

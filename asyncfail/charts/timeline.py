@@ -4,19 +4,14 @@ Charts (``asyncfail.charts.specs``) and lessons draw from these rows; tests read
 altair.
 """
 
-from collections import Counter
 from enum import StrEnum
 from typing import Final, Literal, TypedDict
 
-from asyncfail.ground.durations import Duration, human
+from asyncfail.charts.lanes import LANES, lane_name, lane_positions
+from asyncfail.ground.durations import human
 from asyncfail.ground.prose import counted, plural
-from asyncfail.ground.retention import counts_until
-from asyncfail.lab.events import LOOKUP_KINDS, Actor, Event, EventKind
-from asyncfail.lab.reading import record_writes
+from asyncfail.lab.events import LOOKUP_KINDS, Event, EventKind
 from asyncfail.lab.results import LabResult
-
-LANES: Final[tuple[Actor, ...]] = (Actor.CHANNEL, Actor.WORKER, Actor.STORE, Actor.RECEIVER)
-"""Timeline lanes, top to bottom: the path a delivery takes from channel to receiver."""
 
 
 class Marker(StrEnum):
@@ -26,11 +21,25 @@ class Marker(StrEnum):
     CRASH = "crash"
     TIMEOUT = "timeout"
     LOOKUP = "lookup"
+    PAUSE = "pause"
+    REFUSED = "refused by a safeguard"
     DELIVERY_FACT = "delivery fact"
 
 
+REFUSALS: Final = frozenset(
+    {
+        EventKind.REQUEST_IN_PROGRESS,
+        EventKind.REQUEST_FENCED,
+        EventKind.CLAIM_LOST,
+        EventKind.CLAIM_HELD,
+    }
+)
+"""Events of a safeguard against a concurrent worker turning one away."""
+
+
 def marker_of(event: Event) -> Marker:
-    """Business effects first (the ledger changed), then crashes, timeouts, lookups."""
+    """Business effects first (the ledger changed), then crashes, timeouts, lookups, pauses and
+    refusals by a safeguard."""
     if event.is_business_effect:
         return Marker.BUSINESS_EFFECT
     if event.kind in {EventKind.PROCESS_CRASHED, EventKind.RECEIVER_CRASHED}:
@@ -39,6 +48,10 @@ def marker_of(event: Event) -> Marker:
         return Marker.TIMEOUT
     if event.kind in LOOKUP_KINDS:
         return Marker.LOOKUP
+    if event.kind is EventKind.WORKER_PAUSED:
+        return Marker.PAUSE
+    if event.kind in REFUSALS:
+        return Marker.REFUSED
     return Marker.DELIVERY_FACT
 
 
@@ -61,6 +74,8 @@ class TimelineRow(TypedDict):
     at_seconds: int | float
     at_text: str
     lane_y: float
+    lane_name: str
+    worker: int | None
 
 
 def clamp_step(result: LabResult, step: int | None) -> int:
@@ -96,91 +111,11 @@ def timeline_rows(result: LabResult, step: int | None = None) -> list[TimelineRo
             at_seconds=e.at.json_number,
             at_text=human(e.at),
             lane_y=y,
+            lane_name=lane_name(e),
+            worker=e.worker,
         )
         for e, y in zip(result.events, lane_positions(result), strict=True)
     ]
-
-
-STACK: Final = 0.22
-"""How far apart (in lanes) events of one lane that happened at the same instant are drawn."""
-
-
-def lane_positions(result: LabResult) -> list[float]:
-    """Where each event sits across the lanes of the timeline against time: at its lane's
-    index, and when several events of one lane happened at the same instant (steps within a
-    delivery take no time), stacked ``STACK`` apart around it in sequence order, top first, so
-    none hides another."""
-    groups = Counter((e.actor, e.at.millis) for e in result.events)
-    seen: Counter[tuple[Actor, int]] = Counter()
-    positions = []
-    for e in result.events:
-        group = (e.actor, e.at.millis)
-        positions.append(LANES.index(e.actor) + STACK * (seen[group] - (groups[group] - 1) / 2))
-        seen[group] += 1
-    return positions
-
-
-def time_end(result: LabResult) -> Duration:
-    """Where a time axis of the run ends: a quarter of the run past its last event (one second
-    past, for a run that takes no time), so the last delivery's marks stand clear of the edge."""
-    last = max((e.at.millis for e in result.events), default=0)
-    return Duration(last + (last // 4 or 1000))
-
-
-class DeliveryMark(TypedDict):
-    """When one delivery attempt began, for a rule on the time axis."""
-
-    attempt: int
-    at_seconds: float
-    label: str
-    text: str
-
-
-def delivery_marks(result: LabResult) -> list[DeliveryMark]:
-    """One mark per delivery attempt in the trace, at the time of its first event."""
-    first: dict[int, Duration] = {}
-    for e in result.events:
-        first.setdefault(e.attempt, e.at)
-    return [
-        DeliveryMark(
-            attempt=a,
-            at_seconds=float(t.seconds),
-            label=f"delivery {a}",
-            text=f"delivery {a} at {human(t)}",
-        )
-        for a, t in first.items()
-    ]
-
-
-class RecordSpan(TypedDict):
-    """How long one idempotency record counts: from its write to its expiry (None: the whole
-    run)."""
-
-    key: str
-    from_seconds: float
-    to_seconds: float | None
-    text: str
-
-
-def record_spans(result: LabResult) -> list[RecordSpan]:
-    """The receiver's records over time, from the trace (``record_writes``) and the run's
-    retention: each counts from its write until its retention runs out."""
-    retention, boundary = result.settings.retention, result.settings.boundary
-    spans = []
-    for write in record_writes(result.events):
-        assert write.key is not None  # record_writes holds keyed debits only
-        start = write.at
-        end = None if retention is None else start + retention
-        until = "until the end of the run" if end is None else counts_until(end, boundary)
-        spans.append(
-            RecordSpan(
-                key=write.key,
-                from_seconds=float(start.seconds),
-                to_seconds=None if end is None else float(end.seconds),
-                text=f"record for {write.key}, written at {human(start)}, counts {until}",
-            )
-        )
-    return spans
 
 
 def narrate(result: LabResult, step: int) -> str:
@@ -213,3 +148,9 @@ def describe_timeline(result: LabResult) -> str:
         + (f" ({notes})" if notes else "")
         + f". Events in order: {sequence}."
     )
+
+
+def markers_present(result: LabResult) -> list[str]:
+    """The markers a run's timeline uses, in ``Marker`` order (its legend lists these)."""
+    used = {marker_of(e) for e in result.events}
+    return [m.value for m in Marker if m in used]

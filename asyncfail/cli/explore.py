@@ -71,7 +71,7 @@ def render_text(exploration: Exploration) -> str:
         f"up to {counted(e.deliveries, 'delivery')}",
         settings_line(e.settings),
         f"plans explored {e.explored}   never fired {e.unreachable}   "
-        f"distinct runs {e.distinct_runs}",
+        f"distinct runs {e.distinct_runs}   interleavings {e.interleavings}",
         "",
     ]
     width = max(len(r.name.value) for r in e.invariants)

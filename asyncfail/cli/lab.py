@@ -121,12 +121,17 @@ def render_text(result: LabResult) -> str:
 
 
 def trace_lines(events: Sequence[Event], indent: str = "") -> list[str]:
-    """A trace as a terminal table: a header, then one line per event."""
-    lines = [f"{'seq':>3}  {'attempt':>7}  {'at':>10}  {'actor':<8}  {'layer':<15}  event"]
-    lines += [
-        f"{e.seq:>3}  {e.attempt:>7}  {human(e.at):>10}  {e.actor:<8}  {e.layer:<15}  {e.kind}"
-        for e in events
-    ]
+    """A trace as a terminal table: a header, then one line per event; a run with two workers
+    has a column saying whose step each event was."""
+    workers = any(e.worker is not None for e in events)
+    who = f"  {'worker':>6}" if workers else ""
+    lines = [f"{'seq':>3}  {'attempt':>7}{who}  {'at':>10}  {'actor':<8}  {'layer':<15}  event"]
+    for e in events:
+        mark = f"  {e.worker or '':>6}" if workers else ""
+        lines.append(
+            f"{e.seq:>3}  {e.attempt:>7}{mark}  {human(e.at):>10}  {e.actor:<8}  {e.layer:<15}  "
+            f"{e.kind}"
+        )
     return [indent + line for line in lines]
 
 

@@ -24,6 +24,7 @@ from asyncfail.ground.version import VERSION
 COMMANDS: Final[dict[str, str]] = {
     "lab": "Run the Async Failure Lab for a fault and runtime (JSON by default).",
     "explore": "Run every fault plan up to a few injections against the invariants (JSON).",
+    "risk": "Estimate how likely a second debit is, by seeded Monte Carlo trials (JSON).",
     "schema": "Print the JSON Schema of one `asyncfail lab` result.",
     "review": "Write the reliability review handoff for a fault (Markdown by default).",
     "contract": "Run the idempotency contract experiment: two requests at one receiver (JSON).",

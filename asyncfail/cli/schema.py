@@ -1,5 +1,5 @@
-"""``asyncfail schema``: the JSON Schema of what ``asyncfail lab`` (or ``contract``, or
-``explore``) prints."""
+"""``asyncfail schema``: the JSON Schema of what ``asyncfail lab`` (or ``contract``,
+``explore`` or ``risk``) prints."""
 
 import argparse
 
@@ -7,13 +7,14 @@ from asyncfail.contract.experiment import ContractResult
 from asyncfail.explore.explorer import Exploration
 from asyncfail.ground.canonical import to_json
 from asyncfail.lab.results import LabResult
+from asyncfail.risk.report import RiskReport
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "document",
         nargs="?",
-        choices=["lab", "contract", "explore"],
+        choices=["lab", "contract", "explore", "risk"],
         default="lab",
         help="whose result to describe (default: lab)",
     )
@@ -24,4 +25,6 @@ def run(args: argparse.Namespace) -> str:
         return to_json(ContractResult.model_json_schema(mode="serialization"))
     if args.document == "explore":
         return to_json(Exploration.model_json_schema(mode="serialization"))
+    if args.document == "risk":
+        return to_json(RiskReport.model_json_schema(mode="serialization"))
     return to_json(LabResult.model_json_schema(mode="serialization"))

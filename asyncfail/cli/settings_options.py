@@ -10,13 +10,14 @@ from enum import StrEnum
 
 from pydantic import ValidationError
 
-from asyncfail.cli.output import UsageError, duration_argument
+from asyncfail.cli.output import UsageError, bounded_int, duration_argument
 from asyncfail.lab.scenario import option
 from asyncfail.lab.settings import DEFAULT_SETTINGS, LabSettings
 
 
 def add_settings(parser: argparse.ArgumentParser) -> None:
-    """An option per setting: a choice for a closed set, seconds for a duration."""
+    """An option per setting: a choice for a closed set, a whole number in the field's range,
+    seconds for a duration."""
     for name, field in LabSettings.model_fields.items():
         default = getattr(DEFAULT_SETTINGS, name)
         help_ = f"{field.description} (default: {'none' if default is None else default})"
@@ -24,10 +25,21 @@ def add_settings(parser: argparse.ArgumentParser) -> None:
         enum = next((k for k in kinds if isinstance(k, type) and issubclass(k, StrEnum)), None)
         if enum is not None:
             parser.add_argument(option(name), choices=[m.value for m in enum], help=help_)
+        elif int in kinds:
+            low, high = _bounds(name)
+            parser.add_argument(option(name), type=bounded_int(low, high), metavar="N", help=help_)
         else:
             parser.add_argument(
                 option(name), type=duration_argument(), metavar="SECONDS", help=help_
             )
+
+
+def _bounds(name: str) -> tuple[int, int]:
+    """The range a whole-number setting accepts, from its field's own constraints."""
+    metadata = LabSettings.model_fields[name].metadata
+    low = next(m.ge for m in metadata if getattr(m, "ge", None) is not None)
+    high = next(m.le for m in metadata if getattr(m, "le", None) is not None)
+    return int(low), int(high)
 
 
 def settings_of(args: argparse.Namespace, command: str) -> LabSettings:

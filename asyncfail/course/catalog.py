@@ -75,7 +75,46 @@ LESSONS: Final[tuple[LessonInfo, ...]] = (
         ),
     ),
     LessonInfo(
-        "04_readiness_checklist",
+        "04_explore_every_failure",
+        "Explore every failure",
+        "Every fault plan up to a few injections, checked against three invariants: the "
+        "smallest counterexample, or how many plans could not find one.",
+        20,
+        (
+            "state the invariants a side-effecting runtime must keep: at most once, no silent "
+            "loss, a truthful status",
+            "read a minimal counterexample as a trace, and replay it from a terminal",
+            "say what an exhaustive search within bounds does and does not prove",
+        ),
+    ),
+    LessonInfo(
+        "05_two_workers",
+        "Two workers, one debit",
+        "A slow worker's lease runs out and a second worker takes the operation over: which "
+        "safeguard keeps the debit single?",
+        20,
+        (
+            "explain how a pause, not a crash, puts two workers on one operation",
+            "say why a lease checked before the act cannot stop a stalled request, and what a "
+            "fencing token or an in-progress record adds",
+            "read a two-worker timeline: whose lease held, who stalled, whose request landed",
+        ),
+    ),
+    LessonInfo(
+        "06_record_lifetime",
+        "How long must records live?",
+        "Seeded Monte Carlo trials of the timed model: how likely a second debit is at each "
+        "retention, and the retention a target risk requires.",
+        20,
+        (
+            "estimate a duplicate risk with an honest interval, and say what no duplicate seen "
+            "does and does not show",
+            "choose a retention from the replay delays a system will actually see",
+            "check an estimate against an exact answer where one exists",
+        ),
+    ),
+    LessonInfo(
+        "07_readiness_checklist",
         "Take the replay-readiness checklist to your own design",
         "Describe your own design and get a readiness report, with your retention and replay "
         "window run through the contract experiment.",
@@ -87,7 +126,7 @@ LESSONS: Final[tuple[LessonInfo, ...]] = (
         ),
     ),
     LessonInfo(
-        "05_review_handoff",
+        "08_review_handoff",
         "Read the review handoff the model writes",
         "The reliability review handoff, generated from both runtimes under the fault you pick: "
         "every figure in it is the model's.",
@@ -95,19 +134,6 @@ LESSONS: Final[tuple[LessonInfo, ...]] = (
         (
             "read a failure map: dispatch intent, external effect, recorded result, replay",
             "tell the evidence a review rests on from the assumptions it cannot check",
-        ),
-    ),
-    LessonInfo(
-        "06_explore_every_failure",
-        "Explore every failure",
-        "Every fault plan up to a few injections, checked against three invariants: the "
-        "smallest counterexample, or how many plans could not find one.",
-        20,
-        (
-            "state the invariants a side-effecting runtime must keep: at most once, no silent "
-            "loss, a truthful status",
-            "read a minimal counterexample as a trace, and replay it from a terminal",
-            "say what an exhaustive search within bounds does and does not prove",
         ),
     ),
 )

@@ -1,4 +1,4 @@
-"""Lesson 2, stress the idempotency contract: every word the lesson shows, and its defaults.
+"""The lesson that stresses the idempotency contract: every word the lesson shows, and its defaults.
 
 The controls' options are the contract wing's own words (``contract.terms``,
 ``contract.requests``); each knob's control starts at the value the chosen profile's system sets

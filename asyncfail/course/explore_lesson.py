@@ -148,7 +148,7 @@ ANSWER_LABEL: Final = "Show an answer"
 ANSWER_TEXT: Final = (
     "The durable runtime with a budget of at least {deliveries} deliveries, a stable key, an "
     "atomic record kept for the whole run, and failing closed on both outages. A "
-    "deduplicating receiver does no harm. The explorer, just now: {verdict}."
+    "deduplicating receiver does no harm. The explorer, just now: {verdict}"
 )
 ANSWER_MODE: Final = Mode.DURABLE
 ANSWER_DELIVERIES: Final = EXERCISE_FAULTS + 1

@@ -1,4 +1,4 @@
-"""Lesson 4, the review handoff the model writes: every word the lesson shows, and its default."""
+"""Lesson "Read the review handoff the model writes": every word it shows, and its default."""
 
 from typing import Final
 

@@ -127,3 +127,46 @@ EXPLORE_QUESTION = Question(
         "counterexample; concurrency and real clocks are outside this model altogether."
     ),
 )
+
+
+WORKERS_QUESTION = Question(
+    prompt=(
+        "The durable runtime claims the operation with a lease and checks the claim right "
+        "before it dispatches. Worker 1's request stalls at the receiver after that check, "
+        "past the lease, and worker 2 takes over. What keeps the debit single?"
+    ),
+    options=(
+        "Nothing more is needed: the claim check already stopped worker 1.",
+        "A fencing token the receiver checks, or a receiver that refuses a key already in "
+        "progress: the check must happen where the debit happens.",
+        "A longer pause.",
+    ),
+    answer="A fencing token the receiver checks, or a receiver that refuses a key already in "
+    "progress: the check must happen where the debit happens.",
+    explanation=(
+        "The claim check was passed before the stall, so worker 1 does not know it lost the "
+        "operation. Only the receiver sees both requests: with fencing it refuses the older "
+        "token, with an in-progress record it tells the second request to retry later."
+    ),
+)
+
+
+RECORDS_QUESTION = Question(
+    prompt=(
+        "20,000 trials with records kept 30 days show no duplicate at all. What may you "
+        "conclude about the duplicate risk?"
+    ),
+    options=(
+        "It is zero.",
+        "It is probably below about 1.9 in 10,000 (3.84 / 20,000), the 95% interval's upper "
+        "end: too few trials to show 1 in 10,000.",
+        "It is exactly 1 in 20,000.",
+    ),
+    answer="It is probably below about 1.9 in 10,000 (3.84 / 20,000), the 95% interval's "
+    "upper end: too few trials to show 1 in 10,000.",
+    explanation=(
+        "Seeing nothing in n trials bounds the risk, it does not rule it out: Wilson's 95% "
+        "interval then runs from 0 to about 3.84 / n. Showing a risk below 1 in 10,000 with that "
+        "confidence takes more than 38,000 trials without a duplicate."
+    ),
+)

@@ -1,4 +1,4 @@
-"""Lesson 3, the replay-readiness checklist: every word the lesson shows, and its defaults.
+"""The lesson on the replay-readiness checklist: every word the lesson shows, and its defaults.
 
 The questions themselves are the checklist's (``handoff.design.QUESTIONS``), so the lesson asks
 exactly what the report answers.

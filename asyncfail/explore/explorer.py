@@ -84,7 +84,21 @@ class Exploration(BaseModel):
         description="Plans with an injection that never struck (run, but not counted twice)."
     )
     distinct_runs: int = Field(description="Different traces among the reachable plans.")
+    interleavings: int = Field(
+        description="Different orders in which the workers' steps ran among the reachable "
+        "plans (``interleaving``); 1 with one worker."
+    )
     invariants: tuple[InvariantReport, ...]
+
+
+def interleaving(events: tuple[Event, ...]) -> tuple[int, ...]:
+    """The order in which workers took turns in a run: the worker of each event that has one,
+    repeats in a row collapsed (``(1, 2, 1)``: worker 1, then 2, then 1 again)."""
+    turns: list[int] = []
+    for e in events:
+        if e.worker is not None and (not turns or turns[-1] != e.worker):
+            turns.append(e.worker)
+    return tuple(turns)
 
 
 def _counterexample(run: PlanRun) -> Counterexample:
@@ -121,6 +135,7 @@ def explore(
     """Run every plan and report each invariant (rules in this module's docstring)."""
     explored = unreachable = 0
     traces: set[tuple[Event, ...]] = set()
+    orders: set[tuple[int, ...]] = set()
     violations = dict.fromkeys(Invariant, 0)
     smallest: dict[Invariant, PlanRun | None] = dict.fromkeys(Invariant)
     for run in plan_runs(mode, settings, deliveries, max_faults):
@@ -129,6 +144,7 @@ def explore(
             unreachable += 1
             continue
         traces.add(run.result.events)
+        orders.add(interleaving(run.result.events))
         for invariant in run.broken:
             violations[invariant] += 1
             if _smaller(run, smallest[invariant]):
@@ -152,5 +168,6 @@ def explore(
         explored=explored,
         unreachable=unreachable,
         distinct_runs=len(traces),
+        interleavings=len(orders),
         invariants=reports,
     )

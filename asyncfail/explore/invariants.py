@@ -65,20 +65,31 @@ def _retried_after_a_miss(events: Sequence[Event]) -> bool:
     return False
 
 
+def _given_up(events: Sequence[Event]) -> bool:
+    # The channel's last word: an abandonment that no replay came after.
+    kinds = [e.kind for e in events if e.kind in _CHANNEL_VERDICTS]
+    return bool(kinds) and kinds[-1] is EventKind.DELIVERY_ABANDONED
+
+
+_CHANNEL_VERDICTS: Final = frozenset({EventKind.DELIVERY_ABANDONED, EventKind.DELIVERY_REPLAYED})
+
+
 def status_is_borne_out(status: Status, events: Sequence[Event]) -> bool:
     """Whether the trace shows what ``status`` claims.
 
     Rules, one per status: "applied once" needs exactly one effect and an ending that was
     neither abandoned nor parked; "duplicate" at least two effects; each "recovered" or
-    "deduplicated" status exactly one effect and the event it names (a lookup that found the
-    record, a replayed result, a request the receiver deduplicated); "retried after lookup"
+    "deduplicated" status, and each status naming a safeguard against a concurrent worker,
+    exactly one effect and the event it names (a lookup that found the record, a replayed
+    result, a request the receiver deduplicated, one refused as in progress, one fenced off, a
+    claim found lost); "retried after lookup"
     exactly one effect and a call after a lookup that found nothing; "never applied" no effect;
     "applied once, but abandoned" one effect and an abandoned delivery; "parked" a parked
     operation and at most one effect; "unknown" claims only that nobody knows, so at most one
     effect.
     """
     effects = _effects(events)
-    abandoned = has_kind(events, EventKind.DELIVERY_ABANDONED)
+    abandoned = _given_up(events)
     parked = has_kind(events, EventKind.OPERATION_PARKED)
     match status:
         case Status.APPLIED_ONCE:
@@ -91,6 +102,12 @@ def status_is_borne_out(status: Status, events: Sequence[Event]) -> bool:
             return effects == 1 and has_kind(events, EventKind.TOOL_RESULT_REPLAYED)
         case Status.DEDUPLICATED:
             return effects == 1 and has_kind(events, EventKind.REQUEST_DEDUPLICATED)
+        case Status.TOLD_TO_RETRY:
+            return effects == 1 and has_kind(events, EventKind.REQUEST_IN_PROGRESS)
+        case Status.FENCED_OFF:
+            return effects == 1 and has_kind(events, EventKind.REQUEST_FENCED)
+        case Status.CLAIM_LOST:
+            return effects == 1 and has_kind(events, EventKind.CLAIM_LOST)
         case Status.RETRIED_AFTER_LOOKUP:
             return effects == 1 and _retried_after_a_miss(events)
         case Status.NEVER_APPLIED:

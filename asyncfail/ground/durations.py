@@ -6,14 +6,21 @@ Every length of time the course takes in (a retention, a delay, a replay window)
 ``3599.999`` is exactly 3,599,999 ms everywhere and a boundary can never move by rounding.
 """
 
+import math
 import re
 import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from enum import StrEnum
-from typing import Any, Final, Self
+from typing import Annotated, Any, Final, Self
 
-from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
+from pydantic import (
+    GetCoreSchemaHandler,
+    GetJsonSchemaHandler,
+    PlainSerializer,
+    PlainValidator,
+    WithJsonSchema,
+)
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import core_schema
 
@@ -200,10 +207,10 @@ def _grouped(value: Decimal) -> str:
     return f"{value.normalize():,f}"
 
 
-def _validate(value: object) -> Duration:
+def _validate(value: object, cap: Duration | None = MAX_DURATION) -> Duration:
     """What a pydantic field of type ``Duration`` accepts: a Duration, a whole number of seconds,
     an exact Decimal, or decimal text (``parse_duration``); never a float (it cannot be exact)
-    nor a bool; at most ``MAX_SECONDS``."""
+    nor a bool; at most ``MAX_SECONDS`` (``cap``; a ``ClockTime`` has none)."""
     try:
         match value:
             case Duration():
@@ -218,7 +225,7 @@ def _validate(value: object) -> Duration:
                 duration = parse_duration(value)
             case _:
                 raise ValueError(f"is a {type(value).__name__}, not a duration")
-        if duration > MAX_DURATION:
+        if cap is not None and duration > cap:
             raise ValueError(f"is longer than 30 days ({MAX_SECONDS:,} seconds)")
     except ValueError as error:
         raise ValueError(f"{echoed(str(value))} {error}; give {ACCEPTED}") from None
@@ -254,3 +261,39 @@ def human(duration: Duration) -> str:
         if duration.millis >= size * 1000 and value == value.quantize(Decimal("0.001")):
             return f"{_plain_decimal(value)} {name}"
     return str(duration)
+
+
+def _validate_clock(value: object) -> Duration:
+    return _validate(value, cap=None)
+
+
+ClockTime = Annotated[
+    Duration,
+    PlainValidator(_validate_clock),
+    PlainSerializer(lambda d: d.json_number, when_used="json"),
+    WithJsonSchema(
+        {
+            "type": "number",
+            "minimum": 0,
+            "description": "Seconds on a run's clock, from its first delivery, exact to the "
+            "millisecond.",
+        }
+    ),
+]
+"""A time on a run's virtual clock: a ``Duration`` without the 30-day cap of an input, since
+delays add up (a run whose redeliveries wait 30 days each runs past 30 days)."""
+
+
+def approx(duration: Duration, *, up: bool = False) -> str:
+    """A duration to three significant digits in the largest unit that holds at least one of
+    it: ``3.76 d``, ``6.33 s``; ``up`` rounds up, so "at least" stays true of the figure."""
+    for name, size in HUMAN_UNITS:
+        if duration.millis >= size * 1000 or size == 1:
+            value = duration.millis / (size * 1000)
+            if value == 0:
+                return f"0 {name}"
+            digits = 3 - 1 - math.floor(math.log10(value))
+            scale = 10.0**digits
+            shown = (math.ceil if up else round)(value * scale) / scale
+            return f"{shown:g} {name}"
+    raise AssertionError("seconds hold every duration")

@@ -70,9 +70,14 @@ _ABSENCE: Final[dict[ResultRecord, str]] = {
     ResultRecord.ABSENT_AT_CRASH: "absent when the worker crashes",
 }
 
+# Every route has its phrase (a test checks): a missing one once ended a review in a traceback.
 _RECOVERY: Final[dict[Route, str]] = {
     Route.REPEATED: "retry repeats",
+    Route.TOLD_TO_RETRY: "a concurrent request is refused as in progress and retried later",
+    Route.FENCED_OFF: "a stale worker's request is fenced off by its token",
+    Route.CLAIM_LOST: "a stale worker stops when its claim runs out",
     Route.FOUND_BY_KEY: "recovery looks up the key",
+    Route.DEDUPLICATED: "recovery calls again, and the receiver answers from its record",
     Route.REUSED_RESULT: "recovery reuses the recorded result",
     Route.CALLED_AFTER_MISSING: "recovery looks up the key, finds nothing, and calls again",
     Route.CALLED: "retry applies the debit once",

@@ -11,7 +11,13 @@ from enum import StrEnum
 from asyncfail.ground.durations import Duration
 from asyncfail.ground.retention import retained
 from asyncfail.lab.events import EventKind
-from asyncfail.lab.settings import Availability, LabSettings, ReceiverContract, RecordWrite
+from asyncfail.lab.settings import (
+    Availability,
+    Claim,
+    LabSettings,
+    ReceiverContract,
+    RecordWrite,
+)
 from asyncfail.lab.trace import TraceRecorder
 
 
@@ -28,6 +34,15 @@ class StoredRecord:
 
     receipt: Receipt
     written_at: Duration
+
+
+class Refusal(StrEnum):
+    """Why the receiver refused a request without applying it."""
+
+    IN_PROGRESS = "in-progress"
+    """A request with the same key is still executing (409 Conflict): retry later."""
+    FENCED = "fenced"
+    """The request's fencing token is older than one the receiver has accepted."""
 
 
 class Answer(StrEnum):
@@ -48,13 +63,19 @@ class Receiver:
     ``retention`` None: for the whole run); an expired one counts as none. A lookup reads the
     record for a key (fourth assumption: it answers, unless ``lookup=outage``). Under
     ``receiver=dedupe`` a keyed request whose record counts gets the stored receipt and no new
-    debit; under ``lookup-only`` it is applied again.
+    debit; under ``lookup-only`` it is applied again. Under ``dedupe`` the receiver also keeps
+    an in-progress record for a key while its request executes, and refuses a second request
+    with that key meanwhile (409, as the IETF draft and Stripe do). A request carrying a
+    fencing token older than the largest the receiver has accepted is refused when it would
+    commit (Kleppmann's fencing: the resource checks the token, not the sender).
     """
 
     trace: TraceRecorder
     settings: LabSettings
     ledger: list[int] = field(default_factory=list)
     records: dict[str, StoredRecord] = field(default_factory=dict)
+    in_progress: set[str] = field(default_factory=set)
+    largest_token: int = 0
 
     def _record(self, key: str) -> StoredRecord | None:
         """The record for ``key`` if it counts now; an expired one is noted, and is none."""
@@ -67,17 +88,50 @@ class Receiver:
         self.trace.emit(EventKind.RECORD_EXPIRED, key=key)
         return None
 
-    def handle(self, key: str | None, crashes_before_record: bool) -> Receipt | None:
-        """Handle one debit request; None when the receiver crashes mid-request.
+    def admit(self, key: str | None, token: int | None) -> Receipt | Refusal | None:
+        """Take a request: a refusal when its fencing token is older than the largest seen
+        (the receiver has seen a token once a request carrying it arrived), a stored receipt
+        when ``dedupe`` answers it from a retained record, a refusal when its key is already
+        executing, or None when it is admitted and executes (under ``dedupe`` its key is then in
+        progress until ``complete``)."""
+        if self._fenced(key, token):
+            return Refusal.FENCED
+        if key is None or self.settings.receiver is not ReceiverContract.DEDUPE:
+            return None
+        record = self._record(key)
+        if record is not None:
+            self.trace.emit(EventKind.REQUEST_DEDUPLICATED, key=key)
+            return record.receipt
+        if key in self.in_progress:
+            self.trace.emit(EventKind.REQUEST_IN_PROGRESS, key=key)
+            return Refusal.IN_PROGRESS
+        self.in_progress.add(key)
+        return None
+
+    def _fenced(self, key: str | None, token: int | None) -> bool:
+        """Whether a request carrying ``token`` is refused: older than the largest token the
+        receiver has seen (noted), else the largest seen grows to it."""
+        if token is None:
+            return False
+        if token < self.largest_token:
+            self.trace.emit(EventKind.REQUEST_FENCED, key=key)
+            return True
+        self.largest_token = token
+        return False
+
+    def complete(
+        self, key: str | None, token: int | None, crashes_before_record: bool
+    ) -> Receipt | Refusal | None:
+        """Execute an admitted request: its receipt, a refusal when its fencing token is stale,
+        or None when the receiver crashes mid-request.
 
         ``crashes_before_record``: the fault plan crashes the receiver after the debit and
         before a keyed request's record; with an atomic record the debit never commits.
         """
-        if key is not None and self.settings.receiver is ReceiverContract.DEDUPE:
-            record = self._record(key)
-            if record is not None:
-                self.trace.emit(EventKind.REQUEST_DEDUPLICATED, key=key)
-                return record.receipt
+        if key is not None:
+            self.in_progress.discard(key)
+        if self._fenced(key, token):
+            return Refusal.FENCED
         if key is not None and crashes_before_record:
             if self.settings.record is RecordWrite.SEPARATE:
                 self._debit(key)
@@ -118,6 +172,15 @@ class DispatchRecord:
 
 
 @dataclass(slots=True)
+class ClaimRecord:
+    """Who holds the operation in the journal, until when, and under which fencing token."""
+
+    worker: int
+    until: Duration
+    token: int
+
+
+@dataclass(slots=True)
 class DurableStore:
     """The durable runtime's journal, keyed by the operation; it survives worker crashes.
 
@@ -128,6 +191,33 @@ class DurableStore:
     trace: TraceRecorder
     settings: LabSettings
     runs: dict[str, DispatchRecord] = field(default_factory=dict)
+    claim: ClaimRecord | None = None
+    tokens: int = 0
+
+    def take_claim(self, worker: int) -> int | None:
+        """Claim the operation for ``worker`` and hand it the next fencing token; None when
+        another worker's claim still holds (``claim=lease``: a claim holds while now <
+        ``until``, one lease after it was taken or last checked). A worker's own earlier claim
+        never stands in its way: a new delivery to it is a new process."""
+        now, held = self.trace.now, self.claim
+        leased = self.settings.claim is Claim.LEASE
+        if leased and held is not None and held.worker != worker and now < held.until:
+            self.trace.emit(EventKind.CLAIM_HELD)
+            return None
+        self.tokens += 1
+        self.claim = ClaimRecord(worker, now + self.settings.lease, self.tokens)
+        self.trace.emit(EventKind.OPERATION_CLAIMED)
+        return self.tokens
+
+    def claim_holds(self, token: int) -> bool:
+        """Whether the claim under ``token`` is still the operation's and has not run out; a
+        claim that holds is renewed for another lease. A lost one is noted (``ClaimLost``)."""
+        now, held = self.trace.now, self.claim
+        if held is not None and held.token == token and now < held.until:
+            held.until = now + self.settings.lease
+            return True
+        self.trace.emit(EventKind.CLAIM_LOST)
+        return False
 
     def _writable(self) -> bool:
         if self.settings.store is Availability.OUTAGE and self.trace.attempt == 1:

@@ -63,6 +63,7 @@ def _reasons(settings: LabSettings, deliveries: int, injections: int) -> dict[in
         for name, on in (
             ("an outage of the lookup service", settings.lookup is Availability.OUTAGE),
             ("expiring deduplication records", retention is not None),
+            ("two workers at once", settings.workers > 1),
         )
         if on
     ]
@@ -81,9 +82,9 @@ def broken_assumptions(
     window and atomic with the effect: broken by a retention that lets the record expire by the
     latest delivery the channel may make (under the boundary convention in force), and by
     ``record=separate``; (4) lookups succeed and storage is available: broken by either
-    outage; (5) outages and expiry are not modeled: no longer so once a lookup outage or a
-    finite retention is set. Settings that only strengthen the runtime (``receiver=dedupe``)
-    or only move the clock break nothing.
+    outage; (5) outages, expiry and concurrency are not modeled: no longer so once a lookup
+    outage, a finite retention or a second worker is set. Settings that only strengthen the
+    runtime (``receiver=dedupe``) or only move the clock break nothing.
     """
     reasons = _reasons(settings, deliveries, injections)
     return tuple(
@@ -98,6 +99,6 @@ BREAKS: Final[dict[int, str]] = {
     STABLE_KEY: "key per-attempt",
     RETAINED_ATOMIC: "a retention shorter than the redelivery window, or record separate",
     LOOKUP_AND_STORE: "lookup outage, or store outage",
-    NOT_MODELED: "a lookup outage or a finite retention",
+    NOT_MODELED: "a lookup outage, a finite retention, or two workers",
 }
 """For each assumption, the settings that break it, in words (the lesson's table)."""

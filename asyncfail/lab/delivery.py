@@ -6,12 +6,13 @@ nowhere else, whether a failure strikes (``crashes_at`` for the worker's points,
 others for the wire's, the receiver's, the lookup service's and the journal's).
 """
 
+from collections.abc import Generator
 from dataclasses import dataclass, field
 
-from asyncfail.lab.actors import Answer, DurableStore, Receipt, Receiver
+from asyncfail.lab.actors import Answer, DurableStore, Receipt, Receiver, Refusal
 from asyncfail.lab.events import TOOL_CALL_KINDS, EventKind
 from asyncfail.lab.faults import FAILURE_AT, Failure, FaultPlan, FaultPoint
-from asyncfail.lab.settings import LabSettings
+from asyncfail.lab.settings import Claim, Fencing, LabSettings
 from asyncfail.lab.trace import TraceRecorder
 
 
@@ -31,6 +32,12 @@ class Delivery:
     store: DurableStore
     fired: set[tuple[int, FaultPoint]]
     """The injections that struck so far in the run (shared by its deliveries)."""
+    worker: int = 1
+    """The worker the channel handed this delivery to."""
+    token: int | None = None
+    """The fencing token of this delivery's claim, once it has one."""
+    superseded: bool = False
+    """Whether the channel has handed the operation on (its lease ran out)."""
     memory: dict[str, Receipt] = field(default_factory=dict)
     _passed: set[FaultPoint] = field(default_factory=set)
 
@@ -46,6 +53,26 @@ class Delivery:
     def crashes_at(self, point: FaultPoint) -> bool:
         """Whether the plan crashes the worker as it reaches ``point`` (a crash point)."""
         return FAILURE_AT[point] is Failure.CRASH and self._strikes(point)
+
+    def pauses_at(self, point: FaultPoint) -> bool:
+        """Whether the plan stalls the worker (or its request) at ``point`` (a pause point)."""
+        return FAILURE_AT[point] is Failure.PAUSE and self._strikes(point)
+
+    def claims(self) -> bool:
+        """Whether this run claims the operation: with a claim lease, or to carry fencing
+        tokens (each claim gets the next one)."""
+        return self.settings.claim is Claim.LEASE or self.settings.fencing is Fencing.TOKEN
+
+    def take_claim(self) -> bool:
+        """Claim the operation for this delivery's worker; False when another's claim holds."""
+        self.token = self.store.take_claim(self.worker)
+        return self.token is not None
+
+    def claim_holds(self) -> bool:
+        """Whether this delivery's claim still holds (checked, and renewed, under a lease)."""
+        if self.settings.claim is not Claim.LEASE or self.token is None:
+            return True
+        return self.store.claim_holds(self.token)
 
     def tool_call_kind(self) -> EventKind:
         """``ToolCalledAgain`` once any call was made for the operation, ``ToolCalled`` before."""
@@ -70,22 +97,33 @@ class Delivery:
             return False
         return self.store.record_intent(operation, key)
 
-    def send(self, key: str | None) -> Receipt | None:
-        """Send the debit request and wait for the reply.
+    def send(self, key: str | None) -> Generator[FaultPoint, None, Receipt | Refusal | None]:
+        """Send the debit request and wait for the reply (a step: the request may stall at the
+        receiver, ``pause-in-request``).
 
-        Returns the receipt, or None after a timeout: the request or the reply was lost, or the
-        receiver crashed mid-request (only a keyed request reaches the receiver's point: one
-        without a key writes no record), and the worker cannot tell which.
+        Returns the receipt, a refusal (in progress, fenced), or None after a timeout: the
+        request or the reply was lost, or the receiver crashed mid-request (only a keyed
+        request reaches the receiver's point: one without a key writes no record), and the
+        worker cannot tell which. A request carries the delivery's fencing token under
+        ``fencing=token``.
         """
         if self._strikes(FaultPoint.REQUEST):
             self.trace.emit(EventKind.TIMEOUT_OBSERVED, point=FaultPoint.REQUEST)
             return None
-        crashes = key is not None and self._strikes(FaultPoint.RECEIVER_BEFORE_RECORD)
-        receipt = self.receiver.handle(key, crashes_before_record=crashes)
-        if receipt is None:
-            self.trace.emit(EventKind.TIMEOUT_OBSERVED, point=FaultPoint.RECEIVER_BEFORE_RECORD)
-            return None
+        token = self.token if self.settings.fencing is Fencing.TOKEN else None
+        answer = self.receiver.admit(key, token)
+        if isinstance(answer, Refusal):
+            return answer
+        if answer is None:
+            yield FaultPoint.PAUSE_IN_REQUEST
+            crashes = key is not None and self._strikes(FaultPoint.RECEIVER_BEFORE_RECORD)
+            answer = self.receiver.complete(key, token, crashes_before_record=crashes)
+            if answer is None:
+                self.trace.emit(EventKind.TIMEOUT_OBSERVED, point=FaultPoint.RECEIVER_BEFORE_RECORD)
+                return None
+            if isinstance(answer, Refusal):
+                return answer
         if self._strikes(FaultPoint.RESPONSE):
             self.trace.emit(EventKind.TIMEOUT_OBSERVED, point=FaultPoint.RESPONSE)
             return None
-        return receipt
+        return answer

@@ -19,7 +19,7 @@ from pydantic import (
     model_serializer,
 )
 
-from asyncfail.ground.durations import Duration
+from asyncfail.ground.durations import ClockTime
 from asyncfail.lab.faults import POINT_PROSE, FaultPoint
 
 
@@ -69,6 +69,15 @@ class EventKind(StrEnum):
     RECEIVER_CRASHED = "ReceiverCrashed"
     OPERATION_PARKED = "OperationParked"
     STORE_WRITE_FAILED = "StoreWriteFailed"
+    LEASE_EXPIRED = "LeaseExpired"
+    WORKER_PAUSED = "WorkerPaused"
+    WORKER_RESUMED = "WorkerResumed"
+    OPERATION_CLAIMED = "OperationClaimed"
+    CLAIM_HELD = "ClaimHeld"
+    CLAIM_LOST = "ClaimLost"
+    REQUEST_IN_PROGRESS = "RequestInProgress"
+    REQUEST_FENCED = "RequestFenced"
+    DELIVERY_REPLAYED = "DeliveryReplayed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,10 +192,63 @@ EVENT_KINDS: Final[dict[EventKind, KindInfo]] = {
         Layer.DELIVERY,
         "The runtime cannot write its journal: the store is unavailable.",
     ),
+    EventKind.LEASE_EXPIRED: KindInfo(
+        Actor.CHANNEL,
+        Layer.DELIVERY,
+        "The delivery's lease runs out while its worker is still busy: the channel hands the "
+        "operation to another worker.",
+    ),
+    EventKind.WORKER_PAUSED: KindInfo(
+        Actor.WORKER,
+        Layer.DELIVERY,
+        "The worker stalls (a GC pause, a stalled call); it does not know it has stopped.",
+    ),
+    EventKind.WORKER_RESUMED: KindInfo(
+        Actor.WORKER,
+        Layer.DELIVERY,
+        "The worker resumes where it stalled, unaware of how long it was gone.",
+    ),
+    EventKind.OPERATION_CLAIMED: KindInfo(
+        Actor.STORE,
+        Layer.DELIVERY,
+        "The runtime claims the operation in its journal; the claim holds for one lease and "
+        "carries the next fencing token.",
+    ),
+    EventKind.CLAIM_HELD: KindInfo(
+        Actor.STORE,
+        Layer.DELIVERY,
+        "Another worker's claim on the operation still holds: this worker releases its "
+        "delivery to try later.",
+    ),
+    EventKind.CLAIM_LOST: KindInfo(
+        Actor.STORE,
+        Layer.DELIVERY,
+        "The worker's claim has expired and another worker holds the operation: it stops "
+        "without dispatching.",
+    ),
+    EventKind.REQUEST_IN_PROGRESS: KindInfo(
+        Actor.RECEIVER,
+        Layer.DELIVERY,
+        "The receiver refuses the request: one with the same key is still executing (409 "
+        "Conflict, as the IETF draft and Stripe answer; Brandur Leach's design locks the key). "
+        "The worker is told to retry later.",
+    ),
+    EventKind.DELIVERY_REPLAYED: KindInfo(
+        Actor.CHANNEL,
+        Layer.DELIVERY,
+        "An operator replays the abandoned delivery by hand (a dead letter redriven): the "
+        "operation is delivered once more.",
+    ),
+    EventKind.REQUEST_FENCED: KindInfo(
+        Actor.RECEIVER,
+        Layer.DELIVERY,
+        "The receiver refuses the request: its fencing token is older than one it has already "
+        "accepted, so its sender no longer holds the operation.",
+    ),
 }
 
 
-_DETAILS: Final = frozenset({"point", "key"})
+_DETAILS: Final = frozenset({"point", "key", "worker"})
 
 
 class Event(BaseModel):
@@ -195,7 +257,8 @@ class Event(BaseModel):
     ``seq`` numbers the events of one run from 1 without gaps; ``attempt`` is the delivery
     attempt (from 1) during which the fact happened, ``at`` the time it happened. ``point``
     says where an injected failure struck (on a crash or a timeout) and ``key`` which operation
-    key a request or lookup carried; both are left out of a document when there is none.
+    key a request or lookup carried; ``worker`` which worker's step it was, in a run with two
+    workers. Each is left out of a document when there is none.
     Actor, layer and description are derived from the kind (and the point and key).
     """
 
@@ -204,7 +267,7 @@ class Event(BaseModel):
     seq: int = Field(ge=1, description="Position in the trace, from 1, without gaps.")
     kind: EventKind
     attempt: int = Field(ge=1, description="The delivery attempt this fact belongs to.")
-    at: Duration = Field(
+    at: ClockTime = Field(
         description="When it happened, from the first delivery: time passes only between "
         "deliveries (steps within one take no time)."
     )
@@ -213,6 +276,11 @@ class Event(BaseModel):
     )
     key: str | None = Field(
         None, description="The operation key the request, record or lookup carried, if any."
+    )
+    worker: int | None = Field(
+        None,
+        ge=1,
+        description="Which worker's step this fact belongs to, in a run with more than one.",
     )
 
     @computed_field  # type: ignore[prop-decorator]

@@ -29,12 +29,15 @@ class FaultPoint(StrEnum):
     """
 
     BEFORE_DISPATCH = "before-dispatch"
+    PAUSE_BEFORE_DISPATCH = "pause-before-dispatch"
     JOURNAL_WRITE = "journal-write"
     REQUEST = "request"
+    PAUSE_IN_REQUEST = "pause-in-request"
     RECEIVER_BEFORE_RECORD = "receiver-before-record"
     RESPONSE = "response"
     LOOKUP = "lookup"
     AFTER_EFFECT = "after-effect"
+    PAUSE_AFTER_EFFECT = "pause-after-effect"
     AFTER_RECORD = "after-record"
 
 
@@ -52,18 +55,24 @@ class Failure(StrEnum):
     """The runtime's journal cannot be written this once (a storage outage, injected)."""
     LOOKUP_FAILED = "lookup-failed"
     """The lookup service does not answer this lookup (a lookup outage, injected)."""
+    PAUSE = "pause"
+    """The worker (or its request) stalls for the ``pause`` setting, then carries on unaware: a
+    GC pause, a stalled network call. Nothing is lost; time passes."""
 
 
 # Which failure each point injects. Network points lose a message, the receiver's point crashes
 # the receiver, the journal and lookup points are one-off outages, the others crash the worker.
 FAILURE_AT: Final[dict[FaultPoint, Failure]] = {
     FaultPoint.BEFORE_DISPATCH: Failure.CRASH,
+    FaultPoint.PAUSE_BEFORE_DISPATCH: Failure.PAUSE,
     FaultPoint.JOURNAL_WRITE: Failure.JOURNAL_UNAVAILABLE,
     FaultPoint.REQUEST: Failure.MESSAGE_LOST,
+    FaultPoint.PAUSE_IN_REQUEST: Failure.PAUSE,
     FaultPoint.RECEIVER_BEFORE_RECORD: Failure.RECEIVER_CRASH,
     FaultPoint.RESPONSE: Failure.MESSAGE_LOST,
     FaultPoint.LOOKUP: Failure.LOOKUP_FAILED,
     FaultPoint.AFTER_EFFECT: Failure.CRASH,
+    FaultPoint.PAUSE_AFTER_EFFECT: Failure.PAUSE,
     FaultPoint.AFTER_RECORD: Failure.CRASH,
 }
 
@@ -137,6 +146,24 @@ POINT_PROSE: Final[dict[FaultPoint, PointProse]] = {
         "at the lookup service",
         "lookup outage",
         "What the runtime does next is its lookup-outage policy.",
+    ),
+    FaultPoint.PAUSE_BEFORE_DISPATCH: PointProse(
+        "the worker stalls just before it dispatches the call",
+        "just before the call is dispatched",
+        "pause",
+        "If its lease runs out meanwhile, a second worker may take the operation over.",
+    ),
+    FaultPoint.PAUSE_IN_REQUEST: PointProse(
+        "the request stalls at the receiver after it was taken and before the debit commits",
+        "at the receiver, while the request executes",
+        "pause",
+        "Any check the worker made before sending is already behind it.",
+    ),
+    FaultPoint.PAUSE_AFTER_EFFECT: PointProse(
+        "the worker stalls holding the reply, before it records the result",
+        "after the debit, before the result is recorded",
+        "pause",
+        "The receiver has already applied the debit.",
     ),
     FaultPoint.AFTER_RECORD: PointProse(
         "the worker crashes after it records the result, before it acknowledges the delivery",

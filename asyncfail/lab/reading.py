@@ -75,11 +75,22 @@ class Status(StrEnum):
     APPLIED_BUT_ABANDONED = "Debit applied once, but the delivery was abandoned"
     PARKED = "Parked for an operator: outcome unknown"
     DEDUPLICATED = "Deduplicated by the receiver"
+    TOLD_TO_RETRY = "Debit applied once; a concurrent request was told to retry later"
+    FENCED_OFF = "Debit applied once; a stale worker's request was fenced off"
+    CLAIM_LOST = "Debit applied once; a stale worker stopped when its claim ran out"
 
 
 def _abandoned(events: Sequence[Event]) -> bool:
-    """Whether the channel gave up: the trace ends in ``DeliveryAbandoned``."""
-    return bool(events) and events[-1].kind is EventKind.DELIVERY_ABANDONED
+    """Whether the channel gave up for good: it recorded ``DeliveryAbandoned`` and no operator
+    replayed the delivery afterwards (``DeliveryReplayed``). A stale worker may still act after
+    the channel gave up; that does not undo it."""
+    gave_up = False
+    for e in events:
+        if e.kind is EventKind.DELIVERY_ABANDONED:
+            gave_up = True
+        elif e.kind is EventKind.DELIVERY_REPLAYED:
+            gave_up = False
+    return gave_up
 
 
 def _outcome_kept(events: Sequence[Event]) -> bool:
@@ -117,6 +128,13 @@ class Route(StrEnum):
 
     REPEATED = "repeated"
     """The debit was applied again (``DebitAppliedAgain``)."""
+    TOLD_TO_RETRY = "told-to-retry"
+    """The receiver refused a request whose key was still executing (``RequestInProgress``)."""
+    FENCED_OFF = "fenced-off"
+    """The receiver refused a stale worker's request by its fencing token
+    (``RequestFenced``)."""
+    CLAIM_LOST = "claim-lost"
+    """A stale worker found its claim expired and stopped (``ClaimLost``)."""
     FOUND_BY_KEY = "found-by-key"
     """A lookup by operation key found the debit (``OperationLookupFound``)."""
     DEDUPLICATED = "deduplicated"
@@ -134,6 +152,9 @@ class Route(StrEnum):
 
 _ROUTE_EVIDENCE: Final = (
     (Route.REPEATED, frozenset({EventKind.DEBIT_APPLIED_AGAIN})),
+    (Route.TOLD_TO_RETRY, frozenset({EventKind.REQUEST_IN_PROGRESS})),
+    (Route.FENCED_OFF, frozenset({EventKind.REQUEST_FENCED})),
+    (Route.CLAIM_LOST, frozenset({EventKind.CLAIM_LOST})),
     (Route.FOUND_BY_KEY, frozenset({EventKind.OPERATION_LOOKUP_FOUND})),
     (Route.DEDUPLICATED, frozenset({EventKind.REQUEST_DEDUPLICATED})),
     (Route.REUSED_RESULT, frozenset({EventKind.TOOL_RESULT_REPLAYED})),
@@ -150,6 +171,9 @@ def route_of(events: Sequence[Event]) -> Route:
 
 
 _STATUS_OF_ROUTE: Final[dict[Route, Status]] = {
+    Route.TOLD_TO_RETRY: Status.TOLD_TO_RETRY,
+    Route.FENCED_OFF: Status.FENCED_OFF,
+    Route.CLAIM_LOST: Status.CLAIM_LOST,
     Route.FOUND_BY_KEY: Status.RECOVERED_BY_KEY,
     Route.DEDUPLICATED: Status.DEDUPLICATED,
     Route.REUSED_RESULT: Status.RECOVERED_FROM_STORE,
@@ -163,7 +187,9 @@ def status_of(events: Sequence[Event]) -> Status:
     First rule that matches wins: duplicate, parked, lost, unknown; then an exactly-once run whose
     delivery the channel abandoned (the debit is recorded, but the operation was never
     acknowledged: someone must still close it, so no status may hide it); then the run's
-    ``route_of``: a lookup that found the debit (recovered by operation key), a repeated keyed
+    ``route_of``: a safeguard against a concurrent worker that acted (a request told to retry
+    later, a stale request fenced off, a stale worker stopped by its lost claim), a lookup that
+    found the debit (recovered by operation key), a repeated keyed
     request the receiver answered from its record (deduplicated by the receiver), a result
     reused from the store (recovered from recorded result), a lookup that found nothing before a
     new call (retried after lookup found nothing); otherwise the debit was simply applied once.

@@ -11,7 +11,7 @@ from collections.abc import Generator
 from enum import StrEnum
 from typing import Final, Protocol, TypeAlias
 
-from asyncfail.lab.actors import Answer, Receipt
+from asyncfail.lab.actors import Answer, Receipt, Refusal
 from asyncfail.lab.delivery import Delivery
 from asyncfail.lab.events import EventKind
 from asyncfail.lab.faults import FaultPoint
@@ -37,6 +37,9 @@ class Ending(StrEnum):
     """The worker gave up on this delivery; the channel redelivers it."""
     PARKED = "parked"
     """The worker parked the operation for an operator; the channel stops redelivering."""
+    STOPPED = "stopped"
+    """The worker stopped: another worker holds the operation now (its claim ran out, or its
+    request was fenced off). Its delivery was already handed on."""
 
 
 Steps: TypeAlias = Generator[FaultPoint, None, Ending]
@@ -68,11 +71,13 @@ class NaiveRuntime:
     def deliver(self, delivery: Delivery) -> Steps:
         for _ in range(CALLS_PER_DELIVERY):
             yield FaultPoint.BEFORE_DISPATCH
+            yield FaultPoint.PAUSE_BEFORE_DISPATCH
             delivery.trace.emit(delivery.tool_call_kind())
-            receipt = delivery.send(key=None)
-            if receipt is None:
+            receipt = yield from delivery.send(key=None)
+            if not isinstance(receipt, Receipt):
                 continue
             yield FaultPoint.AFTER_EFFECT
+            yield FaultPoint.PAUSE_AFTER_EFFECT
             delivery.memory[OPERATION_ID] = receipt
             yield FaultPoint.AFTER_RECORD
             return Ending.ACKNOWLEDGED
@@ -93,11 +98,19 @@ class DurableRuntime:
     fail-closed``) or calls again (``fail-open``); when the store cannot take the intent it
     releases the delivery to try later (``on_store_outage=fail-closed``) or dispatches without
     one (``fail-open``).
+
+    With a claim (``claim=lease``, or ``fencing=token``, which needs claims for its tokens) it
+    first claims the operation in its journal: if another worker's claim still holds it
+    releases the delivery; under a lease it checks its claim again right before each dispatch
+    and stops if the claim ran out. A request refused as in progress releases the delivery
+    (retry later); one refused as fenced stops the worker.
     """
 
     def deliver(self, delivery: Delivery) -> Steps:
         store, trace = delivery.store, delivery.trace
         settings, key = delivery.settings, operation_key(delivery)
+        if delivery.claims() and not delivery.take_claim():
+            return Ending.RELEASED
         run = store.runs.get(OPERATION_ID)
         receipt: Receipt | None = None
         if run is not None:
@@ -115,13 +128,21 @@ class DurableRuntime:
                 return Ending.RELEASED
             calls += 1
             yield FaultPoint.BEFORE_DISPATCH
+            yield FaultPoint.PAUSE_BEFORE_DISPATCH
+            if not delivery.claim_holds():
+                return Ending.STOPPED
             if OPERATION_ID in store.runs:
                 trace.emit(delivery.tool_call_kind(), key=key)
             elif not delivery.record_intent(OPERATION_ID, key):
                 if settings.on_store_outage is OutagePolicy.FAIL_CLOSED:
                     return Ending.RELEASED
                 trace.emit(delivery.tool_call_kind(), key=key)
-            receipt = delivery.send(key=key)
+            reply = yield from delivery.send(key=key)
+            if reply is Refusal.IN_PROGRESS:
+                return Ending.RELEASED
+            if reply is Refusal.FENCED:
+                return Ending.STOPPED
+            receipt = reply if isinstance(reply, Receipt) else None
             if receipt is None:
                 answer, receipt = delivery.lookup(key)
                 if answer is Answer.FAILED and (
@@ -130,6 +151,7 @@ class DurableRuntime:
                     trace.emit(EventKind.OPERATION_PARKED, key=key)
                     return Ending.PARKED
         yield FaultPoint.AFTER_EFFECT
+        yield FaultPoint.PAUSE_AFTER_EFFECT
         store.record_result(OPERATION_ID, key, receipt)
         yield FaultPoint.AFTER_RECORD
         return Ending.ACKNOWLEDGED

@@ -1,8 +1,9 @@
 """The lab's settings: every assumption of the seed made a knob a learner can break.
 
 With every setting at its default the lab is the seed's: a stable key, a record retained for the
-whole run and written with the debit, lookups that answer, a store that can be written, and a
-receiver that looks keys up without deduplicating. Each setting's rule is stated where the
+whole run and written with the debit, lookups that answer, a store that can be written, a
+receiver that looks keys up without deduplicating, and one worker, with no claims or fencing
+tokens. Each setting's rule is stated where the
 model applies it (``actors``, ``runtimes``, ``simulation``).
 """
 
@@ -64,6 +65,38 @@ class OutagePolicy(StrEnum):
     """Carry on without the answer: call anyway."""
 
 
+class Claim(StrEnum):
+    """Whether the durable runtime claims the operation in its journal before it acts."""
+
+    NONE = "none"
+    """No claim: any worker handed the operation acts on it (the seed's)."""
+    LEASE = "lease"
+    """A claim that holds for ``lease`` from its last check: a worker that finds another's
+    claim holding releases its delivery, and one whose claim expired stops before it
+    dispatches."""
+
+
+class Fencing(StrEnum):
+    """Whether requests carry a fencing token the receiver checks."""
+
+    NONE = "none"
+    """No tokens (the seed's)."""
+    TOKEN = "token"
+    """Each claim of the operation gets a larger token; the receiver refuses a request whose
+    token is older than the largest it has accepted (Martin Kleppmann's fencing tokens)."""
+
+
+MAX_WORKERS: Final = 2
+"""The most workers the channel may hand the operation to at once."""
+
+DEFAULT_LEASE: Final = Duration.of_seconds(30)
+"""A delivery's lease unless given: SQS's default visibility timeout, 30 s."""
+
+DEFAULT_PAUSE: Final = Duration.of_seconds(60)
+"""How long an injected pause lasts unless given: longer than the default lease, so a paused
+worker's delivery is handed on."""
+
+
 SETTING_DESCRIPTIONS: Final[dict[str, str]] = {
     "schedule": "How the channel spaces redeliveries: a fixed delay, or a real engine's backoff.",
     "redelivery_delay": "The fixed schedule's delay before each redelivery (an SQS-style "
@@ -86,6 +119,17 @@ SETTING_DESCRIPTIONS: Final[dict[str, str]] = {
     "on_store_outage": "What the durable runtime does when it cannot write its journal: "
     "release the delivery to try later (fail-closed), or dispatch without a recorded intent "
     "(fail-open).",
+    "workers": "How many workers the channel may hand the operation to: one (the seed's), or "
+    "two, so a second takes over when the first one's lease runs out while it is paused.",
+    "lease": "How long a worker holds a delivery (and, with a claim, the operation) before "
+    "another may take it over.",
+    "pause": "How long an injected pause lasts (a GC pause, a stalled call).",
+    "claim": "Whether the durable runtime claims the operation in its journal with a lease "
+    "before it acts (lease), or not (none, the seed's).",
+    "fencing": "Whether each claim gets a larger fencing token that the receiver checks, "
+    "refusing an older one (token), or not (none, the seed's).",
+    "replay_after": "How long after the channel gives up an operator replays the abandoned "
+    "delivery by hand; none: nobody does (the seed's).",
 }
 """Each setting in one sentence: the model's field descriptions, the CLI's help and the
 lesson's labels all read it from here."""
@@ -117,6 +161,12 @@ class LabSettings(BaseModel):
     on_store_outage: OutagePolicy = Field(
         OutagePolicy.FAIL_CLOSED, description=SETTING_DESCRIPTIONS["on_store_outage"]
     )
+    workers: int = Field(1, ge=1, le=MAX_WORKERS, description=SETTING_DESCRIPTIONS["workers"])
+    lease: Duration = Field(DEFAULT_LEASE, description=SETTING_DESCRIPTIONS["lease"])
+    pause: Duration = Field(DEFAULT_PAUSE, description=SETTING_DESCRIPTIONS["pause"])
+    claim: Claim = Field(Claim.NONE, description=SETTING_DESCRIPTIONS["claim"])
+    fencing: Fencing = Field(Fencing.NONE, description=SETTING_DESCRIPTIONS["fencing"])
+    replay_after: Duration | None = Field(None, description=SETTING_DESCRIPTIONS["replay_after"])
 
     @model_validator(mode="after")
     def _delay_only_for_the_fixed_schedule(self) -> "LabSettings":

@@ -1,52 +1,20 @@
-"""The interpreter: the delivery channel driving a runtime against the simulated actors.
+"""Running the lab: a scenario in, a result document out.
 
-``run_plan`` is the whole model: it delivers the operation until a delivery is acknowledged or
-parked, or the delivery budget is spent, turning crashes into facts and keeping the clock. It
-knows runtimes only through their ``deliver`` generators and faults only through the plan.
+``execute`` is the whole model (the channel and its scheduler, ``lab.channel``): it delivers the
+operation until a delivery is acknowledged or parked, or the delivery budget is spent, turning
+crashes and pauses into facts and keeping the clock. It knows runtimes only through their
+``deliver`` generators and faults only through the plan.
 """
 
-from dataclasses import dataclass
-from typing import Final
-
-from asyncfail.lab.actors import DurableStore, Receiver
-from asyncfail.lab.delivery import Delivery
-from asyncfail.lab.events import Event, EventKind
-from asyncfail.lab.faults import Fault, FaultPlan, FaultPoint
+from asyncfail.lab import channel
+from asyncfail.lab.channel import Execution
+from asyncfail.lab.events import Event
+from asyncfail.lab.faults import Fault, FaultPlan
 from asyncfail.lab.results import LabResult
-from asyncfail.lab.runtimes import DurableRuntime, Ending, NaiveRuntime, Runtime, Steps
 from asyncfail.lab.scenario import Mode, Scenario
-from asyncfail.lab.schedules import delivery_times
 from asyncfail.lab.settings import DEFAULT_SETTINGS, LabSettings
-from asyncfail.lab.trace import TraceRecorder
 
-RUNTIMES: Final[dict[Mode, Runtime]] = {Mode.NAIVE: NaiveRuntime(), Mode.DURABLE: DurableRuntime()}
-
-
-def drive(steps: Steps, delivery: Delivery) -> Ending | FaultPoint:
-    """Run one delivery to its end: how it ended, or the point where the plan crashed it (the
-    generator is then dropped, never resumed: the worker's memory is gone with it)."""
-    try:
-        point = next(steps)
-        while not delivery.crashes_at(point):
-            point = steps.send(None)
-    except StopIteration as end:
-        ending: Ending = end.value
-        return ending
-    steps.close()
-    return point
-
-
-@dataclass(frozen=True, slots=True)
-class Execution:
-    """One run's trace, and the injections of its plan that struck (an injection at a point
-    the run never reached, or in a delivery that never came, did not)."""
-
-    events: tuple[Event, ...]
-    fired: frozenset[tuple[int, FaultPoint]]
-
-    def all_fired(self, plan: FaultPlan) -> bool:
-        """Whether every injection of ``plan`` struck in this run."""
-        return all((i.attempt, i.point) in self.fired for i in plan.injections)
+__all__ = ["Execution", "execute", "result_of", "run_plan", "simulate", "simulate_all"]
 
 
 def run_plan(
@@ -57,33 +25,17 @@ def run_plan(
 
 
 def execute(
-    mode: Mode, plan: FaultPlan, deliveries: int, settings: LabSettings = DEFAULT_SETTINGS
+    mode: Mode,
+    plan: FaultPlan,
+    deliveries: int,
+    settings: LabSettings = DEFAULT_SETTINGS,
+    delays: tuple[int, ...] | None = None,
 ) -> Execution:
-    """Execute one run: its trace and the injections that struck.
-
-    The channel delivers attempt 1, 2, ... at the times its schedule gives (the first at 0;
-    time passes only between deliveries), up to ``deliveries`` or the schedule's own limit. A
-    crash ends a delivery unacknowledged (``ProcessCrashed``, at its point); a released
-    delivery is redelivered too; an acknowledged or parked one ends the run. When the budget is
-    spent without either, the channel records ``DeliveryAbandoned``.
-    """
-    trace = TraceRecorder()
-    receiver = Receiver(trace, settings)
-    store = DurableStore(trace, settings)
-    runtime = RUNTIMES[mode]
-    fired: set[tuple[int, FaultPoint]] = set()
-    times = delivery_times(settings.schedule, settings.redelivery_delay, deliveries)
-    for attempt, at in enumerate(times, start=1):
-        trace.attempt, trace.now = attempt, at
-        delivery = Delivery(attempt, plan, settings, trace, receiver, store, fired)
-        ended = drive(runtime.deliver(delivery), delivery)
-        if isinstance(ended, FaultPoint):
-            trace.emit(EventKind.PROCESS_CRASHED, point=ended)
-        elif ended is not Ending.RELEASED:
-            break
-    else:
-        trace.emit(EventKind.DELIVERY_ABANDONED)
-    return Execution(trace.events(), frozenset(fired))
+    """Execute one run: its trace and the injections that struck (``channel``'s rules: the
+    channel delivers until a delivery is acknowledged or parked or the budget is spent; a
+    crash, ``ProcessCrashed`` at its point, ends a delivery unacknowledged). ``delays``, in
+    milliseconds, replaces the schedule's redelivery delays."""
+    return channel.execute(mode, plan, deliveries, settings, delays)
 
 
 def simulate(scenario: Scenario) -> LabResult:

@@ -10,15 +10,16 @@ from asyncfail.lab.faults import FaultPoint
 
 
 class TraceRecorder:
-    """Collects the events of one run; the interpreter sets the current delivery attempt and
-    the clock (``now``) before each delivery."""
+    """Collects the events of one run; the interpreter sets the current delivery attempt, the
+    clock (``now``) and, with two workers, the worker (``worker``) before each step it runs."""
 
-    __slots__ = ("_events", "attempt", "now")
+    __slots__ = ("_events", "attempt", "now", "worker")
 
     def __init__(self) -> None:
         self._events: list[Event] = []
         self.attempt = 1
         self.now = Duration(0)
+        self.worker: int | None = None
 
     def emit(
         self, kind: EventKind, *, point: FaultPoint | None = None, key: str | None = None
@@ -32,6 +33,7 @@ class TraceRecorder:
                 at=self.now,
                 point=point,
                 key=key,
+                worker=self.worker,
             )
         )
 

@@ -39,9 +39,9 @@ KEY_RESULTS = {
     "01_async_failure_lab": ["Duplicate debit", "Recovered by operation key"],
     "02_break_the_assumptions": ["Duplicate debit", "What restores the durable runtime's promise"],
     "03_idempotency_contract": ["Same intent reused its retained result"],
-    "04_readiness_checklist": ["0 met, 0 not met and 6 unknown, of 6 checks"],
-    "05_review_handoff": ["Async Reliability Review: sample handoff", "Duplicate debit"],
-    "06_explore_every_failure": ["✓ none", "Replay it in a terminal"],
+    "04_explore_every_failure": ["✓ none", "Replay it in a terminal"],
+    "07_readiness_checklist": ["0 met, 0 not met and 6 unknown, of 6 checks"],
+    "08_review_handoff": ["Async Reliability Review: sample handoff", "Duplicate debit"],
 }
 # What a reader does on an interactive page before its key result shows (lessons 1 and 2 ask for
 # a prediction first; switching on "skip predicting" reveals the counts and the timelines).

@@ -9,15 +9,10 @@ import jsonschema
 import pytest
 
 from asyncfail import Fault, Mode, Scenario, simulate
+from asyncfail.charts.bands import delivery_marks, record_spans, time_end
+from asyncfail.charts.lanes import LANES, lane_positions
 from asyncfail.charts.specs import time_timeline_spec
-from asyncfail.charts.timeline import (
-    LANES,
-    delivery_marks,
-    lane_positions,
-    record_spans,
-    time_end,
-    timeline_rows,
-)
+from asyncfail.charts.timeline import timeline_rows
 from asyncfail.lab.settings import LabSettings
 
 VEGA_LITE_SCHEMA = json.loads(

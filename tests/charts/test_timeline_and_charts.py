@@ -88,7 +88,7 @@ def test_chart_encodes_lanes_tooltips_and_fixed_marker_scale() -> None:
     assert points["y"]["scale"]["domain"] == ["channel", "worker", "store", "receiver"]
     assert points["color"]["scale"]["domain"] == [m.value for m in Marker]
     assert {t["field"] for t in points["tooltip"]} == {
-        "seq", "attempt", "at_text", "actor", "kind", "layer", "description"
+        "seq", "attempt", "at_text", "lane_name", "kind", "layer", "description"
     }  # fmt: skip
     assert points["x"]["title"] == "Event sequence"
 

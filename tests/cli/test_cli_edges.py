@@ -108,7 +108,7 @@ def test_no_command_says_one_is_required_and_lists_them() -> None:
     code, out, err = run_main()
     assert_one_line_error(code, out, err)
     assert err.startswith(
-        "asyncfail: error: a COMMAND is required: lab, explore, schema, review or contract"
+        "asyncfail: error: a COMMAND is required: lab, explore, risk, schema, review or contract"
     )
 
 

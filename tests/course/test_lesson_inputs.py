@@ -14,7 +14,7 @@ from tests.notebook_support import load_notebook, run_lesson, stats, visible_tex
 
 LAB = load_notebook("01_async_failure_lab")
 CONTRACT = load_notebook("03_idempotency_contract")
-READINESS = load_notebook("04_readiness_checklist")
+READINESS = load_notebook("07_readiness_checklist")
 
 
 # --- lesson 1 -------------------------------------------------------------------------------
@@ -41,7 +41,7 @@ def test_a_committed_guess_that_is_not_a_count_is_explained_not_judged(
     assert ("Business effects", "2") in stats(view.text), "the counts still show"
 
 
-# --- lesson 2 -------------------------------------------------------------------------------
+# --- the idempotency contract ----------------------------------------------------------------
 
 
 def run_contract(**controls: object) -> tuple[str, dict[str, Any]]:
@@ -99,7 +99,7 @@ def test_a_knob_set_against_the_profile_is_named_as_a_departure() -> None:
     assert "Not what Stripe does" in visible_text(page)
 
 
-# --- lesson 3 -------------------------------------------------------------------------------
+# --- the readiness checklist -----------------------------------------------------------------
 
 
 def run_readiness(**controls: object) -> tuple[str, dict[str, Any]]:

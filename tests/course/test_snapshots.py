@@ -10,6 +10,8 @@ from asyncfail.course.questions import (
     HANDOFF_QUESTION,
     LAB_QUESTION,
     READINESS_QUESTION,
+    RECORDS_QUESTION,
+    WORKERS_QUESTION,
 )
 from asyncfail.ground.quiz import Question
 from tests.notebook_support import load_notebook, run_lesson, unescape_nested, visible_text
@@ -18,9 +20,11 @@ LESSONS = {
     "01_async_failure_lab": LAB_QUESTION,
     "02_break_the_assumptions": ASSUMPTIONS_QUESTION,
     "03_idempotency_contract": CONTRACT_QUESTION,
-    "04_readiness_checklist": READINESS_QUESTION,
-    "05_review_handoff": HANDOFF_QUESTION,
-    "06_explore_every_failure": EXPLORE_QUESTION,
+    "07_readiness_checklist": READINESS_QUESTION,
+    "08_review_handoff": HANDOFF_QUESTION,
+    "04_explore_every_failure": EXPLORE_QUESTION,
+    "05_two_workers": WORKERS_QUESTION,
+    "06_record_lifetime": RECORDS_QUESTION,
 }
 
 

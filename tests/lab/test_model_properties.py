@@ -144,6 +144,17 @@ def test_every_outcome_and_status_is_reachable() -> None:
         for d in range(1, top + 1)
         for s in settings
     ]
+    # The safeguards against a second worker each need a pause that hands the operation on.
+    stall = FaultPlan.of(Injection(attempt=1, point=FaultPoint.PAUSE_IN_REQUEST))
+    early = FaultPlan.of(Injection(attempt=1, point=FaultPoint.PAUSE_BEFORE_DISPATCH))
+    results += [
+        simulate(Scenario(plan=plan, settings=LabSettings(workers=2, **knobs)))
+        for plan, knobs in (
+            (stall, {"receiver": "dedupe"}),
+            (stall, {"claim": "lease", "fencing": "token"}),
+            (early, {"claim": "lease"}),
+        )
+    ]
     assert {r.outcome for r in results} == set(Outcome)
     assert {r.status for r in results} == set(Status)
 

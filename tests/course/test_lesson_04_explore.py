@@ -19,7 +19,7 @@ from asyncfail.lab.simulation import simulate
 from tests.cli_support import run_main
 from tests.notebook_support import load_notebook, run_lesson, vega_specs, visible_text
 
-nb = load_notebook("06_explore_every_failure")
+nb = load_notebook("04_explore_every_failure")
 PLANS_UP_TO_2 = sum(comb(len(FaultPoint) * 3, k) for k in range(3))  # 24 injections: 301
 
 

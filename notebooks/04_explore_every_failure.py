@@ -58,7 +58,7 @@ def _(mo):
 def _(lesson, mo, page, snapshot, words):
     mo.vstack(
         [
-            page.heading(mo, lesson("06_explore_every_failure"), snapshot),
+            page.heading(mo, lesson("04_explore_every_failure"), snapshot),
             mo.md(words.INTRO),
             mo.md(words.invariants_text()),
         ]

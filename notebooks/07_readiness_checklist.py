@@ -74,7 +74,7 @@ def _(mo):
 
 @app.cell(hide_code=True)
 def _(lesson, mo, page, snapshot, words):
-    mo.vstack([page.heading(mo, lesson("04_readiness_checklist"), snapshot), mo.md(words.INTRO)])
+    mo.vstack([page.heading(mo, lesson("07_readiness_checklist"), snapshot), mo.md(words.INTRO)])
     return
 
 

@@ -51,7 +51,7 @@ def _(mo):
 
 @app.cell(hide_code=True)
 def _(lesson, mo, page, snapshot, words):
-    mo.vstack([page.heading(mo, lesson("05_review_handoff"), snapshot), mo.md(words.INTRO)])
+    mo.vstack([page.heading(mo, lesson("08_review_handoff"), snapshot), mo.md(words.INTRO)])
     return
 
 

@@ -9,7 +9,7 @@ from asyncfail.lab.faults import Fault
 from asyncfail.lab.scenario import Mode
 from tests.notebook_support import load_notebook, run_lesson, vega_specs, visible_text
 
-nb = load_notebook("05_review_handoff")
+nb = load_notebook("08_review_handoff")
 
 
 def test_defaults_show_the_seed_handoff_and_its_timelines() -> None:

@@ -19,7 +19,7 @@ from asyncfail.handoff.report import assess
 from asyncfail.handoff.verdict import CheckStatus
 from tests.notebook_support import load_notebook, run_lesson, vega_specs, visible_text
 
-nb = load_notebook("04_readiness_checklist")
+nb = load_notebook("07_readiness_checklist")
 HOSTILE = "<script>alert(1)</script> | a | b |\n`tick` **bold** " + "x" * 9_900
 
 

@@ -1,0 +1,209 @@
+"""``asyncfail risk``: a seeded Monte Carlo over the timed model: how likely a second debit is,
+and how long records must live."""
+
+import argparse
+from collections.abc import Callable
+from decimal import Decimal, InvalidOperation
+
+from pydantic import ValidationError
+
+from asyncfail.cli.output import OutputFormat, UsageError, bounded_int, duration_argument
+from asyncfail.cli.settings_options import add_settings, settings_of
+from asyncfail.ground.canonical import to_json
+from asyncfail.ground.durations import approx, human
+from asyncfail.ground.prose import echoed
+from asyncfail.lab.faults import Fault
+from asyncfail.lab.scenario import MAX_DELIVERIES, Mode
+from asyncfail.risk.estimates import Estimate
+from asyncfail.risk.inputs import (
+    DEFAULT_INPUTS,
+    MAX_TRIALS,
+    Jitter,
+    RiskInputs,
+    parse_probability,
+)
+from asyncfail.risk.report import RiskReport, assess
+
+
+def probability_argument() -> Callable[[str], float]:
+    """An argparse type for a probability: the risk wing's one parser."""
+
+    def parse(text: str) -> float:
+        try:
+            return parse_probability(text)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+
+    return parse
+
+
+_FIELDS = RiskInputs.model_fields
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    d = DEFAULT_INPUTS
+    parser.add_argument(
+        "--trials",
+        type=bounded_int(1, MAX_TRIALS),
+        default=d.trials,
+        help=f"how many trials (1-{MAX_TRIALS:,}, default: {d.trials:,})",
+    )
+    parser.add_argument(
+        "--seed",
+        type=bounded_int(0, 2**63 - 1),
+        default=d.seed,
+        help=f"the generator's seed (default: {d.seed})",
+    )
+    parser.add_argument(
+        "--mode", choices=[m.value for m in Mode], default=d.mode.value, help="the runtime"
+    )
+    parser.add_argument(
+        "--deliveries",
+        type=bounded_int(1, MAX_DELIVERIES),
+        default=d.deliveries,
+        help=f"how many times the channel may deliver (1-{MAX_DELIVERIES}, "
+        f"default: {d.deliveries})",
+    )
+    parser.add_argument(
+        "--fault",
+        choices=[f.value for f in Fault],
+        help=_FIELDS["fault"].description,
+    )
+    parser.add_argument(
+        "--jitter",
+        choices=[j.value for j in Jitter],
+        default=d.jitter.value,
+        help="how redelivery delays are randomized (AWS's backoff guidance)",
+    )
+    for name in ("crash", "loss", "outage", "pause"):
+        field = f"{name}_probability"
+        parser.add_argument(
+            f"--{name}-probability",
+            type=probability_argument(),
+            default=getattr(d, field),
+            metavar="P",
+            help=f"{_FIELDS[field].description} (default: {getattr(d, field)})",
+        )
+    parser.add_argument(
+        "--replay-median",
+        type=duration_argument(),
+        metavar="SECONDS",
+        help=f"{_FIELDS['replay_median'].description} (default: "
+        f"{d.replay_median.json_number if d.replay_median else 'none'})",
+    )
+    parser.add_argument(
+        "--no-replay", action="store_true", help="nobody replays an abandoned delivery"
+    )
+    parser.add_argument(
+        "--replay-spread",
+        type=spread_argument(),
+        default=d.replay_spread,
+        metavar="SIGMA",
+        help=f"{_FIELDS['replay_spread'].description} (0-4, default: {d.replay_spread})",
+    )
+    parser.add_argument(
+        "--target",
+        type=probability_argument(),
+        default=d.target,
+        metavar="P",
+        help=f"{_FIELDS['target'].description} (default: {d.target})",
+    )
+    parser.add_argument(
+        "--format",
+        choices=[f.value for f in OutputFormat],
+        default=OutputFormat.JSON.value,
+        help="a JSON document (default) or a report for the terminal",
+    )
+    add_settings(parser)
+
+
+def spread_argument() -> Callable[[str], float]:
+    """An argparse type for the replay spread: a decimal number from 0 to 4."""
+
+    def parse(text: str) -> float:
+        try:
+            value = Decimal(text.strip())
+        except InvalidOperation:
+            value = Decimal("NaN")
+        if not value.is_finite() or not 0 <= value <= 4:
+            raise argparse.ArgumentTypeError(
+                f"{echoed(text)} is not a number from 0 to 4 (a log-normal sigma)"
+            )
+        return float(value)
+
+    return parse
+
+
+def inputs_of(args: argparse.Namespace) -> RiskInputs:
+    """The question the options ask."""
+    if args.no_replay and args.replay_median is not None:
+        raise UsageError("asyncfail risk: error: give --replay-median or --no-replay, not both")
+    fields: dict[str, object] = {
+        "trials": args.trials,
+        "seed": args.seed,
+        "mode": args.mode,
+        "deliveries": args.deliveries,
+        "settings": settings_of(args, "risk"),
+        "fault": args.fault,
+        "jitter": args.jitter,
+        "crash_probability": args.crash_probability,
+        "loss_probability": args.loss_probability,
+        "outage_probability": args.outage_probability,
+        "pause_probability": args.pause_probability,
+        "replay_spread": args.replay_spread,
+        "target": args.target,
+    }
+    if args.no_replay:
+        fields["replay_median"] = None
+    elif args.replay_median is not None:
+        fields["replay_median"] = args.replay_median
+    try:
+        return RiskInputs.model_validate(fields)
+    except ValidationError as error:
+        reason = error.errors()[0]["msg"].removeprefix("Value error, ")
+        raise UsageError(f"asyncfail risk: error: {reason}") from None
+
+
+def run(args: argparse.Namespace) -> str:
+    report = assess(inputs_of(args)).report
+    if args.format == OutputFormat.TEXT:
+        return render_text(report)
+    return to_json(report.model_dump(mode="json"))
+
+
+def _line(name: str, e: Estimate) -> str:
+    return (
+        f"{name:<10} {e.count:>7}   {e.probability:.6f}   95% interval {e.low:.6f} to {e.high:.6f}"
+    )
+
+
+def render_text(r: RiskReport) -> str:
+    """A terminal report: the estimates at the retention, the settling times, the required
+    retention, and the exact answer when there is one."""
+    retention = "kept for ever" if r.retention is None else human(r.retention)
+    lines = [
+        f"Risk: {r.trials:,} trials, seed {r.seed}, {r.inputs.mode} runtime, records {retention}",
+        f"{'':<10} {'trials':>7}   probability",
+        _line("duplicate", r.duplicate),
+        _line("unknown", r.unknown),
+        _line("lost", r.lost),
+        f"settled: median {approx(r.settled.median)}, 90% by {approx(r.settled.p90)}, "
+        f"99% by {approx(r.settled.p99)}, last {approx(r.settled.longest)}",
+    ]
+    req = r.required
+    need = "no retention is enough" if req.estimate is None else approx(req.estimate, up=True)
+    lines.append(f"retention for a duplicate risk below {req.target:g}: {need} (estimate)")
+    if req.confident is not None:
+        lines.append(f"  with 95% confidence: {approx(req.confident, up=True)}")
+    else:
+        lines.append(
+            f"  with 95% confidence: not shown by {r.trials:,} trials "
+            f"(at least {req.trials_needed:,} without a duplicate are needed)"
+        )
+    if r.exact is not None:
+        inside = r.duplicate.low <= r.exact.probability <= r.duplicate.high
+        lines.append(
+            f"exact ({r.exact.case}): {r.exact.probability:.6f}, "
+            f"{'inside' if inside else 'outside'} the interval"
+        )
+    return "\n".join(lines) + "\n"

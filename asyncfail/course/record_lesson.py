@@ -1,0 +1,248 @@
+"""Lesson "How long must records live?": every word the lesson shows, its controls' defaults,
+and the chart data it draws from a risk report.
+
+The estimates, the curve, the required retention and the exact answers are the risk wing's
+(``asyncfail.risk``); this module only reads a controls' values into a question and a report
+into words and chart rows.
+"""
+
+from collections.abc import Mapping
+from typing import Final
+
+from pydantic import ValidationError
+
+from asyncfail.charts.risk_charts import Bin, CurveRow, Mark, curve_rows, histogram, marks
+from asyncfail.ground.durations import Duration, approx, duration_error, human, parse_duration
+from asyncfail.risk.inputs import (
+    BROWSER_TRIALS,
+    DEFAULT_INPUTS,
+    Jitter,
+    RiskInputs,
+    parse_probability,
+)
+from asyncfail.risk.report import REAL_RETENTIONS, RiskRun
+
+INTRO: Final = """\
+An expired record turns a replay into a second debit. So the practical question is: with your
+retry schedule, your crash rate and your operators' habit of replaying dead letters hours or days
+later, **how likely is a duplicate, and how long must idempotency records live** to make it
+negligible?
+
+Each trial draws, from a seeded generator, where failures strike, how redeliveries are jittered
+and when an operator replays an abandoned delivery; then it runs the lab's model. Every estimate
+comes with its 95% interval, and where an exact answer exists the lesson shows it beside the
+estimate.
+"""
+
+RETENTION_LABEL: Final = "**Idempotency retention** (seconds)"
+CRASH_LABEL: Final = "**Crash probability**, at each crash point of each delivery"
+DELIVERIES_LABEL: Final = "**Delivery budget**: deliveries before the channel gives up"
+REPLAY_LABEL: Final = "**Median replay delay** (seconds): operators replay dead letters this late"
+SPREAD_LABEL: Final = "**Replay spread** (log-normal sigma, 0 to 4)"
+JITTER_LABEL: Final = "**Redelivery jitter**"
+TARGET_LABEL: Final = "**Target duplicate risk**"
+TRIALS_LABEL: Final = "**Trials** (more is slower and narrower)"
+SEED_LABEL: Final = "**Seed**"
+TARGETS: Final[dict[str, float]] = {"1e-2": 1e-2, "1e-3": 1e-3, "1e-4": 1e-4, "1e-5": 1e-5}
+DEFAULT_TARGET: Final = next(k for k, v in TARGETS.items() if v == DEFAULT_INPUTS.target)
+DEFAULT_DELIVERIES: Final = DEFAULT_INPUTS.deliveries
+TRIAL_CHOICES: Final[tuple[int, ...]] = (1000, BROWSER_TRIALS, 20_000)
+RUNNING: Final = "Running trials"
+
+CONTROL_TEXTS: Final[dict[str, str]] = {
+    "retention": "86400",
+    "crash": str(DEFAULT_INPUTS.crash_probability),
+    "replay": str(DEFAULT_INPUTS.replay_median.json_number if DEFAULT_INPUTS.replay_median else ""),
+    "spread": str(DEFAULT_INPUTS.replay_spread),
+}
+"""Where the text fields start: a day of retention, and the risk wing's defaults."""
+
+PREDICT_PROMPT: Final = (
+    "**Predict first.** Which real system's default retention keeps the duplicate risk below "
+    "the target here?"
+)
+NONE_OF_THEM: Final = "none of them"
+REVEAL_PROMPT: Final = "Commit a prediction, or switch on *skip predicting*, to run the trials."
+COMMIT_LABEL: Final = "Commit my prediction"
+SKIP_LABEL: Final = "Skip predicting: run the trials as the settings change"
+
+ESTIMATE_LINE: Final = (
+    "**{name}**: {p:.2e} (95% interval {low:.2e} to {high:.2e}; {count:,} of {trials:,} trials)"
+)
+OUTCOME_NAMES: Final = {"duplicate": "Duplicate", "unknown": "Unknown or parked", "lost": "Lost"}
+REQUIRED: Final = (
+    "**Records must live at least {estimate}** for the estimated duplicate risk to stay below "
+    "{target:g} at every longer retention."
+)
+NO_RETENTION: Final = (
+    "**No retention is enough**: duplicates happen here even with records kept for ever (the "
+    "naive loop, or a key per attempt)."
+)
+CONFIDENT: Final = "With 95% confidence: at least {confident}."
+NOT_CONFIDENT: Final = (
+    "To show a risk below {target:g} with 95% confidence, at least {needed:,} trials without a "
+    "duplicate are needed; {trials:,} ran."
+)
+EXACT: Final = (
+    "**Exact answer** ({case}): {p:.4f}, {inside} the estimate's interval. The estimate and the "
+    "exact probability come from the same draw rules."
+)
+PREDICTION_RIGHT: Final = "Right: {answer}."
+PREDICTION_WRONG: Final = "The model says otherwise: {answer}."
+KEEPS: Final = "{name}'s {retention} keeps it below the target (estimate {p:.2e})"
+MISSES: Final = "{name}'s {retention} does not (estimate {p:.2e})"
+
+TERMINAL_TEXT: Final = "## The same estimate in a terminal"
+
+NOTICE: Final = """\
+## What to notice
+
+- **The tail decides.** Most replays come within a day, but the duplicate risk is set by the
+  few that come days later: a retention must outlast the replay delays you will actually see,
+  not the typical one.
+- **No duplicate seen is not a zero risk.** With n trials and nothing seen, the 95% interval
+  still reaches about 3.84 / n; showing a risk below 1e-4 takes tens of thousands of trials.
+- **Exact where it can be.** With one certain fault the risk is just the chance that the delay
+  reaches the retention, and the library computes it exactly: the estimate must agree.
+- **Defaults are choices.** Powertools keeps records 1 hour, Stripe 24 hours, Restate a day,
+  Brandur Leach's design 72 hours, Temporal Cloud 30 days. Which one is safe depends on your
+  replay habits, not on the library.
+"""
+
+
+def read_controls(
+    texts: Mapping[str, str],
+    deliveries: object,
+    jitter: str,
+    target: str,
+    trials: object,
+    seed: object,
+) -> tuple[RiskInputs, list[str]]:
+    """The question the controls ask, and a line for each text that cannot be read (its
+    default is used meanwhile)."""
+    errors: list[str] = []
+    fields: dict[str, object] = {
+        "jitter": Jitter(jitter),
+        "target": TARGETS.get(target, DEFAULT_INPUTS.target),
+        "trials": trials if isinstance(trials, int) else BROWSER_TRIALS,
+    }
+    for name, field, label in (
+        ("retention", "retention", "Retention"),
+        ("replay", "replay_median", "Median replay delay"),
+    ):
+        try:
+            fields[field] = parse_duration(texts[name])
+        except ValueError as error:
+            errors.append(duration_error(label, texts[name], str(error)))
+    try:
+        fields["crash_probability"] = parse_probability(texts["crash"])
+    except ValueError as error:
+        errors.append(f"Crash probability: {error}")
+    try:
+        fields["replay_spread"] = float(texts["spread"])
+        RiskInputs.model_validate({"replay_spread": fields["replay_spread"]})
+    except (ValueError, ValidationError):
+        errors.append(f"Replay spread: {texts['spread']!r} is not a number from 0 to 4")
+        fields.pop("replay_spread", None)
+    if isinstance(deliveries, int) and 1 <= deliveries <= 9:
+        fields["deliveries"] = deliveries
+    if isinstance(seed, int) and seed >= 0:
+        fields["seed"] = seed
+    retention = fields.pop("retention", Duration.of_seconds(86_400))
+    fields["settings"] = {"retention": retention}
+    return RiskInputs.model_validate(fields), errors
+
+
+def estimate_lines(run: RiskRun) -> str:
+    """The three estimates at the chosen retention (Markdown)."""
+    r = run.report
+    return "\n\n".join(
+        ESTIMATE_LINE.format(
+            name=OUTCOME_NAMES[name],
+            p=e.probability,
+            low=e.low,
+            high=e.high,
+            count=e.count,
+            trials=r.trials,
+        )
+        for name, e in (("duplicate", r.duplicate), ("unknown", r.unknown), ("lost", r.lost))
+    )
+
+
+def required_text(run: RiskRun) -> str:
+    """What retention the target requires, with its uncertainty (Markdown)."""
+    r, req = run.report, run.report.required
+    if req.estimate is None:
+        return NO_RETENTION
+    lines = [REQUIRED.format(estimate=approx(req.estimate, up=True), target=req.target)]
+    if req.confident is not None:
+        lines.append(CONFIDENT.format(confident=approx(req.confident, up=True)))
+    else:
+        lines.append(
+            NOT_CONFIDENT.format(target=req.target, needed=req.trials_needed, trials=r.trials)
+        )
+    if r.exact is not None:
+        inside = r.duplicate.low <= r.exact.probability <= r.duplicate.high
+        lines.append(
+            EXACT.format(
+                case=r.exact.case,
+                p=r.exact.probability,
+                inside="inside" if inside else "outside",
+            )
+        )
+    return "\n\n".join(lines)
+
+
+def prediction_options() -> list[str]:
+    """The predictions offered: each real default, then none of them."""
+    return [f"{name} ({human(d)})" for name, d in REAL_RETENTIONS] + [NONE_OF_THEM]
+
+
+def judge(run: RiskRun, guess: str) -> tuple[bool, str]:
+    """Whether a guess names a default that keeps the risk below the target (or rightly says
+    none does), and the sentence that says what the model found."""
+    from_curve = run.trials
+    n = len(from_curve)
+    found = []
+    for name, retention in REAL_RETENTIONS:
+        dups = sum(1 for t in from_curve if t.at(retention).outcome.value == "duplicate")
+        found.append((name, retention, dups / n))
+    target = run.report.required.target
+    keeping = [(name, r, p) for name, r, p in found if p < target]
+    said = "; ".join(
+        (KEEPS if p < target else MISSES).format(name=name, retention=human(r), p=p)
+        for name, r, p in found
+    )
+    if guess == NONE_OF_THEM:
+        right = not keeping
+    else:
+        right = any(guess.startswith(name + " ") for name, _, _ in keeping)
+    return right, (PREDICTION_RIGHT if right else PREDICTION_WRONG).format(answer=said)
+
+
+def chart_data(run: RiskRun) -> tuple[list[CurveRow], list[Mark], Mark, list[Bin]]:
+    """The curve, the real defaults, the chosen retention and the replay histogram."""
+    r = run.report
+    curve = curve_rows(
+        [
+            (p.retention.millis, p.duplicate.probability, p.duplicate.low, p.duplicate.high)
+            for p in r.curve
+        ]
+    )
+    defaults = marks([(name, d.millis) for name, d in REAL_RETENTIONS])
+    retention = r.retention or Duration.of_seconds(2_592_000)
+    chosen = marks([("your retention", retention.millis)])[0]
+    bins = histogram([t.draw.replay for t in run.trials if t.draw.replay is not None])
+    return curve, defaults, chosen, bins
+
+
+def curve_description(run: RiskRun) -> str:
+    """The curve in words, for screen readers and static pages."""
+    r = run.report
+    points = "; ".join(
+        f"{approx(p.retention)}: {p.duplicate.probability:.2e}" for p in r.curve[::5]
+    )
+    return (
+        f"Duplicate risk against retention, {r.trials:,} trials, seed {r.seed}, each estimate "
+        f"with its 95% interval in the table. Estimates: {points}."
+    )

@@ -1,0 +1,166 @@
+"""Lesson "Two workers, one debit": every word the lesson shows, its controls' defaults, and
+the explorer's verdict for the chosen safeguards (cached per setting combination).
+
+The lesson runs worker 1 into a stall at one named step; its lease runs out and the channel
+hands the operation to worker 2. What happens to the ledger is the model's; which stall (or two)
+could still break the safeguards is the explorer's.
+"""
+
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Final
+
+from asyncfail.explore.explorer import Exploration, explore
+from asyncfail.ground.durations import duration_error, parse_duration
+from asyncfail.ground.prose import counted
+from asyncfail.lab.faults import POINT_PROSE, FaultPlan, FaultPoint, Injection, plan_text
+from asyncfail.lab.results import LabResult
+from asyncfail.lab.scenario import Mode, Scenario, option
+from asyncfail.lab.settings import DEFAULT_LEASE, DEFAULT_PAUSE, SETTING_DESCRIPTIONS, LabSettings
+from asyncfail.lab.simulation import simulate
+
+STALLS: Final[tuple[FaultPoint, ...]] = (
+    FaultPoint.PAUSE_BEFORE_DISPATCH,
+    FaultPoint.PAUSE_IN_REQUEST,
+    FaultPoint.PAUSE_AFTER_EFFECT,
+)
+"""Where worker 1 can stall, in the order a delivery reaches them."""
+DEFAULT_STALL: Final = FaultPoint.PAUSE_IN_REQUEST
+
+SAFEGUARDS: Final = ("claim", "receiver", "fencing")
+"""The settings the lesson offers as safeguards, in the order they are shown."""
+
+EXPLORE_FAULTS: Final = 2
+"""How many injections (stalls, crashes, lost messages, outages) the explorer combines."""
+
+INTRO: Final = """\
+A worker is slow, not dead: a garbage-collection pause, a stalled network call. Its **lease**
+on the delivery runs out while it is still working, so the channel hands the same operation to
+a **second worker**. Now two workers hold it, and neither knows about the other.
+
+Choose where worker 1 stalls and which safeguards are on, predict, then watch both workers on
+the timeline: each has its own lane, each delivery's lease is a green band, the stall a grey
+one.
+"""
+
+STALL_LABEL: Final = "**Worker 1 stalls**"
+PAUSE_LABEL: Final = f"`{option('pause')}`: {SETTING_DESCRIPTIONS['pause']} (seconds)"
+LEASE_LABEL: Final = f"`{option('lease')}`: {SETTING_DESCRIPTIONS['lease']} (seconds)"
+SAFEGUARDS_TITLE: Final = "**Safeguards** (the durable runtime's; the naive loop uses none)"
+PAUSE_TEXT: Final = DEFAULT_PAUSE.json_number
+LEASE_TEXT: Final = DEFAULT_LEASE.json_number
+INPUT_ERROR: Final = "{error}; the lesson uses {used} meanwhile"
+
+PREDICT_PROMPT: Final = (
+    "**Predict first.** With two workers, how many debits reach the ledger? "
+    "Naive runtime: {naive} Durable runtime: {durable}"
+)
+REVEAL_PROMPT: Final = (
+    "Commit a guess for each runtime, or switch on *skip predicting*, to see the runs."
+)
+SKIP_LABEL: Final = "Skip predicting: show the runs as the settings change"
+
+TRACES_TITLE: Final = "## Both workers against time"
+EXPLORER_TITLE: Final = "## Could a stall elsewhere still debit twice?"
+EXPLORING: Final = "Exploring every plan"
+HOLDS: Final = (
+    "**No.** The explorer ran every plan of up to {faults} injections (stalls at any step of "
+    "either worker, crashes, lost messages, one-off outages): {explored} plans, {fired} of "
+    "them fired in full, in {interleavings} different orders of the two workers' steps. None "
+    "debits twice with these safeguards."
+)
+BREAKS: Final = (
+    "**Yes.** The explorer found {violations} that debit twice with these safeguards, among "
+    "{explored} it ran. The smallest is **{plan}**: {effects}, *{status}*. Replay it in a "
+    "terminal:"
+)
+
+NOTICE: Final = """\
+## What to notice
+
+- **Slow is not dead.** No crash, no lost message: a stall longer than the lease is enough for
+  the naive loop to debit twice.
+- **A lease is checked before the act, not during it.** With a claim, a worker that stalls
+  before dispatching finds its claim gone and stops; one whose request stalls after the check
+  still lands (Martin Kleppmann's point about leases).
+- **Fencing makes the resource check.** Each claim carries a larger token and the receiver
+  refuses an older one, so the stale request is turned away at the ledger's door.
+- **Fencing orders writes; it does not deduplicate them.** Without a claim check, two workers
+  that both looked before either wrote can both write, in token order. Ask the explorer for two
+  stalls.
+- **The receiver's in-progress record** turns the second request away with 409, *retry later*:
+  not a failure and not a duplicate.
+"""
+
+
+def stall_label(point: FaultPoint) -> str:
+    """A stall as the dropdown offers it: ``pause-in-request: the request stalls at ...``."""
+    return f"{point.value}: {POINT_PROSE[point].clause}"
+
+
+def stall_options() -> dict[str, str]:
+    """The stalls by label, each to its point's value."""
+    return {stall_label(p): p.value for p in STALLS}
+
+
+def read_seconds(label: str, text: str, fallback: str) -> tuple[str, list[str]]:
+    """A duration field's text if it reads, else the fallback, with a line saying why."""
+    try:
+        parse_duration(text)
+    except ValueError as error:
+        line = INPUT_ERROR.format(error=duration_error(label, text, str(error)), used=fallback)
+        return fallback, [line]
+    return text, []
+
+
+def scenario_from_controls(
+    stall: str, pause_text: str, lease_text: str, safeguards: Mapping[str, str]
+) -> tuple[Scenario, tuple[str, ...]]:
+    """The two-worker scenario the controls describe (worker 1 stalls at ``stall`` in its
+    delivery), and a line for each duration that cannot be read (the default is used)."""
+    pause, errors = read_seconds("Pause", pause_text, str(PAUSE_TEXT))
+    lease, more = read_seconds("Lease", lease_text, str(LEASE_TEXT))
+    knobs = dict(safeguards) | {"workers": 2, "pause": pause, "lease": lease}
+    plan = FaultPlan.of(Injection(attempt=1, point=FaultPoint(stall)))
+    scenario = Scenario(plan=plan, settings=LabSettings.model_validate(knobs))
+    return scenario, tuple(errors + more)
+
+
+def runs(scenario: Scenario) -> dict[Mode, LabResult]:
+    """Both runtimes under the scenario, naive first."""
+    return {m: simulate(scenario.model_copy(update={"mode": m})) for m in Mode}
+
+
+@lru_cache(maxsize=64)
+def explored(settings: LabSettings) -> Exploration:
+    """The durable runtime explored under ``settings`` (cached: the same safeguards ask the
+    same question)."""
+    return explore(Mode.DURABLE, settings, 3, EXPLORE_FAULTS)
+
+
+def verdict(found: Exploration) -> tuple[str, Scenario | None, str | None]:
+    """What the explorer says (Markdown), and the smallest counterexample's scenario and
+    replay command when there is one."""
+    report = found.invariants[0]
+    example = report.counterexample
+    if example is None:
+        return (
+            HOLDS.format(
+                faults=found.max_faults,
+                explored=found.explored,
+                fired=found.explored - found.unreachable,
+                interleavings=found.interleavings,
+            ),
+            None,
+            None,
+        )
+    plan = FaultPlan(injections=example.plan)
+    scenario = Scenario(plan=plan, deliveries=found.deliveries, settings=found.settings)
+    text = BREAKS.format(
+        violations=counted(report.violations, "plan"),
+        explored=found.explored,
+        plan=plan_text(plan),
+        effects=counted(example.counts.effects, "business effect"),
+        status=example.status.value,
+    )
+    return text, scenario, example.command

@@ -1,0 +1,148 @@
+"""What a risk estimate is asked: the runtime and settings, how often each kind of failure
+strikes, how redeliveries are jittered, when operators replay, how many trials, and the seed."""
+
+from decimal import Decimal, InvalidOperation
+from enum import StrEnum
+from typing import Annotated, Final
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+
+from asyncfail.ground.durations import Duration
+from asyncfail.ground.prose import echoed
+from asyncfail.lab.faults import Failure, Fault
+from asyncfail.lab.scenario import MAX_DELIVERIES, Mode, option, option_value
+from asyncfail.lab.settings import DEFAULT_SETTINGS, LabSettings
+
+
+class Jitter(StrEnum):
+    """How a redelivery's delay is randomized (AWS Architecture Blog, Marc Brooker, "Exponential
+    Backoff And Jitter", 2015)."""
+
+    NONE = "none"
+    """The schedule's delay as it is."""
+    FULL = "full"
+    """Uniform between 0 and the schedule's delay."""
+    EQUAL = "equal"
+    """Half the schedule's delay, plus uniform between 0 and the other half."""
+
+
+PROBABILITY_ACCEPTED: Final = (
+    "a probability from 0 to 1, written as a decimal (0.05) or in scientific notation (5e-2)"
+)
+
+
+def parse_probability(value: object) -> float:
+    """A probability from text or a number: finite, from 0 to 1 inclusive (ValueError naming
+    what is accepted otherwise)."""
+    if isinstance(value, bool):
+        raise ValueError(f"{echoed(str(value))} is not a probability; give {PROBABILITY_ACCEPTED}")
+    try:
+        number = Decimal(str(value).strip()) if isinstance(value, str) else Decimal(value)  # type: ignore[arg-type]
+    except (InvalidOperation, TypeError, ValueError):
+        raise ValueError(
+            f"{echoed(str(value))} is not a number; give {PROBABILITY_ACCEPTED}"
+        ) from None
+    if not number.is_finite() or not 0 <= number <= 1:
+        raise ValueError(f"{echoed(str(value))} is not from 0 to 1; give {PROBABILITY_ACCEPTED}")
+    return float(number)
+
+
+Probability = Annotated[float, BeforeValidator(parse_probability)]
+
+MAX_TRIALS: Final = 1_000_000
+DEFAULT_TRIALS: Final = 20_000
+BROWSER_TRIALS: Final = 4_000
+"""Trials a lesson runs by default in the browser, where Python is a few times slower."""
+
+DEFAULT_REPLAY_MEDIAN: Final = Duration.of_seconds(86_400)
+"""Operators replay a dead letter a day later, typically."""
+
+
+class RiskInputs(BaseModel):
+    """One risk question. Every failure probability is per point, per delivery."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    trials: int = Field(DEFAULT_TRIALS, ge=1, le=MAX_TRIALS, description="How many trials.")
+    seed: int = Field(0, ge=0, le=2**63 - 1, description="The generator's seed.")
+    mode: Mode = Mode.DURABLE
+    deliveries: int = Field(2, ge=1, le=MAX_DELIVERIES)
+    settings: LabSettings = Field(
+        DEFAULT_SETTINGS,
+        description="The lab's settings; their retention is where the estimate is read.",
+    )
+    fault: Fault | None = Field(
+        None,
+        description="A named fault injected into the first delivery of every trial, beside "
+        "the random ones (none: only random ones).",
+    )
+    jitter: Jitter = Jitter.NONE
+    crash_probability: Probability = Field(
+        0.05, description="A worker or receiver crash, at each crash point of each delivery."
+    )
+    loss_probability: Probability = Field(
+        0.0, description="A lost request or reply, at each network point of each delivery."
+    )
+    outage_probability: Probability = Field(
+        0.0, description="A one-off journal or lookup outage, at each such point of a delivery."
+    )
+    pause_probability: Probability = Field(
+        0.0, description="A worker stall, at each pause point of each delivery (two workers)."
+    )
+    replay_median: Duration | None = Field(
+        DEFAULT_REPLAY_MEDIAN,
+        description="The median delay before an operator replays an abandoned delivery; none: "
+        "nobody replays.",
+    )
+    replay_spread: float = Field(
+        1.0,
+        ge=0,
+        le=4,
+        allow_inf_nan=False,
+        description="The log-normal spread (sigma) of the replay delay: 1 puts two thirds of "
+        "replays between a third of the median and about three times it.",
+    )
+    target: Probability = Field(
+        1e-4, description="The duplicate risk a retention must bring the estimate below."
+    )
+
+    def probability_of(self, failure: Failure) -> float:
+        """The chance an injection of ``failure`` strikes at one point of one delivery."""
+        return {
+            Failure.CRASH: self.crash_probability,
+            Failure.RECEIVER_CRASH: self.crash_probability,
+            Failure.MESSAGE_LOST: self.loss_probability,
+            Failure.JOURNAL_UNAVAILABLE: self.outage_probability,
+            Failure.LOOKUP_FAILED: self.outage_probability,
+            Failure.PAUSE: self.pause_probability,
+        }[failure]
+
+
+DEFAULT_INPUTS: Final = RiskInputs()
+"""The lesson's and the command's starting question."""
+
+
+def command_line(inputs: RiskInputs) -> str:
+    """The ``asyncfail risk`` command that asks ``inputs``: each option only when it is not the
+    default, settings as ``asyncfail lab`` writes them."""
+    words = ["asyncfail", "risk"]
+    d = DEFAULT_INPUTS
+    for name in ("trials", "seed", "mode", "deliveries", "fault", "jitter"):
+        value = getattr(inputs, name)
+        if value != getattr(d, name):
+            words += [option(name), str(value)]
+    for name in ("crash", "loss", "outage", "pause"):
+        value = getattr(inputs, f"{name}_probability")
+        if value != getattr(d, f"{name}_probability"):
+            words += [f"--{name}-probability", f"{value:g}"]
+    if inputs.replay_median is None:
+        words.append("--no-replay")
+    elif inputs.replay_median != d.replay_median:
+        words += ["--replay-median", option_value(inputs.replay_median)]
+    if inputs.replay_spread != d.replay_spread:
+        words += ["--replay-spread", f"{inputs.replay_spread:g}"]
+    if inputs.target != d.target:
+        words += ["--target", f"{inputs.target:g}"]
+    for name in inputs.settings.changed():
+        words += [option(name), option_value(getattr(inputs.settings, name))]
+    return " ".join(words)

@@ -1,0 +1,240 @@
+"""The risk report: what the trials say at the chosen retention, the duplicate risk at every
+retention, the retention a target risk requires, and the exact answer where there is one.
+
+Rules. Duplicate, unknown (unknown or parked: nobody knows yet) and lost are read at the
+settings' retention (records kept for ever when it is none), each as an ``Estimate``. The
+duplicate risk at a retention R counts the trials whose outcome at R is a duplicate
+(``Trial.at``). The required retention is the smallest R from which on every longer retention's
+estimate is below the target; the confident one asks the same of the Wilson interval's upper end,
+and when even no duplicate at all could not show that, the report says how many trials would.
+"""
+
+import math
+from bisect import bisect_right
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from asyncfail.ground.durations import MAX_DURATION, ClockTime, Duration
+from asyncfail.lab.reading import Outcome
+from asyncfail.risk.estimates import Z95, Estimate, estimate, quantile, wilson
+from asyncfail.risk.exact import ExactAnswer, exact_duplicate
+from asyncfail.risk.inputs import RiskInputs
+from asyncfail.risk.trials import PROGRESS_EVERY, Trial, run_trials
+
+if TYPE_CHECKING:
+    from pandas import DataFrame
+
+NOT_KNOWN: Final = frozenset({Outcome.UNKNOWN, Outcome.PARKED})
+"""Outcomes that say nobody knows yet whether the debit happened."""
+
+REAL_RETENTIONS: Final[tuple[tuple[str, Duration], ...]] = (
+    ("Powertools", Duration.of_seconds(3600)),
+    ("Stripe", Duration.of_seconds(86_400)),
+    ("Restate", Duration.of_seconds(86_400)),
+    ("Brandur Leach", Duration.of_seconds(72 * 3600)),
+    ("Temporal Cloud", Duration.of_seconds(30 * 86_400)),
+)
+"""Real systems' default retention of idempotency or deduplication state: AWS Lambda
+Powertools' idempotency expires_after_seconds (3600 s); Stripe prunes idempotency keys after
+24 hours; Restate keeps an invocation's idempotency key for a day by default; Brandur Leach's
+reaper removes keys after 72 hours; Temporal Cloud's default namespace retention is 30 days."""
+
+CURVE_POINTS: Final = 41
+"""How many retentions the curve samples, evenly on a log scale from 1 s to 30 days."""
+
+
+class CurvePoint(BaseModel):
+    """The duplicate risk at one retention."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    retention: Duration
+    duplicate: Estimate
+
+
+class Settlement(BaseModel):
+    """When runs settled (their last event), as quantiles of the trials."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    median: ClockTime
+    p90: ClockTime
+    p99: ClockTime
+    longest: ClockTime
+
+
+class Required(BaseModel):
+    """The retention a target duplicate risk requires."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    target: float
+    estimate: ClockTime | None = Field(
+        description="The smallest retention from which on the estimate is below the target; "
+        "null when no retention is enough."
+    )
+    confident: ClockTime | None = Field(
+        description="The same for the upper end of the 95% interval; null when no retention "
+        "is enough, or too few trials ran to show it."
+    )
+    trials_needed: int = Field(
+        description="Trials without a single duplicate it takes for the interval's upper end "
+        "to fall below the target."
+    )
+
+
+class RiskReport(BaseModel):
+    """What ``asyncfail risk`` prints."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    trials: int
+    seed: int
+    inputs: RiskInputs
+    retention: Duration | None
+    duplicate: Estimate
+    unknown: Estimate
+    lost: Estimate
+    settled: Settlement
+    curve: tuple[CurvePoint, ...]
+    required: Required
+    exact: ExactAnswer | None
+
+
+@dataclass(frozen=True, slots=True)
+class RiskRun:
+    """A report and the trials behind it."""
+
+    report: RiskReport
+    trials: tuple[Trial, ...]
+
+    def to_pandas(self) -> "DataFrame":
+        """One row per trial (``risk.frames.trials_frame``), at the report's retention. pandas
+        is imported here, when asked for, and only here: never on a lesson page's path."""
+        from asyncfail.risk.frames import trials_frame  # see the docstring
+
+        return trials_frame(self.trials, self.report.retention)
+
+
+def curve_retentions() -> tuple[Duration, ...]:
+    """The retentions the curve samples: 1 s to 30 days on a log scale, whole milliseconds."""
+    low, high = 1000, MAX_DURATION.millis
+    ratio = (high / low) ** (1 / (CURVE_POINTS - 1))
+    return tuple(Duration(round(low * ratio**i)) for i in range(CURVE_POINTS))
+
+
+@dataclass(frozen=True, slots=True)
+class Steps:
+    """The count of duplicates as a step function of the retention (whole ms): it is
+    ``counts[i]`` from ``starts[i]`` until the next start, and ``forever`` with records kept for
+    ever. A duplicate segment (low, high] adds one from low + 1 and removes it from high + 1."""
+
+    starts: tuple[int, ...]
+    counts: tuple[int, ...]
+    forever: int
+
+    @classmethod
+    def of(cls, trials: Iterable[Trial]) -> "Steps":
+        changes: dict[int, int] = {}
+        forever = 0
+        for t in trials:
+            for s in t.segments:
+                if s.outcome is not Outcome.DUPLICATE:
+                    continue
+                changes[s.low + 1] = changes.get(s.low + 1, 0) + 1
+                if s.high is None:
+                    forever += 1
+                else:
+                    changes[s.high + 1] = changes.get(s.high + 1, 0) - 1
+        starts = tuple(sorted(changes))
+        counts, count = [], 0
+        for at in starts:
+            count += changes[at]
+            counts.append(count)
+        return cls(starts, tuple(counts), forever)
+
+    def at(self, retention: Duration | None) -> int:
+        """How many trials debit twice at ``retention`` (None: records kept for ever)."""
+        if retention is None:
+            return self.forever
+        i = bisect_right(self.starts, retention.millis)
+        return self.counts[i - 1] if i else 0
+
+    def smallest_safe(self, allowed: int) -> Duration | None:
+        """The smallest retention from which on at most ``allowed`` trials debit twice at
+        every longer retention; None when even records kept for ever leave more."""
+        if self.forever > allowed:
+            return None
+        safe_from = 0
+        for i, count in enumerate(self.counts):
+            if count > allowed:
+                # The count changes again at the next start: the last count is ``forever``.
+                safe_from = self.starts[i + 1]
+        return Duration(safe_from)
+
+
+def trials_needed(target: float) -> int:
+    """How many trials without a duplicate bring Wilson's upper end below ``target``: with no
+    success it is z²/(n + z²), below t once n > z²(1 - t)/t."""
+    if target <= 0:
+        return 0
+    return math.floor(Z95 * Z95 * (1 - target) / target) + 1
+
+
+def allowed_count(trials: int, target: float, *, confident: bool) -> int:
+    """The most duplicates ``trials`` may hold and still show a risk below ``target``: by the
+    estimate (count / trials < target), or by the interval's upper end (-1: not even none)."""
+    if not confident:
+        return math.ceil(target * trials) - 1
+    allowed = -1
+    for count in range(0, trials + 1):
+        if wilson(count, trials)[1] >= target:
+            break
+        allowed = count
+    return allowed
+
+
+def assess(inputs: RiskInputs, progress: Callable[[int], object] | None = None) -> RiskRun:
+    """Run every trial of ``inputs`` and report (this module's rules); ``progress`` is told how
+    many more trials are done every ``PROGRESS_EVERY`` trials (a lesson's progress bar)."""
+    done: list[Trial] = []
+    for trial in run_trials(inputs):
+        done.append(trial)
+        if progress is not None and len(done) % PROGRESS_EVERY == 0:
+            progress(PROGRESS_EVERY)
+    trials = tuple(done)
+    n = len(trials)
+    steps = Steps.of(trials)
+    retention = inputs.settings.retention
+    here = [t.at(retention) for t in trials]
+    settled = sorted(s.settled for s in here)
+    confident_allowed = allowed_count(n, inputs.target, confident=True)
+    report = RiskReport(
+        trials=n,
+        seed=inputs.seed,
+        inputs=inputs,
+        retention=retention,
+        duplicate=estimate(sum(s.outcome is Outcome.DUPLICATE for s in here), n),
+        unknown=estimate(sum(s.outcome in NOT_KNOWN for s in here), n),
+        lost=estimate(sum(s.outcome is Outcome.LOST for s in here), n),
+        settled=Settlement(
+            median=Duration(quantile(settled, 0.5)),
+            p90=Duration(quantile(settled, 0.9)),
+            p99=Duration(quantile(settled, 0.99)),
+            longest=Duration(settled[-1]),
+        ),
+        curve=tuple(
+            CurvePoint(retention=r, duplicate=estimate(steps.at(r), n)) for r in curve_retentions()
+        ),
+        required=Required(
+            target=inputs.target,
+            estimate=steps.smallest_safe(allowed_count(n, inputs.target, confident=False)),
+            confident=None if confident_allowed < 0 else steps.smallest_safe(confident_allowed),
+            trials_needed=trials_needed(inputs.target),
+        ),
+        exact=exact_duplicate(inputs),
+    )
+    return RiskRun(report, trials)

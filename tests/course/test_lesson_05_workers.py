@@ -1,0 +1,126 @@
+"""Lesson "Two workers, one debit" runs headless: the stall and the safeguards drive both
+runtimes, both workers have lanes, and the explorer's verdict is its own."""
+
+import json
+from typing import Any
+
+import marimo as mo
+import pytest
+
+from asyncfail import Mode, Scenario, simulate
+from asyncfail.charts.specs import time_timeline_spec
+from asyncfail.course.questions import WORKERS_QUESTION
+from asyncfail.explore.explorer import explore
+from asyncfail.lab.faults import parse_plan
+from asyncfail.lab.settings import LabSettings
+from tests.cli_support import run_main
+from tests.notebook_support import load_notebook, run_lesson, stats, vega_specs, visible_text
+
+nb = load_notebook("05_two_workers")
+SKIP = mo.ui.switch(value=True)
+
+
+def controls(
+    stall: str = "pause-in-request", pause: str = "60", lease: str = "30", **safeguards: str
+) -> dict[str, object]:
+    chosen = {"claim": "none", "receiver": "lookup-only", "fencing": "none"} | safeguards
+    return {
+        "stall": mo.ui.dropdown({stall: stall}, value=stall),
+        "pause": mo.ui.text(value=pause),
+        "lease": mo.ui.text(value=lease),
+        "safeguards": mo.ui.dictionary({k: mo.ui.text(value=v) for k, v in chosen.items()}),
+    }
+
+
+def run(**controls_: object) -> tuple[str, dict[str, Any]]:
+    return run_lesson(nb, **controls_)
+
+
+def test_it_asks_before_it_shows() -> None:
+    page, defs = run()
+    assert defs["revealed"] is False and vega_specs(page) == []
+
+
+def test_a_stalled_request_without_safeguards_debits_twice_in_both_runtimes() -> None:
+    page, defs = run(**controls(), skip_prediction=SKIP)
+    # Worked by hand: worker 1's request stalls at the receiver for 60 s; at 30 s worker 2
+    # takes over (naive: calls again; durable: looks up, finds nothing, calls again) and
+    # debits; then worker 1's request lands.
+    assert [v for label, v in stats(page) if label == "Business effects"] == ["2", "2"]
+    scenario = Scenario(
+        plan=parse_plan("1:pause-in-request"), settings=LabSettings(workers=2, pause="60")
+    )
+    assert defs["scenario"] == scenario
+    specs = vega_specs(page)
+    for spec, mode in zip(specs, Mode, strict=False):
+        result = simulate(scenario.model_copy(update={"mode": mode}))
+        assert spec["datasets"] == time_timeline_spec(result, width=380)["datasets"]
+        lanes = {r["lane_name"] for r in spec["datasets"]["events"]}
+        assert {"worker 1", "worker 2"} <= lanes
+        assert {b["kind"] for b in spec["datasets"]["bands"]} >= {"lease held", "paused"}
+
+
+@pytest.mark.parametrize(
+    ("safeguards", "durable_effects", "status"),
+    [
+        ({"claim": "lease", "fencing": "token"}, "1", "a stale worker's request was fenced off"),
+        ({"receiver": "dedupe"}, "1", "a concurrent request was told to retry later"),
+        ({"claim": "lease"}, "2", "Duplicate debit"),
+    ],
+)
+def test_each_safeguard_shows_what_it_does(
+    safeguards: dict[str, str], durable_effects: str, status: str
+) -> None:
+    page, _ = run(**controls(**safeguards), skip_prediction=SKIP)
+    effects = [v for label, v in stats(page) if label == "Business effects"]
+    assert effects == ["2", durable_effects] and status in visible_text(page)
+
+
+def test_the_explorer_verdict_is_the_explorers() -> None:
+    text = visible_text(run(**controls(claim="lease", fencing="token"), skip_prediction=SKIP)[0])
+    found = explore(Mode.DURABLE, LabSettings(workers=2, claim="lease", fencing="token"), 3, 2)
+    assert found.invariants[0].violations == 0
+    assert f"{found.explored} plans, {found.explored - found.unreachable} of them fired" in text
+    page, _ = run(**controls(claim="lease"), skip_prediction=SKIP)
+    text = visible_text(page)
+    assert "Yes. The explorer found" in text and "The smallest is 1:pause-in-request" in text
+    assert len(vega_specs(page)) == 3, "both runtimes, then the counterexample"
+
+
+def test_the_commands_shown_print_the_runs() -> None:
+    page, defs = run(**controls(claim="lease", fencing="token"), skip_prediction=SKIP)
+    for mode in Mode:
+        command = (
+            "asyncfail lab --plan 1:pause-in-request --mode "
+            f"{mode.value} --workers 2 --claim lease --fencing token"
+        )
+        assert command.replace(" ", "") in visible_text(page).replace(" ", "")
+        code, out, _ = run_main(*command.split()[1:])
+        assert code == 0
+        assert json.loads(out) == defs["results"][mode].model_dump(mode="json")
+
+
+@pytest.mark.parametrize(("field", "text"), [("pause", "soon"), ("lease", "-1")])
+def test_an_unreadable_duration_gets_one_line_and_the_default(field: str, text: str) -> None:
+    page, defs = run(**controls(**{field: text}), skip_prediction=SKIP)
+    assert f"{field.capitalize()}: '{text}'" in visible_text(page)
+    assert defs["scenario"].settings.pause.json_number == 60
+
+
+def test_the_check_feedback() -> None:
+    page, _ = run(
+        understanding=mo.ui.radio(list(WORKERS_QUESTION.options), value=WORKERS_QUESTION.answer)
+    )
+    assert "Right." in visible_text(page)
+
+
+def test_the_checks_answer_is_what_the_model_does() -> None:
+    # The question's run: a claim with a lease, worker 1's request stalling after the check.
+    plan = parse_plan("1:pause-in-request")
+    claim_only = LabSettings(workers=2, claim="lease")
+    assert simulate(Scenario(plan=plan, settings=claim_only)).counts.effects == 2
+    for safeguard in ({"fencing": "token"}, {"receiver": "dedupe"}):
+        settings = LabSettings.model_validate(claim_only.model_dump(mode="json") | safeguard)
+        assert simulate(Scenario(plan=plan, settings=settings)).counts.effects == 1
+    longer = claim_only.model_copy(update={"pause": claim_only.pause + claim_only.lease})
+    assert simulate(Scenario(plan=plan, settings=longer)).counts.effects == 2

@@ -1,0 +1,100 @@
+"""Lesson "How long must records live?" runs headless: the estimates, the curve, the required
+retention and the prediction's verdict are the risk wing's, and the command prints the same."""
+
+import io
+import json
+from types import SimpleNamespace
+from typing import Any
+
+import marimo as mo
+import pytest
+
+from asyncfail.charts.specs import risk_curve_spec
+from asyncfail.cli.main import main
+from asyncfail.course import record_lesson as words
+from asyncfail.course.questions import RECORDS_QUESTION
+from asyncfail.ground.durations import approx
+from asyncfail.risk.estimates import wilson
+from asyncfail.risk.inputs import BROWSER_TRIALS, command_line
+from asyncfail.risk.report import assess
+from tests.notebook_support import load_notebook, run_lesson, vega_specs, visible_text
+
+nb = load_notebook("06_record_lifetime")
+SKIP = mo.ui.switch(value=True)
+
+
+def run(**controls: object) -> tuple[str, dict[str, Any]]:
+    return run_lesson(nb, **controls)
+
+
+def test_nothing_runs_before_a_prediction() -> None:
+    page, defs = run()
+    assert defs["run"] is None and vega_specs(page) == []
+    assert defs["inputs"].trials == BROWSER_TRIALS
+
+
+def test_the_estimates_curve_and_required_retention_are_the_risk_wings() -> None:
+    page, defs = run(skip_prediction=SKIP)
+    expected = assess(defs["inputs"])
+    assert defs["run"].report == expected.report
+    text = visible_text(page)
+    d = expected.report.duplicate
+    assert f"Duplicate : {d.probability:.2e} (95% interval {d.low:.2e} to {d.high:.2e}" in text
+    curve, defaults, chosen, _ = words.chart_data(expected)
+    spec = risk_curve_spec(curve, defaults, chosen, 1e-4, words.curve_description(expected))
+    assert vega_specs(page)[0]["datasets"] == spec["datasets"]
+    required = expected.report.required.estimate
+    assert required is not None
+    assert f"Records must live at least {approx(required, up=True)}" in text
+
+
+def test_the_command_shown_prints_the_same_report() -> None:
+    page, defs = run(skip_prediction=SKIP)
+    command = command_line(defs["inputs"])
+    assert command in visible_text(page)
+    out = io.StringIO()
+    assert main(command.split()[1:], stdout=out) == 0
+    assert json.loads(out.getvalue()) == defs["run"].report.model_dump(mode="json")
+
+
+def test_a_prediction_is_judged_by_the_trials() -> None:
+    guess = SimpleNamespace(value="Temporal Cloud (30 d)")
+    page, defs = run(prediction=guess)
+    right, said = words.judge(defs["run"], guess.value)
+    assert said.split(":")[0] in visible_text(page)
+    # Worked from the defaults: replays a day late (median) are rarely 30 days late, so 30
+    # days of records keeps the estimate below 1e-4; an hour never does.
+    assert right
+    assert not words.judge(defs["run"], "Powertools (1 h)")[0]
+
+
+@pytest.mark.parametrize(
+    ("field", "text", "message"),
+    [
+        ("retention", "a week", "Retention: 'a week' is not a number"),
+        ("crash", "2", "Crash probability: '2' is not from 0 to 1"),
+        ("spread", "wide", "Replay spread: 'wide' is not a number from 0 to 4"),
+    ],
+)
+def test_unreadable_text_gets_one_line(field: str, text: str, message: str) -> None:
+    texts = dict(words.CONTROL_TEXTS) | {field: text}
+    controls = {k: mo.ui.text(value=v) for k, v in texts.items()}
+    page, _ = run(
+        texts=mo.ui.dictionary(controls),
+        deliveries=mo.ui.number(1, 9, value=2),
+        jitter=mo.ui.dropdown(["none", "full", "equal"], value="none"),
+        target=mo.ui.dropdown(list(words.TARGETS), value="1e-4"),
+        trials=mo.ui.dropdown({"1,000": 1000}, value="1,000"),
+        seed=mo.ui.number(0, 10, value=0),
+    )
+    assert message in visible_text(page)
+
+
+def test_the_checks_answer_is_wilsons() -> None:
+    _, high = wilson(0, 20_000)
+    assert high == pytest.approx(3.84 / 20_000, rel=0.01)
+    assert "1.9 in 10,000" in RECORDS_QUESTION.answer and high < 2e-4
+    page, _ = run(
+        understanding=mo.ui.radio(list(RECORDS_QUESTION.options), value=RECORDS_QUESTION.answer)
+    )
+    assert "Right." in visible_text(page)
