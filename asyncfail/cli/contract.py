@@ -10,7 +10,7 @@ from typing import Any, Final
 
 from pydantic import ValidationError
 
-from asyncfail.cli.output import OutputFormat, UsageError, duration_argument
+from asyncfail.cli.output import OutputFormat, UsageError, add_format, duration_argument
 from asyncfail.contract.experiment import ContractResult, ContractScenario, evaluate
 from asyncfail.contract.requests import SECOND_WORDS
 from asyncfail.contract.terms import (
@@ -56,12 +56,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         parser.add_argument(
             f"--{option}", type=duration_argument(), metavar="SECONDS", help=_help(field)
         )
-    parser.add_argument(
-        "--format",
-        choices=[f.value for f in OutputFormat],
-        default=OutputFormat.JSON.value,
-        help="a JSON document (default) or a summary for the terminal",
-    )
+    add_format(parser, "a summary for the terminal")
 
 
 def run(args: argparse.Namespace) -> str:

@@ -4,14 +4,14 @@ invariants, with the smallest counterexample of each."""
 import argparse
 
 from asyncfail.cli.lab import settings_line, trace_lines
-from asyncfail.cli.output import OutputFormat, bounded_int
+from asyncfail.cli.output import OutputFormat, add_deliveries, add_format, bounded_int
 from asyncfail.cli.settings_options import add_settings, settings_of
 from asyncfail.explore.explorer import Exploration, InvariantReport, explore
 from asyncfail.explore.plans import MAX_FAULTS
 from asyncfail.ground.canonical import to_json
 from asyncfail.ground.prose import counted
 from asyncfail.lab.faults import FaultPlan, plan_text
-from asyncfail.lab.scenario import DEFAULT_DELIVERIES, MAX_DELIVERIES, Mode
+from asyncfail.lab.scenario import DEFAULT_DELIVERIES, Mode
 
 DEFAULT_MAX_FAULTS = 2
 
@@ -29,19 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=DEFAULT_MAX_FAULTS,
         help=f"the most injections in one plan (0-{MAX_FAULTS}, default: {DEFAULT_MAX_FAULTS})",
     )
-    parser.add_argument(
-        "--deliveries",
-        type=bounded_int(1, MAX_DELIVERIES),
-        default=DEFAULT_DELIVERIES,
-        help=f"how many times the channel may deliver (1-{MAX_DELIVERIES}, "
-        f"default: {DEFAULT_DELIVERIES})",
-    )
-    parser.add_argument(
-        "--format",
-        choices=[f.value for f in OutputFormat],
-        default=OutputFormat.JSON.value,
-        help="a JSON document (default) or a report for the terminal",
-    )
+    add_deliveries(parser, DEFAULT_DELIVERIES)
+    add_format(parser, "a report for the terminal")
     add_settings(parser)
 
 

@@ -9,7 +9,13 @@ from collections.abc import Sequence
 
 from pydantic import ValidationError
 
-from asyncfail.cli.output import OutputFormat, UsageError, bounded_int, plan_argument
+from asyncfail.cli.output import (
+    OutputFormat,
+    UsageError,
+    add_deliveries,
+    add_format,
+    plan_argument,
+)
 from asyncfail.cli.settings_options import add_settings, settings_of
 from asyncfail.ground.canonical import to_json
 from asyncfail.ground.durations import human
@@ -19,7 +25,6 @@ from asyncfail.lab.faults import Fault
 from asyncfail.lab.results import LabResult
 from asyncfail.lab.scenario import (
     DEFAULT_DELIVERIES,
-    MAX_DELIVERIES,
     Mode,
     Scenario,
     option,
@@ -52,19 +57,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--all", action="store_true", help="every fault under both runtimes, naive first"
     )
-    parser.add_argument(
-        "--deliveries",
-        type=bounded_int(1, MAX_DELIVERIES),
-        default=DEFAULT_DELIVERIES,
-        help=f"how many times the channel may deliver (1-{MAX_DELIVERIES}, "
-        f"default: {DEFAULT_DELIVERIES})",
-    )
-    parser.add_argument(
-        "--format",
-        choices=[f.value for f in OutputFormat],
-        default=OutputFormat.JSON.value,
-        help="a JSON document (default) or a table for the terminal",
-    )
+    add_deliveries(parser, DEFAULT_DELIVERIES)
+    add_format(parser, "a table for the terminal")
     add_settings(parser)
 
 

@@ -11,6 +11,7 @@ from typing import Final, TextIO
 from asyncfail.ground.durations import ACCEPTED, Duration, parse_duration
 from asyncfail.ground.prose import echoed
 from asyncfail.lab.faults import PLAN_ACCEPTED, FaultPlan, parse_plan
+from asyncfail.lab.scenario import MAX_DELIVERIES
 
 MAX_LINE: Final = 400
 """The longest error line ``main`` prints; the longest message it builds is about 300."""
@@ -118,3 +119,24 @@ def duration_argument() -> Callable[[str], Duration]:
             raise argparse.ArgumentTypeError(f"{echoed(text)} {error}; give {ACCEPTED}") from None
 
     return parse
+
+
+def add_format(parser: argparse.ArgumentParser, text: str) -> None:
+    """``--format json|text``: a JSON document by default, or ``text`` (what the text form is:
+    "a table for the terminal")."""
+    parser.add_argument(
+        "--format",
+        choices=[f.value for f in OutputFormat],
+        default=OutputFormat.JSON.value,
+        help=f"a JSON document (default) or {text}",
+    )
+
+
+def add_deliveries(parser: argparse.ArgumentParser, default: int) -> None:
+    """``--deliveries N``: how many times the channel may deliver the operation."""
+    parser.add_argument(
+        "--deliveries",
+        type=bounded_int(1, MAX_DELIVERIES),
+        default=default,
+        help=f"how many times the channel may deliver (1-{MAX_DELIVERIES}, default: {default})",
+    )

@@ -7,13 +7,20 @@ from decimal import Decimal, InvalidOperation
 
 from pydantic import ValidationError
 
-from asyncfail.cli.output import OutputFormat, UsageError, bounded_int, duration_argument
+from asyncfail.cli.output import (
+    OutputFormat,
+    UsageError,
+    add_deliveries,
+    add_format,
+    bounded_int,
+    duration_argument,
+)
 from asyncfail.cli.settings_options import add_settings, settings_of
 from asyncfail.ground.canonical import to_json
 from asyncfail.ground.durations import approx, human
 from asyncfail.ground.prose import echoed
 from asyncfail.lab.faults import Fault
-from asyncfail.lab.scenario import MAX_DELIVERIES, Mode
+from asyncfail.lab.scenario import Mode
 from asyncfail.risk.estimates import Estimate
 from asyncfail.risk.inputs import (
     DEFAULT_INPUTS,
@@ -57,13 +64,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--mode", choices=[m.value for m in Mode], default=d.mode.value, help="the runtime"
     )
-    parser.add_argument(
-        "--deliveries",
-        type=bounded_int(1, MAX_DELIVERIES),
-        default=d.deliveries,
-        help=f"how many times the channel may deliver (1-{MAX_DELIVERIES}, "
-        f"default: {d.deliveries})",
-    )
+    add_deliveries(parser, d.deliveries)
     parser.add_argument(
         "--fault",
         choices=[f.value for f in Fault],
@@ -108,12 +109,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="P",
         help=f"{_FIELDS['target'].description} (default: {d.target})",
     )
-    parser.add_argument(
-        "--format",
-        choices=[f.value for f in OutputFormat],
-        default=OutputFormat.JSON.value,
-        help="a JSON document (default) or a report for the terminal",
-    )
+    add_format(parser, "a report for the terminal")
     add_settings(parser)
 
 
