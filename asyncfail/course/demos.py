@@ -222,7 +222,7 @@ class ReadinessDemo:
     answer must be readable, or the demo is refused.
     """
 
-    lesson: ClassVar[str] = "04_readiness_checklist"
+    lesson: ClassVar[str] = "07_readiness_checklist"
 
     check: CheckId
     changes: tuple[tuple[str, object], ...] = ()
@@ -275,7 +275,7 @@ class ReviewDemo:
     """The review handoff: the handoff for one fault, and one row of its failure map, or (with
     no boundary) its evidence summary."""
 
-    lesson: ClassVar[str] = "05_review_handoff"
+    lesson: ClassVar[str] = "08_review_handoff"
 
     fault: Fault
     boundary: Boundary | None = None

@@ -49,9 +49,9 @@ PLANS: Final[tuple[LessonPlan, ...]] = (
     lab_teaching.PLAN,
     assumptions_teaching.PLAN,
     contract_teaching.PLAN,
+    explore_teaching.PLAN,
     readiness_teaching.PLAN,
     handoff_teaching.PLAN,
-    explore_teaching.PLAN,
 )
 """One plan per lesson, in course order."""
 

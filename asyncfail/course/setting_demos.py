@@ -178,7 +178,7 @@ class ExploreDemo:
     delivery budget only when they differ from where the lesson starts them.
     """
 
-    lesson: ClassVar[str] = "06_explore_every_failure"
+    lesson: ClassVar[str] = "04_explore_every_failure"
 
     row: int
     invariant: Invariant | None = None

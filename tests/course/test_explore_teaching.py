@@ -52,7 +52,7 @@ def breaking_plans(row: int, invariant: Invariant) -> set[str]:
 
 
 def test_the_plan_fills_a_class_and_ends_on_the_lessons_check() -> None:
-    assert PLAN.stem == "06_explore_every_failure"
+    assert PLAN.stem == "04_explore_every_failure"
     assert sum(s.minutes for s in PLAN.segments) == 50
     assert PLAN.check is questions.EXPLORE_QUESTION
     # The rows the plan names by index are the ones its prose says.

@@ -71,9 +71,9 @@ PLAN_MODULES = (
     lab_teaching,
     assumptions_teaching,
     contract_teaching,
+    explore_teaching,
     readiness_teaching,
     handoff_teaching,
-    explore_teaching,
 )
 PROSE_MODULES = (teaching, demos, setting_demos, guide, *PLAN_MODULES)
 
@@ -123,9 +123,9 @@ CHECKS_IN_ORDER = (
     questions.LAB_QUESTION,
     questions.ASSUMPTIONS_QUESTION,
     questions.CONTRACT_QUESTION,
+    questions.EXPLORE_QUESTION,
     questions.READINESS_QUESTION,
     questions.HANDOFF_QUESTION,
-    questions.EXPLORE_QUESTION,
 )
 
 
@@ -186,8 +186,8 @@ def test_no_sentence_of_the_catalog_or_the_checks_is_copied_into_the_guides_modu
 def test_a_lesson_is_named_by_its_place_in_the_catalog() -> None:
     assert teaching.lesson_name("01_async_failure_lab") == "Lesson 1"
     assert teaching.lesson_ref("02_break_the_assumptions") == "lesson 2"
-    assert teaching.lesson_name("05_review_handoff") == "Lesson 5"
-    assert teaching.lesson_ref("06_explore_every_failure") == "lesson 6"
+    assert teaching.lesson_name("08_review_handoff") == "Lesson 8"
+    assert teaching.lesson_ref("04_explore_every_failure") == "lesson 4"
     with pytest.raises(ValueError):
         teaching.lesson_name("02_idempotency_contract")
 
@@ -482,7 +482,7 @@ def test_a_fixed_knob_set_otherwise_is_named_as_a_departure() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Lesson 4, the readiness checklist
+# Lesson 7, the readiness checklist
 
 
 def test_the_blank_form_and_the_worked_design() -> None:
@@ -528,7 +528,7 @@ def test_the_recovery_owner_needs_names_and_a_lookup() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Lesson 5, the review handoff
+# Lesson 8, the review handoff
 
 
 def test_the_handoffs_the_reveals_ask_about() -> None:
