@@ -40,12 +40,22 @@ KEY_RESULTS = {
     "02_break_the_assumptions": ["Duplicate debit", "What restores the durable runtime's promise"],
     "03_idempotency_contract": ["Same intent reused its retained result"],
     "04_explore_every_failure": ["✓ none", "Replay it in a terminal"],
+    "05_two_workers": ["Duplicate debit", "Could a stall elsewhere still debit twice?"],
+    "06_record_lifetime": ["Records must live at least", "95% interval"],
     "07_readiness_checklist": ["0 met, 0 not met and 6 unknown, of 6 checks"],
     "08_review_handoff": ["Async Reliability Review: sample handoff", "Duplicate debit"],
 }
-# What a reader does on an interactive page before its key result shows (lessons 1 and 2 ask for
-# a prediction first; switching on "skip predicting" reveals the counts and the timelines).
-REVEAL = {"01_async_failure_lab": "Skip predicting", "02_break_the_assumptions": "Skip predicting"}
+# What a reader does on an interactive page before its key result shows (lessons 1, 2, 5 and 6
+# ask for a prediction first; switching on "skip predicting" reveals the runs or the trials).
+REVEAL = {
+    stem: "Skip predicting"
+    for stem in (
+        "01_async_failure_lab",
+        "02_break_the_assumptions",
+        "05_two_workers",
+        "06_record_lifetime",
+    )
+}
 
 
 def test_every_page_has_a_key_result_to_check() -> None:
