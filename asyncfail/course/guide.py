@@ -15,7 +15,9 @@ from asyncfail.course import (
     handoff_teaching,
     lab_teaching,
     readiness_teaching,
+    records_teaching,
     teaching,
+    workers_teaching,
 )
 from asyncfail.course.catalog import COURSE_LINE, COURSE_TITLE, LESSONS, LessonInfo, lesson
 from asyncfail.course.demos import WORKED_DESIGN, ReadinessDemo, answer_text
@@ -50,6 +52,8 @@ PLANS: Final[tuple[LessonPlan, ...]] = (
     assumptions_teaching.PLAN,
     contract_teaching.PLAN,
     explore_teaching.PLAN,
+    workers_teaching.PLAN,
+    records_teaching.PLAN,
     readiness_teaching.PLAN,
     handoff_teaching.PLAN,
 )

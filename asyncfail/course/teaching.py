@@ -4,16 +4,16 @@ The guide (``docs/teaching.md``, laid out by ``course.guide``) plans each lesson
 ``CLASS_MINUTES``: timed segments, the questions to ask before each reveal, the misconceptions
 learners bring and how the lessons answer them, and the lesson's check for understanding. Each
 lesson's plan is in its own module (``lab_teaching``, ``assumptions_teaching``,
-``contract_teaching``, ``readiness_teaching``, ``handoff_teaching``, ``explore_teaching``),
-built from the types below.
+``contract_teaching``, ``explore_teaching``, ``workers_teaching``, ``records_teaching``,
+``readiness_teaching``, ``handoff_teaching``), built from the types below.
 
 Rules: the guide says only what the course does not already say. Lesson titles, minutes and
 outcomes are the catalog's, the checks are ``course.questions``', control labels the lessons'
 own, and every figure is the model's: a reveal or a misconception names demos
-(``course.demos``) that run it, and its prose makes no claim a test does not check
-(``tests/course/test_teaching.py``). A lesson's number is its place in the catalog
-(``lesson_name``, ``lesson_ref``), never typed. Text marks code with backticks and has no other
-markup.
+(``course.demos``, ``setting_demos``, ``timed_demos``) that run it, and its prose makes no
+claim a test does not check (``tests/course/test_*teaching.py``). A lesson's number is its
+place in the catalog (``lesson_name``, ``lesson_ref``), never typed. Text marks code with
+backticks and has no other markup.
 """
 
 from dataclasses import dataclass
@@ -21,7 +21,7 @@ from typing import Final, TypeAlias
 
 from asyncfail.contract.profiles import PROFILES
 from asyncfail.contract.terms import ContractProfile
-from asyncfail.course import assumptions_lesson, lab_lesson
+from asyncfail.course import assumptions_lesson, lab_lesson, record_lesson
 from asyncfail.course.catalog import LESSONS
 from asyncfail.course.demos import (
     ContractDemo,
@@ -36,6 +36,7 @@ from asyncfail.course.setting_demos import (
     SettingsDemo,
     TimeTraceDemo,
 )
+from asyncfail.course.timed_demos import RiskDemo, WorkersDemo, WorkersTraceDemo
 from asyncfail.ground.durations import Duration
 from asyncfail.ground.prose import quoted
 from asyncfail.ground.quiz import Question
@@ -50,6 +51,9 @@ Demo: TypeAlias = (
     | ReviewDemo
     | ExploreDemo
     | ExerciseDemo
+    | WorkersDemo
+    | WorkersTraceDemo
+    | RiskDemo
 )
 """Every kind of demonstration; each names its ``lesson`` and has ``setting`` and ``shows``."""
 
@@ -171,15 +175,19 @@ BEFORE_CLASS: Final[tuple[str, ...]] = (
     "takes a few minutes: do it before class.",
     "Teach from the interactive lessons, not the published static snapshots: a snapshot shows "
     "every count and every check's answer at once, so nobody can predict first.",
-    f"{lesson_name(LabDemo.lesson)} and {lesson_ref(SettingsDemo.lesson)} hide their runs' "
-    "counts and traces until a guess is committed (all but the table of assumptions at the top "
-    f"of {lesson_ref(SettingsDemo.lesson)}). Ask learners to leave "
-    f"{quoted(lab_lesson.SKIP_LABEL)} and {quoted(assumptions_lesson.SKIP_LABEL)} switched "
-    "off.",
+    f"{lesson_name(LabDemo.lesson)}, {lesson_ref(SettingsDemo.lesson)}, "
+    f"{lesson_ref(WorkersDemo.lesson)} and {lesson_ref(RiskDemo.lesson)} show no result until "
+    f"a guess is committed (all but the table of assumptions at the top of "
+    f"{lesson_ref(SettingsDemo.lesson)}). Ask learners to leave "
+    f"{quoted(lab_lesson.SKIP_LABEL)}, {quoted(assumptions_lesson.SKIP_LABEL)} (in "
+    f"{lesson_ref(SettingsDemo.lesson)} and {lesson_ref(WorkersDemo.lesson)}) and "
+    f"{quoted(record_lesson.SKIP_LABEL)} switched off.",
     "Keep a terminal open in the project: some demonstrations of "
     f"{lesson_ref(LabDemo.lesson)} give the channel a single delivery "
-    "(`asyncfail lab --deliveries 1`), which that lesson has no control for, and "
-    f"{lesson_ref(ExploreDemo.lesson)} replays its counterexamples there.",
+    "(`asyncfail lab --deliveries 1`), which that lesson has no control for; "
+    f"{lesson_ref(ExploreDemo.lesson)} and {lesson_ref(WorkersDemo.lesson)} replay their "
+    f"counterexamples there; and {lesson_ref(RiskDemo.lesson)}'s exact cases need a fault in "
+    "every trial, which only `asyncfail risk --fault` sets.",
     "Learners' inputs stay in their own page and are sent nowhere, so in "
     f"{lesson_ref(ReadinessDemo.lesson)} they can describe a real system.",
 )

@@ -22,6 +22,7 @@ from asyncfail.contract.rules import Disposition, Finding, RecordState
 from asyncfail.contract.sweep import sweep_retention
 from asyncfail.contract.terms import ContractProfile, KeyScope, PayloadPolicy
 from asyncfail.course import (
+    assumptions_lesson,
     assumptions_teaching,
     catalog,
     contract_teaching,
@@ -32,11 +33,16 @@ from asyncfail.course import (
     lab_teaching,
     questions,
     readiness_teaching,
+    records_teaching,
     setting_demos,
     teaching,
+    timed_demos,
+    workers_lesson,
+    workers_teaching,
 )
 from asyncfail.course.demos import WORKED_DESIGN, LabDemo, ReadinessDemo
 from asyncfail.course.setting_demos import SettingsDemo
+from asyncfail.course.timed_demos import RiskDemo, WorkersDemo
 from asyncfail.ground.durations import MAX_SECONDS, Duration
 from asyncfail.ground.retention import BoundaryConvention
 from asyncfail.ground.seed import ASSUMPTIONS, Boundary, HandoffSection, Priority
@@ -72,10 +78,12 @@ PLAN_MODULES = (
     assumptions_teaching,
     contract_teaching,
     explore_teaching,
+    workers_teaching,
+    records_teaching,
     readiness_teaching,
     handoff_teaching,
 )
-PROSE_MODULES = (teaching, demos, setting_demos, guide, *PLAN_MODULES)
+PROSE_MODULES = (teaching, demos, setting_demos, timed_demos, guide, *PLAN_MODULES)
 
 
 def lab(fault: Fault, mode: Mode, deliveries: int = 3, **settings: object) -> LabResult:
@@ -124,6 +132,8 @@ CHECKS_IN_ORDER = (
     questions.ASSUMPTIONS_QUESTION,
     questions.CONTRACT_QUESTION,
     questions.EXPLORE_QUESTION,
+    questions.WORKERS_QUESTION,
+    questions.RECORDS_QUESTION,
     questions.READINESS_QUESTION,
     questions.HANDOFF_QUESTION,
 )
@@ -188,6 +198,8 @@ def test_a_lesson_is_named_by_its_place_in_the_catalog() -> None:
     assert teaching.lesson_ref("02_break_the_assumptions") == "lesson 2"
     assert teaching.lesson_name("08_review_handoff") == "Lesson 8"
     assert teaching.lesson_ref("04_explore_every_failure") == "lesson 4"
+    assert teaching.lesson_name("05_two_workers") == "Lesson 5"
+    assert teaching.lesson_ref("06_record_lifetime") == "lesson 6"
     with pytest.raises(ValueError):
         teaching.lesson_name("02_idempotency_contract")
 
@@ -208,9 +220,11 @@ def test_each_plan_and_its_reveals_are_of_one_lesson() -> None:
 
 def test_the_guide_cites_only_the_systems_the_notes_give_facts_for() -> None:
     text = guide.guide_markdown()
-    for cited in ("Temporal", "Stripe", "Powertools", "Brandur Leach", "IETF", "Maelstrom"):
+    # Restate and Temporal Cloud: lesson 6's real defaults (risk/report.py's REAL_RETENTIONS).
+    for cited in ("Temporal", "Stripe", "Powertools", "Brandur Leach", "IETF", "Maelstrom",
+                  "Martin Kleppmann", "Restate", "Temporal Cloud"):  # fmt: skip
         assert cited in text
-    for other in ("Dapr", "DBOS", "Inngest", "Restate", "Azure", "Step Functions", "Kafka",
+    for other in ("Dapr", "DBOS", "Inngest", "Azure", "Step Functions", "Kafka",
                   "SQS", "FoundationDB", "TigerBeetle", "DSLabs"):  # fmt: skip
         assert other not in text
 
@@ -373,6 +387,15 @@ def test_lesson_2_starts_not_skipping_and_hides_its_runs_but_not_its_table() -> 
     assert stats(page) == [] and vega_specs(page) == []
     # The table of assumptions gives each starting point's durable count all the same.
     assert "2 debits, duplicate" in visible_text(page)
+
+
+def test_lessons_5_and_6_show_nothing_before_a_guess_and_share_lesson_2s_switch() -> None:
+    assert assumptions_lesson.SKIP_LABEL == workers_lesson.SKIP_LABEL
+    for stem in (WorkersDemo.lesson, RiskDemo.lesson):
+        page, defs = run_lesson(load_notebook(stem))
+        assert defs["skip_prediction"].value is False, stem  # type: ignore[attr-defined]
+        assert defs["revealed"] is False, stem
+        assert stats(page) == [] and vega_specs(page) == [], stem
 
 
 def test_lesson_1_asks_for_a_new_guess_after_every_fault_switch_and_starts_not_skipping() -> None:
