@@ -25,6 +25,7 @@ from asyncfail.course.teaching import (
     lesson_name,
     lesson_ref,
 )
+from asyncfail.course.workers_teaching import SEED_VERDICT
 from asyncfail.explore.invariants import Invariant
 from asyncfail.ground.prose import quoted
 from asyncfail.lab.reading import Status
@@ -134,9 +135,12 @@ PLAN: Final = LessonPlan(
             "one set of settings. The seed's durable runtime breaks nothing with up to two "
             "faults and three deliveries; with three faults, a crash before dispatch on every "
             "delivery leaves the debit never applied under a status that reads as final, and "
-            "with two deliveries two such faults are enough. A failure at a point the model "
-            "does not name is outside the search altogether.",
-            (_SEED_LOSS, _SEED_LOSS_THREE, _SEED_LOSS_TWO_DELIVERIES),
+            "with two deliveries two such faults are enough. Every row of the matrix has one "
+            "worker, and with one worker a stall only delays; with a second, in "
+            f"{lesson_ref(SEED_VERDICT.lesson)}, a single stall before dispatch makes the "
+            "seed's durable runtime debit twice. A failure at a point the model does not name "
+            "is outside the search altogether.",
+            (_SEED_LOSS, _SEED_LOSS_THREE, _SEED_LOSS_TWO_DELIVERIES, SEED_VERDICT),
         ),
         Misconception(
             "A few well-chosen faults are enough to test a runtime.",

@@ -20,6 +20,8 @@ from asyncfail.course.demos import LabDemo, TraceDemo
 from asyncfail.course.lab_lesson import COMMIT_LABEL, STEP_LABEL
 from asyncfail.course.setting_demos import SettingsDemo
 from asyncfail.course.teaching import LessonPlan, Misconception, Reveal, Segment, lesson_ref
+from asyncfail.course.timed_demos import RiskDemo
+from asyncfail.course.workers_teaching import STALLED, STALLED_DURABLE
 from asyncfail.ground.prose import quoted
 from asyncfail.lab.faults import Fault
 from asyncfail.lab.scenario import Mode
@@ -64,7 +66,9 @@ PLAN: Final = LessonPlan(
             "Where the promise ends",
             "In a terminal, run the durable runtime with a single delivery (below), then connect "
             "the lesson to Temporal's documented case and to the assumptions the lesson lists, "
-            f"which {lesson_ref(SettingsDemo.lesson)} breaks one at a time.",
+            f"which {lesson_ref(SettingsDemo.lesson)} breaks one at a time; "
+            f"{lesson_ref(STALLED.lesson)} and {lesson_ref(RiskDemo.lesson)} model the "
+            "concurrency and the timing distributions the last one leaves out.",
             "Name a step in a system they know that runs at least once, and what it would have "
             "to look up before running again.",
         ),
@@ -182,14 +186,17 @@ PLAN: Final = LessonPlan(
             "the runtime kept knows it), and a crash before dispatch leaves no debit at all. In "
             f"{lesson_ref(SettingsDemo.lesson)} these assumptions are settings: a key per "
             "delivery attempt, or a record that expires as the redelivery comes, makes the "
-            "durable runtime debit twice. Temporal documents this very case for its "
-            "activities, which run at least once, and recommends an idempotency key that the "
-            "called service enforces.",
+            "durable runtime debit twice. With a second worker, in "
+            f"{lesson_ref(STALLED.lesson)}, no crash is needed at all: a worker that stalls past "
+            "its lease is enough. Temporal documents this very case for its activities, which "
+            "run at least once, and recommends an idempotency key that the called service "
+            "enforces.",
             (
                 LabDemo(Fault.CRASH_AFTER_EFFECT, deliveries=1, modes=(Mode.DURABLE,)),
                 LabDemo(Fault.CRASH_BEFORE_DISPATCH, deliveries=1, modes=(Mode.DURABLE,)),
                 NEW_KEY,
                 EXPIRING,
+                STALLED_DURABLE,
             ),
         ),
     ),

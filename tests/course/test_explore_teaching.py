@@ -18,6 +18,7 @@ from asyncfail import Fault, FaultPoint, Mode, Scenario, simulate
 from asyncfail.cli.main import main
 from asyncfail.course import explore_lesson, explore_teaching, questions
 from asyncfail.course.setting_demos import ExerciseDemo, ExploreDemo
+from asyncfail.course.workers_teaching import SEED_VERDICT
 from asyncfail.explore.explorer import explore, plan_runs
 from asyncfail.explore.invariants import ADMITS_NOT_KNOWING, Invariant
 from asyncfail.explore.plans import injection_space
@@ -176,6 +177,35 @@ def test_the_bounds_of_the_search() -> None:
     assert {(i.attempt, i.point) for i in space} == {
         (attempt, point) for attempt in (1, 2, 3) for point in FaultPoint
     }
+
+
+def test_every_row_has_one_worker_where_a_stall_only_delays() -> None:
+    assert {row.settings.workers for row in ROWS} == {1}
+    for point in (p for p in FaultPoint if p.value.startswith("pause-")):
+        for mode in Mode:
+            result = simulate(Scenario(plan=parse_plan(f"1:{point}"), mode=mode))
+            assert (result.counts.attempts, result.counts.effects) == (1, 1), point
+            assert result.status is Status.APPLIED_ONCE
+    # With a second worker one stall before dispatch is the seed's smallest counterexample.
+    example = SEED_VERDICT.scenario()
+    assert example.settings == LabSettings(workers=2)
+    found = explore(Mode.DURABLE, example.settings, 3, 2).invariants[0].counterexample
+    assert found is not None and plan_text(FaultPlan(injections=found.plan)) == (
+        "1:pause-before-dispatch"
+    )
+    assert found.counts.effects == 2
+
+
+def test_the_checks_explanation_one_injection_for_each_setting_it_names() -> None:
+    for settings in (
+        LabSettings(key="per-attempt"),
+        LabSettings(retention="30", redelivery_delay="60"),
+        LabSettings(workers=2),
+    ):
+        found = explore(Mode.DURABLE, settings, 3, 2).invariants[0].counterexample
+        assert found is not None and len(found.plan) == 1, settings
+    explanation = questions.EXPLORE_QUESTION.explanation
+    assert "a second worker" in explanation and "concurrency" not in explanation
 
 
 def test_the_exercise_as_it_starts_and_with_a_durable_runtime() -> None:

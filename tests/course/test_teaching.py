@@ -398,6 +398,15 @@ def test_lessons_5_and_6_show_nothing_before_a_guess_and_share_lesson_2s_switch(
         assert stats(page) == [] and vega_specs(page) == [], stem
 
 
+def test_the_last_assumption_leaves_out_what_lessons_5_and_6_model() -> None:
+    last = ASSUMPTIONS[-1]
+    assert "concurrency" in last and "timing distributions" in last
+    # With a second worker no crash is needed for the durable runtime to debit twice.
+    stalled = workers_teaching.STALLED_DURABLE.results()[Mode.DURABLE]
+    assert stalled.counts.effects == 2
+    assert EventKind.PROCESS_CRASHED not in {e.kind for e in stalled.events}
+
+
 def test_lesson_1_asks_for_a_new_guess_after_every_fault_switch_and_starts_not_skipping() -> None:
     nb = load_notebook("01_async_failure_lab")
     _, defs = run_lesson(nb)
