@@ -19,6 +19,7 @@ from asyncfail.course.teaching import (
     retention_hours,
     seconds,
 )
+from asyncfail.course.timed_demos import RiskDemo
 from asyncfail.ground.prose import joined, quoted
 from asyncfail.ground.seed import RECOMMENDATIONS, RecommendationId
 from asyncfail.handoff.design import Role
@@ -39,8 +40,9 @@ PLAN: Final = LessonPlan(
             "Recall the assumptions the durable runtime needed in "
             f"{lesson_ref(LabDemo.lesson)}, broken one at a time in "
             f"{lesson_ref(SettingsDemo.lesson)} and at the receiver in "
-            f"{lesson_ref(ContractDemo.lesson)}; the checklist turns them into questions about "
-            "a real design.",
+            f"{lesson_ref(ContractDemo.lesson)}, and the retention {lesson_ref(RiskDemo.lesson)} "
+            "asked of a system's replay delays; the checklist turns them into questions about "
+            "a real design, its retention and replay window among them.",
             "Pick the design they will assess: a system of their own, or one the instructor "
             "assigns.",
         ),

@@ -48,7 +48,7 @@ from asyncfail.ground.retention import BoundaryConvention
 from asyncfail.ground.seed import ASSUMPTIONS, Boundary, HandoffSection, Priority
 from asyncfail.ground.seed import RecommendationId as Rec
 from asyncfail.handoff.checks import CHECKS
-from asyncfail.handoff.design import design_from_answers
+from asyncfail.handoff.design import QUESTIONS, design_from_answers
 from asyncfail.handoff.markdown import md_rich
 from asyncfail.handoff.markup import Code
 from asyncfail.handoff.report import assess
@@ -541,6 +541,10 @@ def test_a_retention_equal_to_the_replay_window_fails_one_check_and_a_second_mor
     assert contract(profile="stripe", delay_seconds=day).record is RecordState.EXPIRED
     other = contract(delay_seconds=day, retention_seconds=day, boundary="retained-at-boundary")
     assert other.record is RecordState.RETAINED
+
+
+def test_the_checklist_asks_for_a_retention_and_a_replay_window() -> None:
+    assert {"retention", "replay_window"} <= set(QUESTIONS)
 
 
 def test_a_key_scoped_to_the_attempt_fails_the_first_p0_check() -> None:
