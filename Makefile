@@ -49,7 +49,7 @@ typecheck: $(STAMP) ## mypy --strict on the library
 pytest: $(STAMP) ## The pytest suite
 	$(BIN)/pytest
 
-golden: $(STAMP) ## Regenerate the golden lab documents and chart templates from the model
+golden: $(STAMP) ## Regenerate the golden lab documents, chart templates and docs/teaching.md
 	$(BIN)/python tests/golden/regenerate.py
 
 bench: $(STAMP) ## Print performance figures and ratios

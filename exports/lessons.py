@@ -94,11 +94,31 @@ def _imports_of(tree: ast.AST) -> set[str]:
     return names
 
 
+def _loaded_imports(statements: list[ast.stmt]) -> set[str]:
+    """What importing a module imports: its statements' imports, but none under
+    ``if TYPE_CHECKING:`` (they never run) or inside a function (it runs when called; the house
+    rules allow that only for what no page calls, such as ``RiskRun.to_pandas``)."""
+    names: set[str] = set()
+    for node in statements:
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            names |= _imports_of(node)
+        elif isinstance(node, ast.If):
+            checking = ast.unparse(node.test) == "TYPE_CHECKING"
+            names |= _loaded_imports(node.orelse if checking else node.body + node.orelse)
+        elif isinstance(node, ast.Try):
+            handlers = [s for h in node.handlers for s in h.body]
+            names |= _loaded_imports(node.body + handlers + node.orelse + node.finalbody)
+        elif isinstance(node, ast.ClassDef | ast.With):
+            names |= _loaded_imports(node.body)
+    return names
+
+
 def third_party_imports(path: Path, root: Path = ROOT) -> set[str]:
     """Top-level packages a notebook needs beyond the standard library and asyncfail.
 
-    Follows the asyncfail modules the notebook imports, since their imports must resolve in the
-    browser too (``asyncfail.charts.specs`` needs altair).
+    Every import in the notebook counts (its cells are functions); then it follows the asyncfail
+    modules imported, since what importing them imports must resolve in the browser too
+    (``asyncfail.charts.specs`` needs altair): ``_loaded_imports``.
     """
     seen: set[Path] = set()
     found: set[str] = set()
@@ -108,7 +128,9 @@ def third_party_imports(path: Path, root: Path = ROOT) -> set[str]:
         if current in seen:
             continue
         seen.add(current)
-        for name in _imports_of(ast.parse(current.read_text(encoding="utf-8"))):
+        tree = ast.parse(current.read_text(encoding="utf-8"))
+        names = _imports_of(tree) if current == path else _loaded_imports(tree.body)
+        for name in names:
             top = name.split(".")[0]
             if top != LIBRARY:
                 if top not in sys.stdlib_module_names:

@@ -66,7 +66,7 @@ READINESS_QUESTION = Question(
 
 HANDOFF_QUESTION = Question(
     prompt=(
-        "In the handoff for response-lost, the naive loop debits twice within one delivery "
+        "In the handoff for `response-lost`, the naive loop debits twice within one delivery "
         "attempt. Why?"
     ),
     options=(
@@ -123,8 +123,9 @@ EXPLORE_QUESTION = Question(
     explanation=(
         "An exhaustive search is a proof only within its bounds: every plan of up to k "
         "injections, over the modeled points and deliveries, under these settings. Change a "
-        "setting (a key per attempt, a short retention) and the same search finds a one-fault "
-        "counterexample; concurrency and real clocks are outside this model altogether."
+        "setting (a key per attempt, a short retention, a second worker) and the same search "
+        "finds a counterexample of one injection; a failure at a point the model does not name "
+        "is outside the search altogether."
     ),
 )
 

@@ -10,7 +10,7 @@ prose (recommendations, the handoff checklist, the caveats) is the seed's (``gro
 
 from collections.abc import Callable
 from enum import StrEnum
-from typing import Final
+from typing import Final, assert_never
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
@@ -270,14 +270,25 @@ class Review(BaseModel):
             items.append(item)
         return (Bullets(tuple(items)),)
 
+    def boundary_evidence(self, boundary: Boundary) -> str:
+        """The failure map's evidence at one boundary, as its row says it."""
+        match boundary:
+            case Boundary.DISPATCH_INTENT:
+                return self.presence(EventKind.DISPATCH_INTENT_RECORDED)
+            case Boundary.EXTERNAL_EFFECT:
+                return self.effect_evidence()
+            case Boundary.RECORDED_RESULT:
+                return self.result_evidence()
+            case Boundary.REPLAY:
+                return self.replay_evidence()
+            case _:
+                assert_never(boundary)
+
     def _failure_map(self) -> tuple[Block, ...]:
-        evidence = {
-            Boundary.DISPATCH_INTENT: self.presence(EventKind.DISPATCH_INTENT_RECORDED),
-            Boundary.EXTERNAL_EFFECT: self.effect_evidence(),
-            Boundary.RECORDED_RESULT: self.result_evidence(),
-            Boundary.REPLAY: self.replay_evidence(),
-        }
-        rows = tuple(((b.value,), (evidence[b],), (seed.REVIEW_QUESTIONS[b],)) for b in Boundary)
+        rows = tuple(
+            ((b.value,), (self.boundary_evidence(b),), (seed.REVIEW_QUESTIONS[b],))
+            for b in Boundary
+        )
         return (Table(header=seed.FAILURE_MAP_HEADER, rows=rows),)
 
     def _evidence(self) -> tuple[Block, ...]:

@@ -1,4 +1,6 @@
-"""Regenerate the golden lab documents by running the real CLI (`make golden`).
+"""Regenerate the golden lab documents by running the real CLI (`make golden`), the chart
+templates from the altair builders, and two documents from the library: `notebooks/README.md`
+(the catalog) and the instructor guide (`docs/teaching.md`).
 
 Golden files are never edited by hand: a change to the model shows up as a diff here.
 """
@@ -9,12 +11,15 @@ from pathlib import Path
 
 from asyncfail.cli.main import main
 from asyncfail.course.catalog import notebooks_readme
+from asyncfail.course.guide import guide_markdown
 from asyncfail.lab.faults import Fault
 from asyncfail.lab.scenario import Mode
 
 HERE = Path(__file__).parent / "lab"
-CHART_TEMPLATES = Path(__file__).resolve().parents[2] / "asyncfail" / "charts" / "templates.py"
-NOTEBOOKS_README = Path(__file__).resolve().parents[2] / "notebooks" / "README.md"
+ROOT = Path(__file__).resolve().parents[2]
+CHART_TEMPLATES = ROOT / "asyncfail" / "charts" / "templates.py"
+NOTEBOOKS_README = ROOT / "notebooks" / "README.md"
+TEACHING_GUIDE = ROOT / "docs" / "teaching.md"
 
 
 def golden_path(fault: Fault, mode: Mode) -> Path:
@@ -50,3 +55,5 @@ if __name__ == "__main__":
     print(f"wrote {CHART_TEMPLATES}")
     NOTEBOOKS_README.write_text(notebooks_readme(), encoding="utf-8")
     print(f"wrote {NOTEBOOKS_README}")
+    TEACHING_GUIDE.write_text(guide_markdown(), encoding="utf-8")
+    print(f"wrote {TEACHING_GUIDE}")
