@@ -24,6 +24,7 @@ def _():
     from asyncfail.charts.timeline import narrate
     from asyncfail.course import lab_lesson as words
     from asyncfail.course import page
+    from asyncfail.course import truth_lesson as truth
     from asyncfail.course.catalog import lesson
     from asyncfail.course.prediction import GUESS_RANGE, check_predictions
     from asyncfail.course.questions import LAB_QUESTION
@@ -50,6 +51,7 @@ def _():
         timeline_spec,
         timeline_table,
         to_json,
+        truth,
         words,
     )
 
@@ -260,6 +262,26 @@ def _(Fault, Mode, Scenario, command_line, fault, mo, results, to_json, words):
 @app.cell
 def _(mo, words):
     mo.md(words.NOTICE)
+    return
+
+
+@app.cell
+def _(mo, truth):
+    _found = truth.recorded()
+    mo.vstack(
+        [
+            mo.md(f"{truth.TITLE}\n\n{truth.INTRO}"),
+            mo.callout(mo.md(truth.summary(_found)), kind=truth.verdict_kind(_found)),
+            mo.ui.table(
+                truth.table_rows(_found),
+                selection=None,
+                show_column_summaries=False,
+                page_size=14,
+            ),
+            mo.md(truth.LIVE),
+            mo.md(truth.NOTICE),
+        ]
+    )
     return
 
 

@@ -171,7 +171,11 @@ def journal_result(path: str) -> int | None:
     no journal at all)."""
     if not os.path.exists(path):
         return None
-    return Journal(path).run()[1]
+    journal = Journal(path)
+    try:
+        return journal.run()[1]
+    finally:
+        journal.db.close()
 
 
 def main(argv: list[str] | None = None) -> None:
