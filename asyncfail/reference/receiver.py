@@ -68,7 +68,7 @@ CREATE TABLE IF NOT EXISTS injections (
 
 def connect(path: str) -> sqlite3.Connection:
     """The receiver's database; transactions are written out (``BEGIN`` ... ``COMMIT``)."""
-    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    db = sqlite3.connect(path, isolation_level=None)
     db.executescript(SCHEMA)
     return db
 
