@@ -42,9 +42,11 @@ NAMED_IN_A_LINE: Final = 3
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    every = "(default: every one)"
-    parser.add_argument("--fault", choices=[f.value for f in Fault], help=f"one fault {every}")
-    parser.add_argument("--mode", choices=[m.value for m in Mode], help=f"one runtime {every}")
+    both = "(default: both)"
+    parser.add_argument(
+        "--fault", choices=[f.value for f in Fault], help="one fault (default: every one)"
+    )
+    parser.add_argument("--mode", choices=[m.value for m in Mode], help=f"one runtime {both}")
     for name, values in (
         ("key", KeyStability),
         ("record", RecordWrite),
@@ -52,7 +54,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     ):
         description = LabSettings.model_fields[name].description
         parser.add_argument(
-            option(name), choices=[v.value for v in values], help=f"{description} {every}"
+            option(name), choices=[v.value for v in values], help=f"{description} {both}"
         )
     for name in LabSettings.model_fields:
         if name not in SUPPORTED_SETTINGS:  # refused by `run`, with what is supported
@@ -95,7 +97,9 @@ def run(args: argparse.Namespace) -> str:
     )
     try:
         verification = verify(cases, args.deliveries, args.jobs, keep, show_progress())
-    except ReferenceFailure as error:
+    except (ReferenceFailure, OSError) as error:
+        # The reference itself could not run (a process, a file, a socket): not the model's
+        # fault, and not a disagreement either.
         raise Unsuccessful(f"{PREFIX} the reference implementation failed: {error}") from None
     text = (
         render_text(verification)

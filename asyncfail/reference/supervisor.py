@@ -137,7 +137,8 @@ class Receiver:
             self.processes.reaped(process)
             if self.processes.stopping.is_set():
                 raise Stopped
-            raise ReferenceFailure(f"the receiver did not start (see {self.log})")
+            said = self.log.read_text(errors="replace").strip().splitlines()[-1:]
+            raise ReferenceFailure(f"the receiver did not start: {' '.join(said) or 'no message'}")
         return process
 
     def keep_alive(self) -> None:
@@ -271,6 +272,6 @@ def run_worker(processes: Processes, served: Receiver, argv: list[str], log: Pat
         if time.monotonic() > deadline:
             process.kill()
             processes.reaped(process)
-            raise ReferenceFailure(f"a worker ran for over {WORKER_LIMIT:g} s (see {log})")
+            raise ReferenceFailure(f"a worker ran for over {WORKER_LIMIT:g} s ({log.parent.name})")
         processes.wait(POLL)
     return processes.reaped(process)

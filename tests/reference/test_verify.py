@@ -185,6 +185,23 @@ def test_the_text_table_names_a_disagreement(
                                  "crash-after-effect durable stable atomic dedupe")  # fmt: skip
 
 
+def test_a_reference_that_cannot_run_is_one_line_and_exit_1(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    broken = tmp_path / "receiver.py"
+    broken.write_text("raise SystemExit('no database for you')\n", encoding="utf-8")
+    monkeypatch.setattr(supervisor, "RECEIVER_SCRIPT", broken)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    code, out, err = run_main("verify", "--fault", "none")
+    assert (code, out) == (1, "")
+    assert err == (
+        "asyncfail verify: error: the reference implementation failed: the receiver did not "
+        "start: no database for you\n"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["receiver.py"]
+    assert processes_mentioning(str(tmp_path)) == set()
+
+
 # --- nothing left behind, nothing shared ------------------------------------------------------
 
 
