@@ -202,6 +202,35 @@ def split_plan(scenario: Scenario) -> tuple[dict[int, list[str]], list[str]]:
     return crashes, at_receiver
 
 
+PYTHON: Final = (sys.executable, "-I", "-S")
+"""How the worker and the receiver are started: an interpreter that sees only the standard
+library (no site-packages, no environment variables, no current folder)."""
+
+
+def receiver_command(scenario: Scenario, ledger: Path, at_receiver: list[str]) -> list[str]:
+    settings = scenario.settings
+    return [
+        *PYTHON,
+        str(RECEIVER_SCRIPT),
+        str(ledger),
+        *("--receiver", settings.receiver.value, "--record", settings.record.value),
+        *(f"--inject={injection}" for injection in at_receiver),
+    ]
+
+
+def worker_command(
+    scenario: Scenario, script: Path, port: int, journal: Path, attempt: int, crash_at: list[str]
+) -> list[str]:
+    return [
+        *PYTHON,
+        str(script),
+        *("--mode", scenario.mode.value, "--key", scenario.settings.key.value),
+        *("--attempt", str(attempt), "--port", str(port), "--journal", str(journal)),
+        *("--timeout", str(TIMEOUT), "--lookup-timeout", str(LOOKUP_TIMEOUT)),
+        *(f"--crash-at={point}" for point in crash_at),
+    ]
+
+
 def run_case(
     scenario: Scenario, directory: Path, processes: Processes, script: Path | None = None
 ) -> RealRun:
@@ -209,22 +238,20 @@ def run_case(
     directory.mkdir(parents=True)
     crashes, at_receiver = split_plan(scenario)
     ledger, journal = directory / "receiver.sqlite", directory / "journal.sqlite"
-    settings = scenario.settings
-    python = [sys.executable, "-I", "-S"]
+    exits: list[str] = []
     with socket.create_server(("127.0.0.1", 0)) as listener:
+        port = listener.getsockname()[1]
         queue = channel.connect(str(directory / "queue.sqlite"))
         try:
             message = channel.send(queue, worker.OPERATION_ID)
             served = Receiver(
                 processes,
-                [*python, str(RECEIVER_SCRIPT), str(ledger)]
-                + ["--receiver", settings.receiver.value, "--record", settings.record.value]
-                + [f"--inject={injection}" for injection in at_receiver],
+                receiver_command(scenario, ledger, at_receiver),
                 listener,
                 directory / "receiver.stderr",
             )
             try:
-                exits: list[str] = []
+                # One delivery at a time, each to a fresh worker, until nothing is queued.
                 while (visible := channel.next_visible(queue)) is not None:
                     processes.wait(max(0.0, visible - time.monotonic()))
                     delivery = channel.receive(
@@ -232,13 +259,17 @@ def run_case(
                     )
                     if delivery is None:
                         continue
-                    argv = [*python, str(script or WORKER_SCRIPT), "--mode", scenario.mode.value]
-                    argv += ["--attempt", str(delivery.attempt), "--key", settings.key.value]
-                    argv += ["--port", str(listener.getsockname()[1]), "--timeout", str(TIMEOUT)]
-                    argv += ["--lookup-timeout", str(LOOKUP_TIMEOUT), "--journal", str(journal)]
-                    argv += [f"--crash-at={point}" for point in crashes.get(delivery.attempt, [])]
-                    log = directory / f"worker-{delivery.attempt}.stderr"
-                    code = run_worker(processes, served, argv, log)
+                    attempt = delivery.attempt
+                    command = worker_command(
+                        scenario,
+                        script or WORKER_SCRIPT,
+                        port,
+                        journal,
+                        attempt,
+                        crashes.get(attempt, []),
+                    )
+                    log = directory / f"worker-{attempt}.stderr"
+                    code = run_worker(processes, served, command, log)
                     exits.append(ending(code))
                     if code == worker.ACKNOWLEDGED:
                         channel.acknowledge(queue, delivery)
