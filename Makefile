@@ -10,10 +10,10 @@ HOST   ?= 127.0.0.1
 PORT   ?= 2718
 
 .DEFAULT_GOAL := help
-.PHONY: help serve lab test lint typecheck pytest golden bench export picture relock clean
+.PHONY: help serve lab test lint typecheck pytest golden verify-record bench export picture relock clean
 
 help: ## List the targets
-	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  make %-10s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  make %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -52,11 +52,15 @@ pytest: $(STAMP) ## The pytest suite
 golden: $(STAMP) ## Regenerate the golden lab documents, chart templates and docs/teaching.md
 	$(BIN)/python tests/golden/regenerate.py
 
+verify-record: $(STAMP) ## Verify the model on real processes; record the table lesson 1 shows
+	$(BIN)/python tests/golden/record_verification.py
+
 bench: $(STAMP) ## Print performance figures and ratios
 	$(BIN)/python bench/lab_bench.py
 	$(BIN)/python bench/contract_bench.py
 	$(BIN)/python bench/lessons_bench.py
 	$(BIN)/python bench/export_bench.py
+	$(BIN)/python bench/verify_bench.py
 
 export: $(STAMP) ## Build the publishable site in exports/site/ (needs Chromium, for pictures)
 	$(BIN)/python exports/build.py

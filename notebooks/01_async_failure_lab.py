@@ -24,6 +24,7 @@ def _():
     from asyncfail.charts.timeline import narrate
     from asyncfail.course import lab_lesson as words
     from asyncfail.course import page
+    from asyncfail.course import truth_lesson as truth
     from asyncfail.course.catalog import lesson
     from asyncfail.course.prediction import GUESS_RANGE, check_predictions
     from asyncfail.course.questions import LAB_QUESTION
@@ -50,6 +51,7 @@ def _():
         timeline_spec,
         timeline_table,
         to_json,
+        truth,
         words,
     )
 
@@ -260,6 +262,74 @@ def _(Fault, Mode, Scenario, command_line, fault, mo, results, to_json, words):
 @app.cell
 def _(mo, words):
     mo.md(words.NOTICE)
+    return
+
+
+@app.cell
+def _(mo, truth):
+    # Only a lesson served by CPython can start processes: exports and the browser never can.
+    live_run = (
+        mo.ui.run_button(label=truth.RUN_LABEL)
+        if truth.can_run_live(served=mo.app_meta().request is not None)
+        else None
+    )
+    return (live_run,)
+
+
+@app.cell
+def _(live_run, mo, truth):
+    _found = truth.recorded()
+    mo.vstack(
+        [
+            mo.md(f"{truth.TITLE}\n\n{truth.INTRO}"),
+            mo.callout(mo.md(truth.summary(_found)), kind=truth.verdict_kind(_found)),
+            mo.ui.table(
+                truth.table_rows(_found),
+                selection=None,
+                show_column_summaries=False,
+                page_size=14,
+            ),
+            mo.md(truth.live_text(live_run is not None)),
+            *([] if live_run is None else [live_run]),
+        ]
+    )
+    return
+
+
+@app.cell
+def _(live_run, mo, truth):
+    mo.stop(live_run is None or not live_run.value)
+    # Reached only after the button, which exists only where processes can start.
+    from asyncfail.reference import live as _live
+
+    _cases = len(_live.default_cases())
+    try:
+        with mo.status.progress_bar(
+            total=_cases, title=truth.running(_cases), remove_on_exit=True
+        ) as _bar:
+            _document = _live.run(lambda _done, _total: _bar.update())
+    except _live.ReferenceFailure as _failure:
+        _view = mo.callout(mo.md(truth.CANNOT_RUN.format(reason=_failure)), kind="danger")
+    else:
+        _now = truth.from_document(_document, date=None)
+        _view = mo.vstack(
+            [
+                mo.callout(mo.md(truth.summary(_now)), kind=truth.verdict_kind(_now)),
+                mo.ui.table(
+                    truth.table_rows(_now),
+                    selection=None,
+                    show_column_summaries=False,
+                    page_size=14,
+                ),
+            ]
+        )
+    _view
+    return
+
+
+@app.cell
+def _(mo, truth):
+    mo.md(truth.NOTICE)
     return
 
 

@@ -7,6 +7,8 @@ names the same wings and floors.
 
 import ast
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -27,14 +29,21 @@ MAY_IMPORT: dict[str, set[str]] = {
     "charts": {"ground", "lab", "contract"},
     "explore": {"ground", "lab"},
     "risk": {"ground", "lab"},
+    "reference": {"ground", "lab"},
     "course": {"ground", "lab", "contract", "handoff", "charts", "explore", "risk"},
-    "cli": {"ground", "lab", "contract", "handoff", "charts", "explore", "risk"},
+    "cli": {"ground", "lab", "contract", "handoff", "charts", "explore", "risk", "reference"},
 }
+# The reference implementation runs real processes, sockets and databases: only the CLI, which
+# runs it on request, may reach it, and nothing a lesson or the model imports.
+REAL_PARTS = "reference"
+REACHES_REAL_PARTS = {"cli"}
 # The package root re-exports the lab's public API; `python -m asyncfail` runs the CLI.
 ROOT_MODULES: dict[str, set[str]] = {"asyncfail": {"ground", "lab"}, "asyncfail.__main__": {"cli"}}
 # The readiness checklist runs the contract experiment, never the failure lab.
 READINESS = {"asyncfail.handoff.design", "asyncfail.handoff.checks", "asyncfail.handoff.report"}
-# The model may not touch the process: no threads, processes, files, network, clock or RNG.
+# The model may not touch the process: no threads, processes, files, network, clock or RNG. The
+# CLI and the reference implementation (the real parts the model is checked against) may.
+TOUCH_THE_PROCESS = {"cli", REAL_PARTS}
 NOT_IN_THE_MODEL = {
     "threading",
     "subprocess",
@@ -116,6 +125,39 @@ def test_the_readiness_checklist_never_reaches_the_failure_lab() -> None:
     assert not {n for n in seen if wing_of(n) == "lab" or n == "asyncfail.handoff.review"}
 
 
+def reachable(name: str) -> set[str]:
+    """Every library module ``name`` imports, directly or through others."""
+    seen, todo = set(), [name]
+    while todo:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        todo += library_imports(modules()[current])
+    return seen - {name}
+
+
+def test_only_the_cli_reaches_the_reference_implementation() -> None:
+    for name in modules():
+        wing = wing_of(name)
+        if wing in REACHES_REAL_PARTS | {REAL_PARTS} or name in ROOT_MODULES:
+            continue
+        reached = {n for n in reachable(name) if wing_of(n) == REAL_PARTS}
+        assert not reached, f"{name} reaches {sorted(reached)}"
+
+
+def test_the_lessons_library_loads_no_real_parts_and_no_subprocess() -> None:
+    # Run apart: this test process has loaded everything already.
+    course = sorted(n for n in modules() if wing_of(n) == "course")
+    code = (
+        f"import sys; import {', '.join(course)}; "
+        "print(sorted(m for m in sys.modules if m == 'subprocess' or "
+        f"m.startswith('asyncfail.{REAL_PARTS}')))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+
+
 def test_there_is_no_import_loop() -> None:
     graph = {name: library_imports(path) for name, path in modules().items()}
     # A module imports its parent packages first: an import of a parent from its own package's
@@ -184,7 +226,7 @@ def test_no_module_changes_the_environment_or_reads_it() -> None:
 
 def test_the_model_uses_no_threads_processes_files_network_clock_or_rng() -> None:
     for name, path in modules().items():
-        if wing_of(name) == "cli" or name == "asyncfail.__main__":
+        if wing_of(name) in TOUCH_THE_PROCESS or name == "asyncfail.__main__":
             continue
         roots = {imported.split(".")[0] for _, imported in imports_of(parsed(path))}
         # The risk wing draws from a seeded ``random.Random`` (checked below), never the global.

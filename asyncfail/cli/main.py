@@ -2,7 +2,9 @@
 
 Exit statuses: 0 done; 2 bad input, with one line naming the option and the values it accepts
 (nothing is written); 1 the output could not be written (stdout closed or full, or an
-``--output`` file), also one line. Never a traceback. Only the subcommand being run is imported.
+``--output`` file), or the command ran and what it checked does not hold (``verify``: its
+output, then one line), also one line; 130 interrupted (Ctrl-C), one line. Never a traceback.
+Only the subcommand being run is imported.
 """
 
 import argparse
@@ -13,6 +15,7 @@ from typing import Any, Final, NoReturn, Protocol, TextIO
 
 from asyncfail.cli.output import (
     OutputError,
+    Unsuccessful,
     UsageError,
     error_line,
     report,
@@ -28,6 +31,7 @@ COMMANDS: Final[dict[str, str]] = {
     "schema": "Print the JSON Schema of one `asyncfail lab` result.",
     "review": "Write the reliability review handoff for a fault (Markdown by default).",
     "contract": "Run the idempotency contract experiment: two requests at one receiver (JSON).",
+    "verify": "Run the reference implementation on real processes and check the model (JSON).",
 }
 """Every subcommand, in the order ``--help`` lists them, with its summary; its module is
 ``asyncfail.cli.<name>``."""
@@ -210,10 +214,15 @@ def _run(words: list[str]) -> str:
     return text
 
 
+INTERRUPTED: Final = "asyncfail: interrupted"
+
+
 def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None) -> int:
-    """Run the CLI; return the exit status: 0 done, 1 the output could not be written, 2 bad
-    input (nothing was written). An error is one line on stderr, never a traceback."""
+    """Run the CLI; return the exit status: 0 done, 1 the output could not be written or what
+    the command checked does not hold, 2 bad input (nothing was written), 130 interrupted. An
+    error is one line on stderr, never a traceback."""
     words = [str(word) for word in (sys.argv[1:] if argv is None else argv)]
+    out = sys.stdout if stdout is None else stdout
     try:
         text = _run(words)
     except UsageError as error:
@@ -222,7 +231,15 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None) -> int
     except OutputError as error:
         report(error_line(str(error), words))
         return 1
-    return _emit(text, sys.stdout if stdout is None else stdout)
+    except Unsuccessful as failure:
+        # The output says what failed in full; the line names it. A failed write says so itself.
+        if not failure.output or _emit(failure.output, out) == 0:
+            report(error_line(str(failure), words))
+        return 1
+    except KeyboardInterrupt:
+        report(INTERRUPTED)
+        return 130
+    return _emit(text, out)
 
 
 def _emit(text: str, out: TextIO | None) -> int:

@@ -1,5 +1,5 @@
-"""What every subcommand shares: the bad-input error, how a value is echoed, number arguments,
-UTF-8 output and the one line of an error."""
+"""What every subcommand shares: the bad-input and failure errors, how a value is echoed, number
+arguments, UTF-8 output and the one line of an error."""
 
 import argparse
 import contextlib
@@ -32,6 +32,15 @@ class UsageError(Exception):
 
 class OutputError(Exception):
     """The command was good but its output could not be written: one line, exit status 1."""
+
+
+class Unsuccessful(Exception):
+    """The command ran, but what it checked does not hold, or it could not finish: its
+    ``output`` (if any) is printed as usual, then the message on one line; exit status 1."""
+
+    def __init__(self, message: str, output: str = "") -> None:
+        super().__init__(message)
+        self.output = output
 
 
 def error_line(message: str, words: Sequence[str]) -> str:

@@ -1,5 +1,5 @@
 """``asyncfail schema``: the JSON Schema of what ``asyncfail lab`` (or ``contract``,
-``explore`` or ``risk``) prints."""
+``explore``, ``risk`` or ``verify``) prints."""
 
 import argparse
 
@@ -7,6 +7,7 @@ from asyncfail.contract.experiment import ContractResult
 from asyncfail.explore.explorer import Exploration
 from asyncfail.ground.canonical import to_json
 from asyncfail.lab.results import LabResult
+from asyncfail.reference.verification import Verification
 from asyncfail.risk.report import RiskReport
 
 
@@ -14,7 +15,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "document",
         nargs="?",
-        choices=["lab", "contract", "explore", "risk"],
+        choices=["lab", "contract", "explore", "risk", "verify"],
         default="lab",
         help="whose result to describe (default: lab)",
     )
@@ -27,4 +28,6 @@ def run(args: argparse.Namespace) -> str:
         return to_json(Exploration.model_json_schema(mode="serialization"))
     if args.document == "risk":
         return to_json(RiskReport.model_json_schema(mode="serialization"))
+    if args.document == "verify":
+        return to_json(Verification.model_json_schema(mode="serialization"))
     return to_json(LabResult.model_json_schema(mode="serialization"))

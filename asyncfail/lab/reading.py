@@ -105,22 +105,32 @@ def _outcome_kept(events: Sequence[Event]) -> bool:
 
 
 def outcome_of(events: Sequence[Event]) -> Outcome:
-    """Classify a run.
+    """Classify a run: ``outcome_from`` its effects, whether it was parked
+    (``OperationParked``) and whether the system kept its outcome (``_outcome_kept``)."""
+    return outcome_from(
+        counts_of(events).effects,
+        parked=has_kind(events, EventKind.OPERATION_PARKED),
+        kept=_outcome_kept(events),
+    )
+
+
+def outcome_from(effects: int, *, parked: bool, kept: bool) -> Outcome:
+    """The outcome class, from the three facts it rests on (read from a trace by
+    ``outcome_of``, or from a real ledger, journal and queue by ``asyncfail.reference``).
 
     More than one effect is a duplicate; a run the runtime parked for an operator is parked
     (a deliberate stop without an answer, whether or not the debit happened: safe, not live);
-    no effect is lost; exactly one effect is exactly-once if the system kept its outcome
-    (``_outcome_kept``) and unknown otherwise: the debit happened, but nothing that survived
-    knows it (Jepsen would call it ``info``).
+    no effect is lost; exactly one effect is exactly-once if the system kept its outcome and
+    unknown otherwise: the debit happened, but nothing that survived knows it (Jepsen would
+    call it ``info``).
     """
-    effects = counts_of(events).effects
     if effects > 1:
         return Outcome.DUPLICATE
-    if has_kind(events, EventKind.OPERATION_PARKED):
+    if parked:
         return Outcome.PARKED
     if effects == 0:
         return Outcome.LOST
-    return Outcome.EXACTLY_ONCE if _outcome_kept(events) else Outcome.UNKNOWN
+    return Outcome.EXACTLY_ONCE if kept else Outcome.UNKNOWN
 
 
 class Route(StrEnum):

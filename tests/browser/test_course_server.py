@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from asyncfail.course import truth_lesson
 from asyncfail.course.catalog import COURSE_TITLE, LESSONS
 from asyncfail.course.site import HOME_PAGE_TITLE, PageKind, page_title
 from asyncfail.course.site import LIVE_LINK as LESSON_LINK
@@ -32,6 +33,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SERVER = ROOT / "exports" / "course_server.py"
 START_S = 60
 STOP_S = 20
+VERIFY_S = 180  # the whole matrix on real processes: well under a minute on two idle cores
 
 
 def free_port() -> int:
@@ -137,6 +139,27 @@ def test_a_served_lesson_runs_its_python_on_the_server(guarded_page: Any, server
     page.get_by_role("switch").first.click()  # skip predicting: the traces are drawn
     expect(page.locator(".vega-embed .marks")).to_have_count(2)
     assert page.url == f"{server.url}lessons/{LESSONS[0].stem}/"
+    assert guard.blocked == []
+
+
+@pytest.mark.browser
+def test_a_served_lesson_1_runs_the_verification_on_real_processes(
+    guarded_page: Any, server: Server, screenshots: Any
+) -> None:
+    # Served by CPython, lesson 1 can start processes: its button runs the whole matrix, with a
+    # progress bar, and shows the run's verdict beside the recorded one.
+    page, guard = guarded_page
+    page.goto(f"{server.url}lessons/{LESSONS[0].stem}/")
+    button = page.get_by_role("button", name=truth_lesson.RUN_LABEL)
+    button.scroll_into_view_if_needed()
+    expect(page.get_by_text("This page is served by Python", exact=False)).to_be_visible()
+    button.click()
+    done = page.get_by_text("Run just now on", exact=False)
+    expect(done).to_be_visible(timeout=VERIFY_S * 1000)
+    expect(done).to_contain_text(truth_lesson.AGREES)
+    expect(done).to_contain_text(f"{len(truth_lesson.recorded().rows)} cases")
+    done.scroll_into_view_if_needed()
+    page.screenshot(path=screenshots / "served-lesson-1-verified.png")
     assert guard.blocked == []
 
 

@@ -1,0 +1,244 @@
+"""``asyncfail verify``: the reference implementation run on real processes for every case of a
+matrix, each case beside the model's prediction.
+
+By default the whole matrix: every named fault x both runtimes x each value of ``--key``,
+``--record`` and ``--receiver``; each of those options narrows it to one value. Exit status 0
+when every case agrees, 1 when one does not (the output, then one line naming the cases), 2
+for bad input, 130 on Ctrl-C; every process it started is gone by then.
+"""
+
+import argparse
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Final, TypeVar
+
+from asyncfail.cli.output import OutputFormat, Unsuccessful, UsageError, bounded_int
+from asyncfail.ground.canonical import to_json
+from asyncfail.ground.prose import counted, echoed, joined
+from asyncfail.lab.faults import Fault
+from asyncfail.lab.scenario import DEFAULT_DELIVERIES, MAX_DELIVERIES, Mode, option
+from asyncfail.lab.settings import (
+    KeyStability,
+    LabSettings,
+    ReceiverContract,
+    RecordWrite,
+)
+from asyncfail.reference.supervisor import ReferenceFailure
+from asyncfail.reference.verification import (
+    DEFAULT_JOBS,
+    MAX_JOBS,
+    SUPPORTED_SETTINGS,
+    Figures,
+    Row,
+    Verification,
+    matrix,
+    verify,
+)
+
+PREFIX: Final = "asyncfail verify: error:"
+NAMED_IN_A_LINE: Final = 3
+"""How many disagreeing cases the error line names (the output names them all)."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    both = "(default: both)"
+    parser.add_argument(
+        "--fault", choices=[f.value for f in Fault], help="one fault (default: every one)"
+    )
+    parser.add_argument("--mode", choices=[m.value for m in Mode], help=f"one runtime {both}")
+    for name, values in (
+        ("key", KeyStability),
+        ("record", RecordWrite),
+        ("receiver", ReceiverContract),
+    ):
+        description = LabSettings.model_fields[name].description
+        parser.add_argument(
+            option(name), choices=[v.value for v in values], help=f"{description} {both}"
+        )
+    for name in LabSettings.model_fields:
+        if name not in SUPPORTED_SETTINGS:  # refused by `run`, with what is supported
+            parser.add_argument(option(name), metavar="VALUE", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--deliveries",
+        type=bounded_int(1, MAX_DELIVERIES),
+        default=DEFAULT_DELIVERIES,
+        help=f"the queue's delivery budget (1-{MAX_DELIVERIES}, default: {DEFAULT_DELIVERIES})",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=bounded_int(1, MAX_JOBS),
+        default=DEFAULT_JOBS,
+        help=f"how many cases run at once (1-{MAX_JOBS}, default: {DEFAULT_JOBS})",
+    )
+    parser.add_argument(
+        "--format",
+        choices=[f.value for f in OutputFormat],
+        default=OutputFormat.JSON.value,
+        help="a JSON document (default) or a table for the terminal",
+    )
+    parser.add_argument(
+        "--keep",
+        metavar="DIR",
+        help="leave each case's SQLite files (ledger, journal, queue) and logs in DIR, a new or "
+        "empty folder (default: a temporary folder, removed)",
+    )
+
+
+def run(args: argparse.Namespace) -> str:
+    refuse_unsupported(args)
+    keep = None if args.keep is None else keep_folder(args.keep)
+    cases = matrix(
+        chosen(Fault, args.fault),
+        chosen(Mode, args.mode),
+        chosen(KeyStability, args.key),
+        chosen(RecordWrite, args.record),
+        chosen(ReceiverContract, args.receiver),
+    )
+    try:
+        verification = verify(cases, args.deliveries, args.jobs, keep, show_progress())
+    except (ReferenceFailure, OSError) as error:
+        # The reference itself could not run (a process, a file, a socket): not the model's
+        # fault, and not a disagreement either.
+        raise Unsuccessful(f"{PREFIX} the reference implementation failed: {error}") from None
+    text = (
+        render_text(verification)
+        if args.format == OutputFormat.TEXT
+        else to_json(verification.model_dump(mode="json"))
+    )
+    if not verification.agrees:
+        raise Unsuccessful(disagreement_line(verification), output=text)
+    return text
+
+
+Choice = TypeVar("Choice", bound=StrEnum)
+
+
+def chosen(kind: type[Choice], value: str | None) -> tuple[Choice, ...]:
+    """The one value an option names, or every value of its kind when it is left out."""
+    return tuple(kind) if value is None else (kind(value),)
+
+
+def refuse_unsupported(args: argparse.Namespace) -> None:
+    """Bad input: a setting the reference implementation does not run (it keeps the seed's)."""
+    given = [
+        option(name)
+        for name in LabSettings.model_fields
+        if name not in SUPPORTED_SETTINGS and getattr(args, name) is not None
+    ]
+    if given:
+        supported = joined([option(name) for name in SUPPORTED_SETTINGS])
+        raise UsageError(
+            f"{PREFIX} argument {given[0]}: the reference implementation runs only {supported} "
+            "(either value); every other setting keeps the seed's value"
+        )
+
+
+def keep_folder(text: str) -> Path:
+    """``--keep DIR``: created if need be, and empty (bad input otherwise)."""
+    path = Path(text)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        empty = not any(path.iterdir())
+    except (OSError, ValueError) as error:
+        reason = getattr(error, "strerror", None) or str(error)
+        raise UsageError(
+            f"{PREFIX} argument --keep: cannot use {echoed(text)} as a folder: {reason}"
+        ) from None
+    if not empty:
+        raise UsageError(
+            f"{PREFIX} argument --keep: {echoed(text)} is not empty (name a new or empty folder)"
+        )
+    return path
+
+
+def show_progress() -> "ProgressLine | None":
+    """A progress line on a terminal's stderr; nothing when stderr is not a terminal."""
+    stream = sys.stderr
+    return ProgressLine() if stream is not None and stream.isatty() else None
+
+
+class ProgressLine:
+    """``asyncfail verify: 12 of 112 cases run``, rewritten in place, cleared at the end."""
+
+    def __call__(self, done: int, total: int) -> None:
+        end = "\r\033[K" if done == total else ""
+        sys.stderr.write(f"\rasyncfail verify: {done} of {total} cases run{end}")
+        sys.stderr.flush()
+
+
+def disagreement_line(verification: Verification) -> str:
+    names = verification.disagreements
+    shown = "; ".join(names[:NAMED_IN_A_LINE])
+    more = f"; and {len(names) - NAMED_IN_A_LINE} more" if len(names) > NAMED_IN_A_LINE else ""
+    total = counted(len(verification.rows), "case")
+    return f"asyncfail verify: {len(names)} of {total} disagree with the model: {shown}{more}"
+
+
+HEADERS: Final = (
+    "fault",
+    "mode",
+    "key",
+    "record",
+    "receiver",
+    "model",
+    "real",
+    "workers",
+    "verdict",
+)
+
+
+def figures_text(figures: Figures) -> str:
+    """``2 1 1 1 exactly-once``: attempts, effects, tool calls, lookups, outcome."""
+    f = figures
+    return f"{f.attempts} {f.effects} {f.tool_calls} {f.lookups} {f.outcome}"
+
+
+def exits_text(figures: Figures) -> str:
+    """How the workers ended, then (if any died) the receivers: ``SIGKILL acknowledged``."""
+    receiver = f" (receiver {' '.join(figures.receiver)})" if figures.receiver else ""
+    return " ".join(figures.workers) + receiver
+
+
+def row_cells(row: Row) -> tuple[str, ...]:
+    case = row.case
+    verdict = "agrees" if row.agrees else "DISAGREES"
+    return (
+        case.fault,
+        case.mode,
+        case.key,
+        case.record,
+        case.receiver,
+        figures_text(row.model),
+        figures_text(row.real),
+        exits_text(row.real),
+        verdict,
+    )
+
+
+def render_text(verification: Verification) -> str:
+    """A table for the terminal: one line per case, a model's line under each that disagrees
+    on how the processes ended, then the verdict."""
+    rows = [row_cells(row) for row in verification.rows]
+    widths = [max(len(cells[i]) for cells in [HEADERS, *rows]) for i in range(len(HEADERS))]
+    lines = [
+        "Does the model tell the truth? The reference implementation on real processes, "
+        f"up to {counted(verification.deliveries, 'delivery')} per case",
+        "model, real: attempts effects tool-calls lookups outcome; workers: how each "
+        "delivery's real worker process ended",
+        "",
+    ]
+    for cells in [HEADERS, *rows]:
+        lines.append("  ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)).rstrip())
+    for row in verification.rows:
+        if exits_text(row.model) != exits_text(row.real):
+            lines.append(f"  {row.case.name}: the model's workers {exits_text(row.model)}")
+    total = counted(len(verification.rows), "case")
+    names = verification.disagreements
+    lines += [
+        "",
+        f"{total}: every one agrees with the model"
+        if not names
+        else f"{len(names)} of {total} disagree with the model: {'; '.join(names)}",
+    ]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,179 @@
+"""Lesson 1's last section, "Does the model tell the truth?": its words, and the verification
+table the build recorded (``course/verified.py``, written by ``make verify-record``).
+
+Every page shows the recorded table and the command that runs it. Only a lesson served by
+CPython from a checkout can start processes (``can_run_live``): there a button runs the
+matrix live, through ``asyncfail.reference.live``, which this module never imports.
+"""
+
+import json
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from asyncfail.course.verified import VERIFIED_JSON
+from asyncfail.ground.prose import counted
+
+TITLE: Final = "## Does the model tell the truth?"
+
+INTRO: Final = """\
+Everything above is a model. A skeptic asks whether a real worker, killed at the same point,
+behaves as the model says. The **reference implementation** (`asyncfail/reference/`, short
+modules meant to be read) runs both runtimes on real parts:
+
+- a **worker process** per delivery, with a real HTTP client and a real timeout; the durable
+  one writes its dispatch intent to its own SQLite journal *before* the call, and looks the key
+  up at the receiver *before* any second call;
+- a **receiver process** serving the debit over HTTP on 127.0.0.1, with its ledger and
+  idempotency records in SQLite;
+- a **durable queue** in SQLite with a visibility timeout and a delivery budget.
+
+The faults are real: a crash is the worker killing itself with `SIGKILL` at the named point; a
+lost request or reply is a receiver that goes silent until the worker's timeout fires; a
+receiver crash is the receiver killing itself between the debit and its record.
+`asyncfail verify` runs every fault under both runtimes, with each key, record and receiver
+setting, reads the real ledger, journal and queue afterwards, and sets each case beside the
+model.
+"""
+
+RECORDED: Final = (
+    "**{verdict}** Recorded on {date} on {platform}: {cases}, each delivered up to {deliveries}."
+)
+AGREES: Final = "Every case agrees with the model."
+DISAGREES: Final = "{count} disagree with the model: {names}."
+
+COMMAND: Final = """\
+```sh
+.venv/bin/asyncfail verify --format text
+```
+"""
+
+LIVE: Final = (
+    "This page shows the table the build recorded: a browser cannot start processes. To run "
+    "it live from a checkout (after `make test` or `make lab` created `.venv`; well under a "
+    "minute):\n\n" + COMMAND
+)
+
+LIVE_SERVED: Final = (
+    "This page is served by Python from a checkout, so it can start processes: the button "
+    "below runs every case again, here and now, on real processes (well under a minute). The "
+    "same run from a terminal:\n\n" + COMMAND
+)
+
+RUN_LABEL: Final = "Run the verification here"
+RUNNING: Final = "Running {cases} on real processes"
+JUST_RUN: Final = (
+    "**{verdict}** Run just now on {platform}: {cases}, each delivered up to {deliveries}."
+)
+CANNOT_RUN: Final = "**The reference implementation could not run here.** {reason}"
+
+COLUMNS: Final = {
+    "case": "Case (fault, runtime, key, record, receiver)",
+    "agrees": "Agrees",
+    "model": "Model: attempts · effects · calls · lookups · outcome",
+    "real": "Real: attempts · effects · calls · lookups · outcome",
+    "workers": "How the real workers ended",
+}
+"""The table's column labels, by the field each shows (the verdict beside the case, where a
+narrow page still shows it)."""
+
+NOTICE: Final = """\
+**What the table shows, and what it does not**
+
+- **Attempts, effects and outcome are counted on real state**: deliveries in the queue, rows in
+  the ledger, the journal's result. The model's definitions read them the same way.
+- **The workers' exits are the crashes**: `SIGKILL` where the model records `ProcessCrashed`.
+  Nothing in the worker's memory survives it, so the durable runtime's journal is all it has.
+- **What it does not show**: the settings it cannot run for real (retention, outages, two
+  workers) keep the seed's values, and one run per case shows what happened, not everything
+  that could; timing it never exercised stays the model's claim.
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedVerification:
+    """A verification as the section shows it: when (None: just now) and where, and its rows
+    as JSON objects."""
+
+    date: str | None
+    platform: str
+    deliveries: int
+    rows: tuple[dict[str, Any], ...]
+    disagreements: tuple[str, ...]
+
+
+def from_document(document: Mapping[str, Any], date: str | None) -> RecordedVerification:
+    """A verification's JSON document (``asyncfail verify --format json``, with the platform
+    it ran on) as the section shows it; ``date`` is None for a run just now."""
+    return RecordedVerification(
+        date=date,
+        platform=document["platform"],
+        deliveries=document["deliveries"],
+        rows=tuple(document["rows"]),
+        disagreements=tuple(document["disagreements"]),
+    )
+
+
+def recorded() -> RecordedVerification:
+    """The verification ``make verify-record`` wrote into ``course/verified.py``."""
+    document = json.loads(VERIFIED_JSON)
+    return from_document(document, date=document["recorded"])
+
+
+def can_run_live(served: bool, platform: str = sys.platform) -> bool:
+    """Whether the lesson may offer to run the verification live: only when a marimo server
+    serves it (``served``: the session has an HTTP request, as ``make lab`` gives it; an
+    export runs without one) on a platform that can start processes (not ``emscripten``, the
+    WebAssembly page, where no process can start)."""
+    return served and platform != "emscripten"
+
+
+def live_text(can_run: bool) -> str:
+    """What the section says about running the verification itself."""
+    return LIVE_SERVED if can_run else LIVE
+
+
+def running(cases: int) -> str:
+    """The progress bar's title."""
+    return RUNNING.format(cases=counted(cases, "case"))
+
+
+def summary(found: RecordedVerification) -> str:
+    """The verdict, when (or "just now") and where it ran, and how many cases it ran."""
+    names = found.disagreements
+    verdict = DISAGREES.format(count=len(names), names="; ".join(names)) if names else AGREES
+    figures = {
+        "verdict": verdict,
+        "platform": found.platform,
+        "cases": counted(len(found.rows), "case"),
+        "deliveries": counted(found.deliveries, "time"),
+    }
+    if found.date is None:
+        return JUST_RUN.format(**figures)
+    return RECORDED.format(date=found.date, **figures)
+
+
+def _figures(figures: dict[str, Any]) -> str:
+    return " · ".join(
+        str(figures[name]) for name in ("attempts", "effects", "tool_calls", "lookups", "outcome")
+    )
+
+
+def table_rows(found: RecordedVerification) -> list[dict[str, object]]:
+    """One row per case, under ``COLUMNS``' labels."""
+    return [
+        {
+            COLUMNS["case"]: " ".join(row["case"].values()),
+            COLUMNS["agrees"]: "yes" if row["agrees"] else "NO",
+            COLUMNS["model"]: _figures(row["model"]),
+            COLUMNS["real"]: _figures(row["real"]),
+            COLUMNS["workers"]: " ".join(row["real"]["workers"]),
+        }
+        for row in found.rows
+    ]
+
+
+def verdict_kind(found: RecordedVerification) -> str:
+    """The callout kind of the verdict: success when every case agrees, danger otherwise."""
+    return "danger" if found.disagreements else "success"

@@ -1,0 +1,229 @@
+"""Does the model tell the truth? Each case run by the model and on the real parts, side by side.
+
+A case is a named fault, a runtime and the three settings the reference implementation
+supports (``SUPPORTED_SETTINGS``); every other setting keeps the seed's value. For each case
+the model's figures come from ``simulate`` and the real ones from what the processes left
+behind (``supervisor.RealRun``), read by the same definitions (``asyncfail.lab.reading``):
+
+- attempts: the model's delivery attempts; for real, the deliveries the queue made.
+- effects: business-effect events; for real, rows in the ledger.
+- tool calls: effect-capable requests sent; for real, debit requests in the receiver's access
+  log (a lost one arrived and was dropped, so it is there).
+- lookups: lookups by key; for real, lookups in the access log.
+- outcome: ``reading.outcome_from`` the effects, never parked (the reference cannot park), and
+  whether the outcome was kept: the model's rule (the channel did not give up, or the result is
+  in the runtime's store); for real, the queue acknowledged the message or the journal holds
+  the result.
+- workers: how each delivery's worker ended. The model's: ``SIGKILL`` where it recorded
+  ``ProcessCrashed``, the last delivery acknowledged unless the channel gave up, every other
+  released. For real, each worker process's exit.
+- receiver: each receiver process that died during the run; the model's ``ReceiverCrashed``.
+
+A row agrees when every figure is equal. Results hold no time: the same inputs give the same
+document, however long the processes took.
+"""
+
+import itertools
+import shutil
+import tempfile
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor, as_completed
+from pathlib import Path
+from typing import Final
+
+from pydantic import BaseModel, ConfigDict, Field, computed_field
+
+from asyncfail.lab.events import EventKind
+from asyncfail.lab.faults import Fault
+from asyncfail.lab.reading import Outcome, outcome_from
+from asyncfail.lab.scenario import DEFAULT_DELIVERIES, MAX_DELIVERIES, Mode, Scenario
+from asyncfail.lab.settings import KeyStability, LabSettings, ReceiverContract, RecordWrite
+from asyncfail.lab.simulation import simulate
+from asyncfail.reference.supervisor import (
+    ACKNOWLEDGED,
+    CRASHED,
+    RELEASED,
+    Processes,
+    RealRun,
+    run_case,
+)
+
+SUPPORTED_SETTINGS: Final = ("key", "record", "receiver")
+"""The settings the reference implementation runs with either value; the others keep the
+seed's."""
+
+DEFAULT_JOBS: Final = 4
+"""Cases run at once. Most of a case is waiting (a timeout, a visibility timeout), so more
+cases than cores keep the machine busy."""
+MAX_JOBS: Final = 16
+
+
+class Case(BaseModel):
+    """One case of the matrix: a named fault into the first delivery, a runtime, and the
+    supported settings."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    fault: Fault
+    mode: Mode
+    key: KeyStability = KeyStability.STABLE
+    record: RecordWrite = RecordWrite.ATOMIC
+    receiver: ReceiverContract = ReceiverContract.LOOKUP_ONLY
+
+    @property
+    def name(self) -> str:
+        """``crash-after-effect durable stable atomic lookup-only``."""
+        return " ".join((self.fault, self.mode, self.key, self.record, self.receiver))
+
+    def scenario(self, deliveries: int) -> Scenario:
+        settings = LabSettings(key=self.key, record=self.record, receiver=self.receiver)
+        return Scenario(fault=self.fault, mode=self.mode, deliveries=deliveries, settings=settings)
+
+
+class Figures(BaseModel):
+    """What one run came to (definitions in the module's docstring)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    attempts: int
+    effects: int
+    tool_calls: int
+    lookups: int
+    outcome: Outcome
+    workers: tuple[str, ...] = Field(description="How each delivery's worker process ended.")
+    receiver: tuple[str, ...] = Field(description="Each receiver process that died on its own.")
+
+
+class Row(BaseModel):
+    """One case: the model's figures and the real ones."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    case: Case
+    model: Figures
+    real: Figures
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def agrees(self) -> bool:
+        return self.model == self.real
+
+
+class Verification(BaseModel):
+    """Every case of one verification, in the matrix's order."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    deliveries: int = Field(ge=1, le=MAX_DELIVERIES)
+    rows: tuple[Row, ...]
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def agrees(self) -> bool:
+        """Whether every row agrees."""
+        return all(row.agrees for row in self.rows)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def disagreements(self) -> tuple[str, ...]:
+        """The names of the rows that do not agree."""
+        return tuple(row.case.name for row in self.rows if not row.agrees)
+
+
+def matrix(
+    faults: Sequence[Fault] = tuple(Fault),
+    modes: Sequence[Mode] = tuple(Mode),
+    keys: Sequence[KeyStability] = tuple(KeyStability),
+    records: Sequence[RecordWrite] = tuple(RecordWrite),
+    receivers: Sequence[ReceiverContract] = tuple(ReceiverContract),
+) -> tuple[Case, ...]:
+    """Every combination, faults first, in declaration order (the default: all of them)."""
+    return tuple(
+        Case(fault=f, mode=m, key=k, record=r, receiver=c)
+        for f, m, k, r, c in itertools.product(faults, modes, keys, records, receivers)
+    )
+
+
+def predicted(case: Case, deliveries: int) -> Figures:
+    """The model's figures for ``case``."""
+    result = simulate(case.scenario(deliveries))
+    events, counts = result.events, result.counts
+    crashed = {e.attempt for e in events if e.kind is EventKind.PROCESS_CRASHED}
+    gave_up = any(e.kind is EventKind.DELIVERY_ABANDONED for e in events)
+    last = counts.attempts
+    workers = tuple(
+        CRASHED
+        if attempt in crashed
+        else ACKNOWLEDGED
+        if attempt == last and not gave_up
+        else RELEASED
+        for attempt in range(1, last + 1)
+    )
+    receiver = tuple(CRASHED for e in events if e.kind is EventKind.RECEIVER_CRASHED)
+    return Figures(
+        attempts=counts.attempts,
+        effects=counts.effects,
+        tool_calls=counts.tool_calls,
+        lookups=counts.lookups,
+        outcome=result.outcome,
+        workers=workers,
+        receiver=receiver,
+    )
+
+
+def observed(run: RealRun) -> Figures:
+    """The real figures, read from what the processes left behind."""
+    kept = run.acknowledged or run.result_recorded
+    return Figures(
+        attempts=run.deliveries,
+        effects=run.effects,
+        tool_calls=run.debit_requests,
+        lookups=run.lookups,
+        outcome=outcome_from(run.effects, parked=False, kept=kept),
+        workers=run.worker_exits,
+        receiver=run.receiver_exits,
+    )
+
+
+def folder(case: Case) -> str:
+    """The case's folder under a verification's root: its name, with dots."""
+    return case.name.replace(" ", ".")
+
+
+def verify(
+    cases: Sequence[Case],
+    deliveries: int = DEFAULT_DELIVERIES,
+    jobs: int = DEFAULT_JOBS,
+    keep: Path | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Verification:
+    """Run every case on the real parts, ``jobs`` at a time, and set it beside the model.
+
+    Each case runs in its own folder: under ``keep`` (left there), or under a new temporary
+    folder that is removed at the end. Whatever happens (Ctrl-C too), every process is ended
+    and reaped before this returns or raises. ``progress(done, total)`` is told of each case
+    that finished.
+    """
+    processes = Processes()
+    root = keep if keep is not None else Path(tempfile.mkdtemp(prefix="asyncfail-verify-"))
+    pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="asyncfail-verify")
+    try:
+        futures: dict[Future[RealRun], int] = {
+            pool.submit(run_case, case.scenario(deliveries), root / folder(case), processes): index
+            for index, case in enumerate(cases)
+        }
+        runs: dict[int, RealRun] = {}
+        for future in as_completed(futures):
+            runs[futures[future]] = future.result()
+            if progress is not None:
+                progress(len(runs), len(cases))
+    finally:
+        processes.stop()
+        pool.shutdown(wait=True, cancel_futures=True)
+        if keep is None:
+            shutil.rmtree(root, ignore_errors=True)
+    rows = tuple(
+        Row(case=case, model=predicted(case, deliveries), real=observed(runs[index]))
+        for index, case in enumerate(cases)
+    )
+    return Verification(deliveries=deliveries, rows=rows)
