@@ -282,13 +282,7 @@ def _(live_run, mo, truth):
     mo.vstack(
         [
             mo.md(f"{truth.TITLE}\n\n{truth.INTRO}"),
-            mo.callout(mo.md(truth.summary(_found)), kind=truth.verdict_kind(_found)),
-            mo.ui.table(
-                truth.table_rows(_found),
-                selection=None,
-                show_column_summaries=False,
-                page_size=14,
-            ),
+            truth.verdict_view(mo, _found),
             mo.md(truth.live_text(live_run is not None)),
             *([] if live_run is None else [live_run]),
         ]
@@ -311,18 +305,7 @@ def _(live_run, mo, truth):
     except _live.ReferenceFailure as _failure:
         _view = mo.callout(mo.md(truth.CANNOT_RUN.format(reason=_failure)), kind="danger")
     else:
-        _now = truth.from_document(_document, date=None)
-        _view = mo.vstack(
-            [
-                mo.callout(mo.md(truth.summary(_now)), kind=truth.verdict_kind(_now)),
-                mo.ui.table(
-                    truth.table_rows(_now),
-                    selection=None,
-                    show_column_summaries=False,
-                    page_size=14,
-                ),
-            ]
-        )
+        _view = truth.verdict_view(mo, truth.from_document(_document, date=None))
     _view
     return
 

@@ -68,6 +68,10 @@ JUST_RUN: Final = (
 )
 CANNOT_RUN: Final = "**The reference implementation could not run here.** {reason}"
 
+TABLE_PAGE: Final = 16
+"""Rows per page of a verification's table: one fault's cases (2 runtimes x 2 keys x 2 records
+x 2 receivers), so each page of the default matrix is one fault."""
+
 COLUMNS: Final = {
     "case": "Case (fault, runtime, key, record, receiver)",
     "agrees": "Agrees",
@@ -177,3 +181,12 @@ def table_rows(found: RecordedVerification) -> list[dict[str, object]]:
 def verdict_kind(found: RecordedVerification) -> str:
     """The callout kind of the verdict: success when every case agrees, danger otherwise."""
     return "danger" if found.disagreements else "success"
+
+
+def verdict_view(mo: Any, found: RecordedVerification) -> Any:
+    """A verification as the section lays it out: the verdict, then its table (``mo`` is
+    marimo, handed in by the lesson)."""
+    table = mo.ui.table(
+        table_rows(found), selection=None, show_column_summaries=False, page_size=TABLE_PAGE
+    )
+    return mo.vstack([mo.callout(mo.md(summary(found)), kind=verdict_kind(found)), table])

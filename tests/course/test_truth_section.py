@@ -134,3 +134,13 @@ def test_a_reference_that_cannot_run_is_one_inline_message(
     assert "The reference implementation could not run here." in text
     assert "the receiver did not start: no such interpreter" in text
     assert "Traceback" not in text
+
+
+def test_each_page_of_the_recorded_table_is_one_fault() -> None:
+    rows = truth_lesson.table_rows(truth_lesson.recorded())
+    label, size = truth_lesson.COLUMNS["case"], truth_lesson.TABLE_PAGE
+    pages = [rows[start : start + size] for start in range(0, len(rows), size)]
+    assert [len(page) for page in pages] == [size] * len(Fault)
+    for page, fault in zip(pages, Fault, strict=True):
+        assert {row[label].split()[0] for row in page} == {fault.value}
+    assert re.search(rf"data-page-size='{size}'", unescape_nested(run_lesson(nb)[0]))
