@@ -18,7 +18,7 @@ def _():
 
 @app.cell
 def _():
-    from asyncfail import ASSUMPTIONS, Fault, Mode, Scenario, simulate
+    from asyncfail import ASSUMPTIONS, Fault, Mode, Scenario
     from asyncfail.charts.specs import timeline_spec
     from asyncfail.charts.tables import timeline_table
     from asyncfail.charts.timeline import narrate
@@ -31,7 +31,8 @@ def _():
     from asyncfail.ground.canonical import to_json
     from asyncfail.ground.seed import DISCLAIMER
     from asyncfail.lab.faults import describe_fault
-    from asyncfail.lab.scenario import command_line
+    from asyncfail.lab.scenario import command_lines
+    from asyncfail.lab.simulation import simulate_each_mode
 
     return (
         ASSUMPTIONS,
@@ -42,12 +43,12 @@ def _():
         Mode,
         Scenario,
         check_predictions,
-        command_line,
+        command_lines,
         describe_fault,
         lesson,
         narrate,
         page,
-        simulate,
+        simulate_each_mode,
         timeline_spec,
         timeline_table,
         to_json,
@@ -95,8 +96,8 @@ def _(Fault, describe_fault, fault, mo):
 
 
 @app.cell
-def _(Fault, Mode, Scenario, fault, simulate):
-    results = {mode: simulate(Scenario(fault=Fault(fault.value), mode=mode)) for mode in Mode}
+def _(Fault, Scenario, fault, simulate_each_mode):
+    results = simulate_each_mode(Scenario(fault=Fault(fault.value)))
     return (results,)
 
 
@@ -241,8 +242,8 @@ def _(
 
 
 @app.cell
-def _(Fault, Mode, Scenario, command_line, fault, mo, results, to_json, words):
-    _commands = "\n".join(command_line(Scenario(fault=Fault(fault.value), mode=m)) for m in Mode)
+def _(Fault, Mode, Scenario, command_lines, fault, mo, results, to_json, words):
+    _commands = command_lines(Scenario(fault=Fault(fault.value)))
     mo.vstack(
         [
             mo.md(f"{words.TERMINAL_TEXT}\n\n```sh\n{_commands}\n```"),
@@ -318,10 +319,7 @@ def _(mo, truth):
 
 @app.cell
 def _(LAB_QUESTION, mo, page):
-    understanding = mo.ui.radio(
-        options=list(LAB_QUESTION.options),
-        label=page.CHECK_LABEL.format(prompt=LAB_QUESTION.prompt),
-    )
+    understanding = page.check_radio(mo, LAB_QUESTION)
     return (understanding,)
 
 

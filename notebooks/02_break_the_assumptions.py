@@ -28,7 +28,8 @@ def _():
     from asyncfail.course.prediction import GUESS_RANGE, check_predictions
     from asyncfail.course.questions import ASSUMPTIONS_QUESTION
     from asyncfail.lab.faults import describe_fault
-    from asyncfail.lab.scenario import MAX_DELIVERIES, command_line
+    from asyncfail.lab.scenario import MAX_DELIVERIES, command_lines
+    from asyncfail.lab.simulation import simulate_each_mode
 
     return (
         ASSUMPTIONS_QUESTION,
@@ -37,11 +38,12 @@ def _():
         MAX_DELIVERIES,
         Mode,
         check_predictions,
-        command_line,
+        command_lines,
         describe_fault,
         lab_lesson,
         lesson,
         page,
+        simulate_each_mode,
         time_timeline_spec,
         timeline_table,
         words,
@@ -179,11 +181,11 @@ def _(choices, delay, deliveries, describe_fault, Fault, mo, plan, retention, st
 
 
 @app.cell
-def _(choices, delay, deliveries, mo, plan, retention, words):
+def _(choices, delay, deliveries, mo, plan, retention, simulate_each_mode, words):
     scenario, _errors = words.scenario_from_controls(
         choices.value, deliveries.value, retention.value, delay.value, plan.value
     )
-    results = words.runs(scenario)
+    results = simulate_each_mode(scenario)
     mo.callout(mo.md("\n\n".join(_errors)), kind="danger") if _errors else mo.md("")
     return results, scenario
 
@@ -288,9 +290,8 @@ def _(Mode, mo, page, results, revealed, scenario, time_timeline_spec, timeline_
 
 
 @app.cell
-def _(Mode, command_line, mo, scenario, words):
-    _commands = "\n".join(command_line(scenario.model_copy(update={"mode": m})) for m in Mode)
-    mo.md(f"{words.TERMINAL_TEXT}\n\n```sh\n{_commands}\n```")
+def _(command_lines, mo, scenario, words):
+    mo.md(f"{words.TERMINAL_TEXT}\n\n```sh\n{command_lines(scenario)}\n```")
     return
 
 
@@ -302,10 +303,7 @@ def _(mo, words):
 
 @app.cell
 def _(ASSUMPTIONS_QUESTION, mo, page):
-    understanding = mo.ui.radio(
-        options=list(ASSUMPTIONS_QUESTION.options),
-        label=page.CHECK_LABEL.format(prompt=ASSUMPTIONS_QUESTION.prompt),
-    )
+    understanding = page.check_radio(mo, ASSUMPTIONS_QUESTION)
     return (understanding,)
 
 

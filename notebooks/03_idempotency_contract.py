@@ -303,10 +303,7 @@ def _(mo, words):
 
 @app.cell
 def _(CONTRACT_QUESTION, mo, page):
-    understanding = mo.ui.radio(
-        options=list(CONTRACT_QUESTION.options),
-        label=page.CHECK_LABEL.format(prompt=CONTRACT_QUESTION.prompt),
-    )
+    understanding = page.check_radio(mo, CONTRACT_QUESTION)
     return (understanding,)
 
 

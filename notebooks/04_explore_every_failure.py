@@ -235,10 +235,7 @@ def _(exercise, explore, get_attempts, mo, snapshot, words):
 
 @app.cell
 def _(EXPLORE_QUESTION, mo, page):
-    understanding = mo.ui.radio(
-        options=list(EXPLORE_QUESTION.options),
-        label=page.CHECK_LABEL.format(prompt=EXPLORE_QUESTION.prompt),
-    )
+    understanding = page.check_radio(mo, EXPLORE_QUESTION)
     return (understanding,)
 
 

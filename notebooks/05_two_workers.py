@@ -27,7 +27,8 @@ def _():
     from asyncfail.course.catalog import lesson
     from asyncfail.course.prediction import GUESS_RANGE, check_predictions
     from asyncfail.course.questions import WORKERS_QUESTION
-    from asyncfail.lab.scenario import command_line
+    from asyncfail.lab.scenario import command_lines
+    from asyncfail.lab.simulation import simulate_each_mode
 
     return (
         GUESS_RANGE,
@@ -35,10 +36,11 @@ def _():
         WORKERS_QUESTION,
         assumptions_lesson,
         check_predictions,
-        command_line,
+        command_lines,
         lab_lesson,
         lesson,
         page,
+        simulate_each_mode,
         time_timeline_spec,
         timeline_table,
         words,
@@ -93,11 +95,11 @@ def _(assumptions_lesson, mo, snapshot, words):
 
 
 @app.cell
-def _(lease, mo, pause, safeguards, stall, words):
+def _(lease, mo, pause, safeguards, simulate_each_mode, stall, words):
     scenario, _errors = words.scenario_from_controls(
         stall.value, pause.value, lease.value, safeguards.value
     )
-    results = words.runs(scenario)
+    results = simulate_each_mode(scenario)
     mo.callout(mo.md("\n\n".join(_errors)), kind="warn") if _errors else mo.md("")
     return results, scenario
 
@@ -189,14 +191,24 @@ def _(
 
 
 @app.cell
-def _(Mode, mo, page, revealed, scenario, time_timeline_spec, timeline_table, words):
+def _(
+    Mode,
+    mo,
+    page,
+    revealed,
+    scenario,
+    simulate_each_mode,
+    time_timeline_spec,
+    timeline_table,
+    words,
+):
     if revealed:
         with mo.status.spinner(title=words.EXPLORING):
             _found = words.explored(scenario.settings)
         _text, _example, _command = words.verdict(_found)
         _parts = [mo.md(words.EXPLORER_TITLE), mo.md(_text)]
         if _example is not None and _command is not None:
-            _result = words.runs(_example)[Mode.DURABLE]
+            _result = simulate_each_mode(_example)[Mode.DURABLE]
             _parts += [
                 mo.md(f"```sh\n{_command}\n```"),
                 page.chart(mo, time_timeline_spec(_result, width=560), timeline_table(_result)),
@@ -209,9 +221,8 @@ def _(Mode, mo, page, revealed, scenario, time_timeline_spec, timeline_table, wo
 
 
 @app.cell
-def _(Mode, assumptions_lesson, command_line, mo, scenario):
-    _commands = "\n".join(command_line(scenario.model_copy(update={"mode": m})) for m in Mode)
-    mo.md(f"{assumptions_lesson.TERMINAL_TEXT}\n\n```sh\n{_commands}\n```")
+def _(assumptions_lesson, command_lines, mo, scenario):
+    mo.md(f"{assumptions_lesson.TERMINAL_TEXT}\n\n```sh\n{command_lines(scenario)}\n```")
     return
 
 
@@ -223,10 +234,7 @@ def _(mo, words):
 
 @app.cell
 def _(WORKERS_QUESTION, mo, page):
-    understanding = mo.ui.radio(
-        options=list(WORKERS_QUESTION.options),
-        label=page.CHECK_LABEL.format(prompt=WORKERS_QUESTION.prompt),
-    )
+    understanding = page.check_radio(mo, WORKERS_QUESTION)
     return (understanding,)
 
 

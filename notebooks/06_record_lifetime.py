@@ -210,10 +210,7 @@ def _(mo, words):
 
 @app.cell
 def _(RECORDS_QUESTION, mo, page):
-    understanding = mo.ui.radio(
-        options=list(RECORDS_QUESTION.options),
-        label=page.CHECK_LABEL.format(prompt=RECORDS_QUESTION.prompt),
-    )
+    understanding = page.check_radio(mo, RECORDS_QUESTION)
     return (understanding,)
 
 

@@ -28,13 +28,11 @@ def _():
     from asyncfail.course import readiness_lesson as words
     from asyncfail.course.catalog import lesson
     from asyncfail.course.questions import READINESS_QUESTION
-    from asyncfail.ground.durations import TimeUnit
     from asyncfail.ground.seed import RecommendationId
     from asyncfail.handoff.design import (
         HINTS,
         QUESTIONS,
         UNKNOWN_SCOPE,
-        Answer,
         Role,
         design_from_answers,
     )
@@ -42,14 +40,12 @@ def _():
     from asyncfail.handoff.report import assess
 
     return (
-        Answer,
         HINTS,
         QUESTIONS,
         READINESS_QUESTION,
         RecommendationId,
         Role,
         SCOPE_WORDS,
-        TimeUnit,
         UNKNOWN_SCOPE,
         assess,
         design_from_answers,
@@ -79,14 +75,8 @@ def _(lesson, mo, page, snapshot, words):
 
 
 @app.cell
-def _(Answer, QUESTIONS, mo, snapshot, words):
-    key_across_attempts = mo.ui.radio(
-        options=[a.value for a in Answer],
-        value=words.DEFAULT_ANSWER.value,
-        inline=True,
-        label=QUESTIONS["key_across_attempts"],
-        disabled=snapshot,
-    )
+def _(mo, snapshot, words):
+    key_across_attempts = words.answer_control(mo, "key_across_attempts", snapshot)
     return (key_across_attempts,)
 
 
@@ -103,80 +93,44 @@ def _(QUESTIONS, SCOPE_WORDS, UNKNOWN_SCOPE, mo, snapshot):
 
 
 @app.cell
-def _(Answer, QUESTIONS, mo, snapshot, words):
-    unknown_outcome_separate = mo.ui.radio(
-        options=[a.value for a in Answer],
-        value=words.DEFAULT_ANSWER.value,
-        inline=True,
-        label=QUESTIONS["unknown_outcome_separate"],
-        disabled=snapshot,
-    )
+def _(mo, snapshot, words):
+    unknown_outcome_separate = words.answer_control(mo, "unknown_outcome_separate", snapshot)
     return (unknown_outcome_separate,)
 
 
 @app.cell
-def _(Answer, QUESTIONS, mo, snapshot, words):
-    lookup_by_key = mo.ui.radio(
-        options=[a.value for a in Answer],
-        value=words.DEFAULT_ANSWER.value,
-        inline=True,
-        label=QUESTIONS["lookup_by_key"],
-        disabled=snapshot,
-    )
+def _(mo, snapshot, words):
+    lookup_by_key = words.answer_control(mo, "lookup_by_key", snapshot)
     return (lookup_by_key,)
 
 
 @app.cell
-def _(QUESTIONS, mo, snapshot, words):
-    retention_amount = mo.ui.text(
-        placeholder=words.DURATION_PLACEHOLDERS["retention"],
-        label=QUESTIONS["retention"],
-        disabled=snapshot,
-    )
+def _(mo, snapshot, words):
+    retention_amount = words.amount_control(mo, "retention", snapshot)
     return (retention_amount,)
 
 
 @app.cell
-def _(TimeUnit, mo, snapshot, words):
-    retention_unit = mo.ui.dropdown(
-        options=[u.value for u in TimeUnit],
-        value=words.DEFAULT_UNIT.value,
-        label=words.UNIT_LABEL,
-        disabled=snapshot,
-    )
+def _(mo, snapshot, words):
+    retention_unit = words.unit_control(mo, snapshot)
     return (retention_unit,)
 
 
 @app.cell
-def _(QUESTIONS, mo, snapshot, words):
-    window_amount = mo.ui.text(
-        placeholder=words.DURATION_PLACEHOLDERS["replay_window"],
-        label=QUESTIONS["replay_window"],
-        disabled=snapshot,
-    )
+def _(mo, snapshot, words):
+    window_amount = words.amount_control(mo, "replay_window", snapshot)
     return (window_amount,)
 
 
 @app.cell
-def _(TimeUnit, mo, snapshot, words):
-    window_unit = mo.ui.dropdown(
-        options=[u.value for u in TimeUnit],
-        value=words.DEFAULT_UNIT.value,
-        label=words.UNIT_LABEL,
-        disabled=snapshot,
-    )
+def _(mo, snapshot, words):
+    window_unit = words.unit_control(mo, snapshot)
     return (window_unit,)
 
 
 @app.cell
-def _(Answer, QUESTIONS, mo, snapshot, words):
-    fingerprint_compared = mo.ui.radio(
-        options=[a.value for a in Answer],
-        value=words.DEFAULT_ANSWER.value,
-        inline=True,
-        label=QUESTIONS["fingerprint_compared"],
-        disabled=snapshot,
-    )
+def _(mo, snapshot, words):
+    fingerprint_compared = words.answer_control(mo, "fingerprint_compared", snapshot)
     return (fingerprint_compared,)
 
 
@@ -341,10 +295,7 @@ def _(
 
 @app.cell
 def _(READINESS_QUESTION, mo, page):
-    understanding = mo.ui.radio(
-        options=list(READINESS_QUESTION.options),
-        label=page.CHECK_LABEL.format(prompt=READINESS_QUESTION.prompt),
-    )
+    understanding = page.check_radio(mo, READINESS_QUESTION)
     return (understanding,)
 
 

@@ -105,10 +105,7 @@ def _(
 
 @app.cell
 def _(HANDOFF_QUESTION, mo, page):
-    understanding = mo.ui.radio(
-        options=list(HANDOFF_QUESTION.options),
-        label=page.CHECK_LABEL.format(prompt=HANDOFF_QUESTION.prompt),
-    )
+    understanding = page.check_radio(mo, HANDOFF_QUESTION)
     return (understanding,)
 
 

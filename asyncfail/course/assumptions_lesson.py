@@ -35,7 +35,6 @@ from asyncfail.lab.results import LabResult
 from asyncfail.lab.scenario import (
     DEFAULT_DELIVERIES,
     MAX_DELIVERIES,
-    Mode,
     Scenario,
     option,
     option_value,
@@ -295,11 +294,6 @@ def scenario_from_controls(
         if reason:
             errors.append(PLAN_ERROR.format(reason=reason, accepted=PLAN_ACCEPTED))
     return scenario, tuple(errors)
-
-
-def runs(scenario: Scenario) -> dict[Mode, LabResult]:
-    """Both runtimes under ``scenario``'s fault and settings, naive first."""
-    return {m: simulate(scenario.model_copy(update={"mode": m})) for m in Mode}
 
 
 def restoration_text(restoration: Restoration) -> str:

@@ -11,6 +11,7 @@ from asyncfail.course import questions
 from asyncfail.course.demos import ContractDemo, ReadinessDemo
 from asyncfail.course.setting_demos import SettingsDemo
 from asyncfail.course.teaching import (
+    PLAIN_CHECK,
     LessonPlan,
     Misconception,
     Reveal,
@@ -80,12 +81,7 @@ PLAN: Final = LessonPlan(
             "another value to show the note on what that system does not do.",
             "For each profile, say how late a replay can come before it becomes a second debit.",
         ),
-        Segment(
-            6,
-            "Check",
-            "Pose the check for understanding and discuss the options.",
-            "Answer alone, then compare with a neighbour.",
-        ),
+        PLAIN_CHECK,
     ),
     reveals=(
         Reveal(

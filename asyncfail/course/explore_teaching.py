@@ -18,6 +18,7 @@ from asyncfail.course.explore_lesson import (
 )
 from asyncfail.course.setting_demos import ExerciseDemo, ExploreDemo, SettingsDemo
 from asyncfail.course.teaching import (
+    PLAIN_CHECK,
     LessonPlan,
     Misconception,
     Reveal,
@@ -85,12 +86,7 @@ PLAN: Final = LessonPlan(
             "answer at a time.",
             "Change the form until the explorer finds no counterexample, one answer at a time.",
         ),
-        Segment(
-            6,
-            "Check",
-            "Pose the check for understanding and discuss the options.",
-            "Answer alone, then compare with a neighbour.",
-        ),
+        PLAIN_CHECK,
     ),
     reveals=(
         Reveal(

@@ -8,7 +8,14 @@ from typing import Final
 from asyncfail.course import questions
 from asyncfail.course.demos import ReadinessDemo, ReviewDemo
 from asyncfail.course.setting_demos import SettingsDemo
-from asyncfail.course.teaching import LessonPlan, Misconception, Reveal, Segment, lesson_ref
+from asyncfail.course.teaching import (
+    PLAIN_CHECK,
+    LessonPlan,
+    Misconception,
+    Reveal,
+    Segment,
+    lesson_ref,
+)
 from asyncfail.ground.prose import quoted
 from asyncfail.ground.seed import Boundary, HandoffSection
 from asyncfail.lab.faults import Fault
@@ -55,12 +62,7 @@ PLAN: Final = LessonPlan(
             f"report from {lesson_ref(ReadinessDemo.lesson)}.",
             "Draft the rows, and name who decides each replay.",
         ),
-        Segment(
-            6,
-            "Check",
-            "Pose the check for understanding and discuss the options.",
-            "Answer alone, then compare with a neighbour.",
-        ),
+        PLAIN_CHECK,
     ),
     reveals=(
         Reveal(

@@ -63,6 +63,14 @@ def chart(
     )
 
 
+def check_radio(mo: Any, question: Question) -> Any:
+    """The radio a learner answers ``question`` with, under the check's label; ``check`` shows
+    it with the feedback on its answer."""
+    return mo.ui.radio(
+        options=list(question.options), label=CHECK_LABEL.format(prompt=question.prompt)
+    )
+
+
 def check(mo: Any, question: Question, element: Any, snapshot: bool) -> Any:
     """A check for understanding: the radio ``element`` and the feedback on its answer; in a
     snapshot, which cannot take an answer, the question with its answer and explanation."""

@@ -4,10 +4,10 @@ The questions themselves are the checklist's (``handoff.design.QUESTIONS``), so 
 exactly what the report answers.
 """
 
-from typing import Final
+from typing import Any, Final
 
 from asyncfail.ground.durations import TimeUnit
-from asyncfail.handoff.design import Answer
+from asyncfail.handoff.design import QUESTIONS, Answer
 
 INTRO: Final = """\
 The lab's durable runtime was safe **under its assumptions**: one key carried across every
@@ -45,3 +45,32 @@ RETENTION_CHART_MISSING: Final = (
     "*Give both the retention and the longest replay window to see whether a late replay can "
     "become a second debit.*"
 )
+
+
+def answer_control(mo: Any, question: str, snapshot: bool) -> Any:
+    """A yes / no / unknown question of the checklist (``QUESTIONS[question]``), starting at
+    ``DEFAULT_ANSWER``; inert in a snapshot (``mo`` is marimo, handed in by the lesson)."""
+    return mo.ui.radio(
+        options=[a.value for a in Answer],
+        value=DEFAULT_ANSWER.value,
+        inline=True,
+        label=QUESTIONS[question],
+        disabled=snapshot,
+    )
+
+
+def amount_control(mo: Any, question: str, snapshot: bool) -> Any:
+    """The amount of a duration question (``retention``, ``replay_window``), as typed."""
+    return mo.ui.text(
+        placeholder=DURATION_PLACEHOLDERS[question], label=QUESTIONS[question], disabled=snapshot
+    )
+
+
+def unit_control(mo: Any, snapshot: bool) -> Any:
+    """The unit beside a duration's amount, starting at ``DEFAULT_UNIT``."""
+    return mo.ui.dropdown(
+        options=[u.value for u in TimeUnit],
+        value=DEFAULT_UNIT.value,
+        label=UNIT_LABEL,
+        disabled=snapshot,
+    )

@@ -22,6 +22,7 @@ from asyncfail.lab.restore import restorations
 from asyncfail.lab.results import LabResult
 from asyncfail.lab.scenario import Mode, Scenario, option
 from asyncfail.lab.settings import LabSettings
+from asyncfail.lab.simulation import simulate_each_mode
 
 
 def _setting(name: str) -> Inline:
@@ -99,7 +100,7 @@ class SettingsDemo:
         return scenario
 
     def results(self) -> dict[Mode, LabResult]:
-        return assumptions_lesson.runs(self.scenario())
+        return simulate_each_mode(self.scenario())
 
     def setting(self) -> Rich:
         """The starting point, then each control set otherwise: a setting by its CLI option,

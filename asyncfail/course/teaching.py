@@ -71,6 +71,15 @@ class Segment:
     learners: str
 
 
+PLAIN_CHECK: Final = Segment(
+    6,
+    "Check",
+    "Pose the check for understanding and discuss the options.",
+    "Answer alone, then compare with a neighbour.",
+)
+"""The closing segment of a plan whose check needs nothing of its own."""
+
+
 @dataclass(frozen=True, slots=True)
 class Reveal:
     """A moment a lesson shows a result: what is about to be shown, the questions to ask before

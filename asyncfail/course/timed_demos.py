@@ -22,6 +22,7 @@ from asyncfail.lab.events import Event
 from asyncfail.lab.faults import Fault
 from asyncfail.lab.results import LabResult
 from asyncfail.lab.scenario import Mode, Scenario, option
+from asyncfail.lab.simulation import simulate_each_mode
 from asyncfail.risk.inputs import Jitter, RiskInputs, command_line
 from asyncfail.risk.report import RiskRun, assess
 
@@ -89,7 +90,7 @@ class WorkersDemo:
         return scenario
 
     def results(self) -> dict[Mode, LabResult]:
-        return workers_lesson.runs(self.scenario())
+        return simulate_each_mode(self.scenario())
 
     def setting(self) -> Rich:
         """The stall (unless the demo is the explorer's, which does not depend on it), then

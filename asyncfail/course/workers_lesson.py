@@ -14,10 +14,8 @@ from asyncfail.explore.explorer import Exploration, explore
 from asyncfail.ground.durations import duration_error, parse_duration
 from asyncfail.ground.prose import counted
 from asyncfail.lab.faults import POINT_PROSE, FaultPlan, FaultPoint, Injection, plan_text
-from asyncfail.lab.results import LabResult
 from asyncfail.lab.scenario import Mode, Scenario, option
 from asyncfail.lab.settings import DEFAULT_LEASE, DEFAULT_PAUSE, SETTING_DESCRIPTIONS, LabSettings
-from asyncfail.lab.simulation import simulate
 
 STALLS: Final[tuple[FaultPoint, ...]] = (
     FaultPoint.PAUSE_BEFORE_DISPATCH,
@@ -124,11 +122,6 @@ def scenario_from_controls(
     plan = FaultPlan.of(Injection(attempt=1, point=FaultPoint(stall)))
     scenario = Scenario(plan=plan, settings=LabSettings.model_validate(knobs))
     return scenario, tuple(errors + more)
-
-
-def runs(scenario: Scenario) -> dict[Mode, LabResult]:
-    """Both runtimes under the scenario, naive first."""
-    return {m: simulate(scenario.model_copy(update={"mode": m})) for m in Mode}
 
 
 @lru_cache(maxsize=64)

@@ -118,3 +118,8 @@ def command_line(scenario: Scenario) -> str:
     for name in scenario.settings.changed():
         words += [option(name), option_value(getattr(scenario.settings, name))]
     return " ".join(words)
+
+
+def command_lines(scenario: Scenario) -> str:
+    """The command for ``scenario`` under each runtime, naive first, one per line."""
+    return "\n".join(command_line(scenario.model_copy(update={"mode": m})) for m in Mode)

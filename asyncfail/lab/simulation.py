@@ -58,6 +58,12 @@ def result_of(scenario: Scenario, events: tuple[Event, ...]) -> LabResult:
     )
 
 
+def simulate_each_mode(scenario: Scenario) -> dict[Mode, LabResult]:
+    """``scenario``'s fault and settings under both runtimes, naive first (its own mode is
+    ignored): what a lesson sets side by side."""
+    return {mode: simulate(scenario.model_copy(update={"mode": mode})) for mode in Mode}
+
+
 def simulate_all(
     deliveries: int = Scenario().deliveries, settings: LabSettings = DEFAULT_SETTINGS
 ) -> tuple[LabResult, ...]:
