@@ -65,9 +65,12 @@ class Receiver:
     ``receiver=dedupe`` a keyed request whose record counts gets the stored receipt and no new
     debit; under ``lookup-only`` it is applied again. Under ``dedupe`` the receiver also keeps
     an in-progress record for a key while its request executes, and refuses a second request
-    with that key meanwhile (409, as the IETF draft and Stripe do). A request carrying a
-    fencing token older than the largest the receiver has accepted is refused when it would
-    commit (Kleppmann's fencing: the resource checks the token, not the sender).
+    with that key meanwhile (409, as the IETF draft and Stripe do). Fencing (Kleppmann, "How
+    to do distributed locking", 2016: the resource checks the token, not the sender): a request
+    carrying a token older than the largest the receiver has admitted is refused, when it
+    arrives and again when it would commit. Only a request the receiver admits to execute moves
+    the fence: one refused (fenced, or 409 in progress) or answered from a stored record was
+    not processed, and its token counts for nothing.
     """
 
     trace: TraceRecorder
@@ -89,49 +92,47 @@ class Receiver:
         return None
 
     def admit(self, key: str | None, token: int | None) -> Receipt | Refusal | None:
-        """Take a request: a refusal when its fencing token is older than the largest seen
-        (the receiver has seen a token once a request carrying it arrived), a stored receipt
-        when ``dedupe`` answers it from a retained record, a refusal when its key is already
-        executing, or None when it is admitted and executes (under ``dedupe`` its key is then in
-        progress until ``complete``)."""
+        """Take a request: a refusal when its fencing token is older than the largest
+        admitted, a stored receipt when ``dedupe`` answers it from a retained record, a refusal
+        when its key is already executing, or None when it is admitted and executes: its token
+        then moves the fence, and under ``dedupe`` its key is in progress until ``finish``."""
         if self._fenced(key, token):
             return Refusal.FENCED
-        if key is None or self.settings.receiver is not ReceiverContract.DEDUPE:
-            return None
-        record = self._record(key)
-        if record is not None:
-            self.trace.emit(EventKind.REQUEST_DEDUPLICATED, key=key)
-            return record.receipt
-        if key in self.in_progress:
-            self.trace.emit(EventKind.REQUEST_IN_PROGRESS, key=key)
-            return Refusal.IN_PROGRESS
-        self.in_progress.add(key)
+        if key is not None and self.settings.receiver is ReceiverContract.DEDUPE:
+            record = self._record(key)
+            if record is not None:
+                self.trace.emit(EventKind.REQUEST_DEDUPLICATED, key=key)
+                return record.receipt
+            if key in self.in_progress:
+                self.trace.emit(EventKind.REQUEST_IN_PROGRESS, key=key)
+                return Refusal.IN_PROGRESS
+            self.in_progress.add(key)
+        if token is not None:
+            self.largest_token = max(self.largest_token, token)
         return None
 
     def _fenced(self, key: str | None, token: int | None) -> bool:
-        """Whether a request carrying ``token`` is refused: older than the largest token the
-        receiver has seen (noted), else the largest seen grows to it."""
-        if token is None:
+        """Whether a request carrying ``token`` is refused (noted): older than the largest
+        token of a request the receiver admitted."""
+        if token is None or token >= self.largest_token:
             return False
-        if token < self.largest_token:
-            self.trace.emit(EventKind.REQUEST_FENCED, key=key)
-            return True
-        self.largest_token = token
-        return False
+        self.trace.emit(EventKind.REQUEST_FENCED, key=key)
+        return True
 
-    def complete(
-        self, key: str | None, token: int | None, crashes_before_record: bool
-    ) -> Receipt | Refusal | None:
-        """Execute an admitted request: its receipt, a refusal when its fencing token is stale,
-        or None when the receiver crashes mid-request.
+    def finish(self, key: str | None, token: int | None) -> Refusal | None:
+        """An admitted request is about to commit: its key is no longer in progress, and it
+        is refused when a newer token was admitted meanwhile (the check at the write)."""
+        if key is not None:
+            self.in_progress.discard(key)
+        return Refusal.FENCED if self._fenced(key, token) else None
+
+    def complete(self, key: str | None, crashes_before_record: bool) -> Receipt | None:
+        """Commit an admitted request that ``finish`` let through: its receipt, or None when
+        the receiver crashes mid-request.
 
         ``crashes_before_record``: the fault plan crashes the receiver after the debit and
         before a keyed request's record; with an atomic record the debit never commits.
         """
-        if key is not None:
-            self.in_progress.discard(key)
-        if self._fenced(key, token):
-            return Refusal.FENCED
         if key is not None and crashes_before_record:
             if self.settings.record is RecordWrite.SEPARATE:
                 self._debit(key)

@@ -18,7 +18,9 @@ Rules of the channel:
 - An acknowledged or parked delivery ends the channel's wait for good; workers still paused
   finish what they were doing.
 - With ``replay_after`` set, an operator replays an abandoned delivery by hand that long after
-  the channel gave up (``DeliveryReplayed``): one more delivery, the last.
+  the channel gave up (``DeliveryReplayed``): one more delivery, the last, numbered the attempt
+  after the budget's last. A replay that ends without an acknowledgement is abandoned again
+  (a second ``DeliveryAbandoned``): nothing comes after it.
 """
 
 import heapq
@@ -196,9 +198,10 @@ class Run:
             self.done = True
             return
         if self.attempts > len(self.delays) or self.replayed:
-            if not self.replayed:
-                self.trace.worker = None  # the channel's fact, not a worker's step
-                self.trace.emit(EventKind.DELIVERY_ABANDONED)
+            # The channel gives up on the budget's last delivery and, just as much, on a replay
+            # that failed: the replay is one more delivery, not a promise that it succeeded.
+            self.trace.worker = None  # the channel's fact, not a worker's step
+            self.trace.emit(EventKind.DELIVERY_ABANDONED)
             replay = self.settings.replay_after
             if replay is not None and not self.replayed:
                 self.replayed = True

@@ -116,13 +116,14 @@ class Delivery:
             return answer
         if answer is None:
             yield FaultPoint.PAUSE_IN_REQUEST
+            refusal = self.receiver.finish(key, token)
+            if refusal is not None:
+                return refusal  # fenced before the debit: the receiver's point never comes
             crashes = key is not None and self._strikes(FaultPoint.RECEIVER_BEFORE_RECORD)
-            answer = self.receiver.complete(key, token, crashes_before_record=crashes)
+            answer = self.receiver.complete(key, crashes_before_record=crashes)
             if answer is None:
                 self.trace.emit(EventKind.TIMEOUT_OBSERVED, point=FaultPoint.RECEIVER_BEFORE_RECORD)
                 return None
-            if isinstance(answer, Refusal):
-                return answer
         if self._strikes(FaultPoint.RESPONSE):
             self.trace.emit(EventKind.TIMEOUT_OBSERVED, point=FaultPoint.RESPONSE)
             return None
