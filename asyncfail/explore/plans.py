@@ -1,8 +1,10 @@
 """Every fault plan of a run, up to a number of injections.
 
 The injections a plan may hold are every fault point at every delivery the channel may make
-(the budget, or the schedule's own limit if smaller). A plan is a set of them; plans are
-enumerated by size, then in canonical order, so the enumeration is the same in every process.
+(the budget, or the schedule's own limit if smaller) and, when an operator replays an abandoned
+delivery (``replay_after``), at the replay, the attempt after the last of them. A plan is a set
+of them; plans are enumerated by size, then in canonical order, so the enumeration is the same
+in every process.
 """
 
 from collections.abc import Iterator
@@ -20,8 +22,9 @@ MAX_FAULTS: Final = 3
 
 def injection_space(settings: LabSettings, deliveries: int) -> tuple[Injection, ...]:
     """Every injection a plan may hold: each fault point at each delivery the channel may make,
-    by attempt, then in the points' timeline order."""
+    the operator's replay included, by attempt, then in the points' timeline order."""
     attempts = len(delivery_times(settings.schedule, settings.redelivery_delay, deliveries))
+    attempts += settings.replay_after is not None
     return tuple(
         Injection(attempt=attempt, point=point)
         for attempt in range(1, attempts + 1)

@@ -39,7 +39,8 @@ class Scenario(BaseModel):
     ``deliveries`` bounds how often the channel (re)delivers the operation before it gives up;
     the seed's cases need two, the default of three leaves one spare. Rules: a plan replaces
     the named fault (``fault`` is then None, and giving both is refused); every injection of a
-    plan falls within the delivery budget.
+    plan falls within the delivery budget or, with ``replay_after`` set, in the operator's
+    replay, the attempt after the budget's last (``last_attempt``).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -76,13 +77,21 @@ class Scenario(BaseModel):
     def _plan_within_the_budget(self) -> "Scenario":
         if self.fault is None and self.plan is None:
             raise ValueError("a scenario needs a named fault or a plan")
+        last = self.last_attempt
         for injection in self.fault_plan.injections:
-            if injection.attempt > self.deliveries:
+            if injection.attempt > last:
+                replay = "" if last == self.deliveries else f" and the operator's replay ({last})"
                 raise ValueError(
                     f"injection {injection_text(injection)} is past the delivery budget of "
-                    f"{self.deliveries}"
+                    f"{self.deliveries}{replay}"
                 )
         return self
+
+    @property
+    def last_attempt(self) -> int:
+        """The last delivery attempt a plan may strike: the budget's last, or the operator's
+        replay after it when ``replay_after`` is set."""
+        return self.deliveries + (self.settings.replay_after is not None)
 
     @property
     def fault_plan(self) -> FaultPlan:
