@@ -71,10 +71,11 @@ class Drawer:
         settings = inputs.settings
         base = redelivery_delays(settings.schedule, settings.redelivery_delay, inputs.deliveries)
         self.base = tuple(d.millis for d in base)
-        attempts = len(self.base) + 2  # every delivery, and the replay
+        # Every delivery the schedule offers (one more than its redeliveries), and the replay.
+        last = len(self.base) + 2
         self.points = tuple(
             (attempt, point, inputs.probability_of(FAILURE_AT[point]))
-            for attempt in range(1, attempts)
+            for attempt in range(1, last + 1)
             for point in FaultPoint
         )
         point = None if inputs.fault is None else FAULT_POINT[inputs.fault]
