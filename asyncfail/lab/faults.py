@@ -247,10 +247,25 @@ class FaultPlan(BaseModel):
         return any(i.attempt == attempt and i.point is point for i in self.injections)
 
 
+MAX_ATTEMPT: Final = 10
+"""The last delivery attempt any plan may name: the largest delivery budget
+(``scenario.MAX_DELIVERIES``, 9) and an operator's replay after it. A plan's own budget may
+allow fewer (``Scenario`` checks); the parser refuses what no budget allows."""
+
+MAX_INJECTIONS: Final = MAX_ATTEMPT * len(FaultPoint)
+"""The most injections a plan can hold: each point of each attempt, once (110)."""
+
+MAX_PLAN_TEXT: Final = 4000
+"""The longest plan text read, in characters: the largest plan written out
+(``plan_text`` of every injection, 1,840 characters) with room for spaces around its items. A
+longer text is refused before it is read."""
+
 PLAN_ACCEPTED: Final = (
     "a comma-separated list of ATTEMPT:POINT injections such as 1:after-effect,2:lookup (ATTEMPT "
-    "a delivery attempt from 1, POINT one of " + ", ".join(p.value for p in FaultPoint) + "), "
-    "each at most once, or none"
+    f"a delivery attempt from 1 to {MAX_ATTEMPT}, POINT one of "
+    + ", ".join(p.value for p in FaultPoint)
+    + f"), each at most once ({MAX_INJECTIONS} at most, {MAX_PLAN_TEXT:,} characters at most), "
+    "or none"
 )
 """What ``parse_plan`` accepts, for every message that refuses a plan."""
 
@@ -269,25 +284,53 @@ def plan_text(plan: FaultPlan) -> str:
     return ",".join(injection_text(i) for i in plan.injections) or NO_PLAN
 
 
-def parse_plan(text: str) -> FaultPlan:
-    """Read a plan written as ``plan_text`` writes it (spaces around items are ignored).
+_POINTS: Final = {p.value: p for p in FaultPoint}
 
-    Raises ValueError naming the first item that cannot be read: not ``ATTEMPT:POINT``, an
-    attempt that is not a whole number from 1, an unknown point, or an injection given twice.
+
+def _attempt(text: str) -> int | None:
+    """``text`` as a delivery attempt from 1 to ``MAX_ATTEMPT``, or None. Its digits are
+    counted before ``int`` reads them: a huge number is refused as one, never converted."""
+    if not (text.isascii() and text.isdigit()) or len(text.lstrip("0")) > len(str(MAX_ATTEMPT)):
+        return None
+    attempt = int(text)
+    return attempt if 1 <= attempt <= MAX_ATTEMPT else None
+
+
+def parse_plan(text: str) -> FaultPlan:
+    """Read a plan written as ``plan_text`` writes it (spaces around items are ignored), in
+    time linear in its length.
+
+    Raises ValueError for a text longer than ``MAX_PLAN_TEXT`` or of more items than
+    ``MAX_INJECTIONS`` (both refused before any item is read), else naming the first item
+    that cannot be read: not ``ATTEMPT:POINT``, an attempt that is not a whole number from 1
+    to ``MAX_ATTEMPT``, an unknown point, or an injection given twice.
     """
+    if len(text) > MAX_PLAN_TEXT:
+        raise ValueError(
+            f"a plan of {len(text):,} characters is too long ({MAX_PLAN_TEXT:,} at most)"
+        )
     if text.strip() in {"", NO_PLAN}:
         return FaultPlan()
-    injections: list[Injection] = []
+    if (items := text.count(",") + 1) > MAX_INJECTIONS:
+        raise ValueError(
+            f"a plan of {items:,} items is more than any plan can hold ({MAX_INJECTIONS}: each "
+            f"point of each of {MAX_ATTEMPT} attempts once)"
+        )
+    injections: dict[tuple[int, FaultPoint], Injection] = {}
     for item in (part.strip() for part in text.split(",")):
-        attempt, colon, point = item.partition(":")
+        digits, colon, name = item.partition(":")
         if not colon:
             raise ValueError(f"{echoed(item)} is not ATTEMPT:POINT")
-        if not (attempt.isascii() and attempt.isdigit()) or int(attempt) < 1:
-            raise ValueError(f"{echoed(attempt)} is not a delivery attempt (a whole number from 1)")
-        if point not in {p.value for p in FaultPoint}:
-            raise ValueError(f"{echoed(point)} is not a fault point")
-        injection = Injection(attempt=int(attempt), point=FaultPoint(point))
-        if injection in injections:
+        attempt = _attempt(digits)
+        if attempt is None:
+            raise ValueError(
+                f"{echoed(digits)} is not a delivery attempt (a whole number from 1 to "
+                f"{MAX_ATTEMPT})"
+            )
+        point = _POINTS.get(name)
+        if point is None:
+            raise ValueError(f"{echoed(name)} is not a fault point")
+        if (attempt, point) in injections:
             raise ValueError(f"{echoed(item)} is given twice")
-        injections.append(injection)
-    return FaultPlan(injections=tuple(injections))
+        injections[attempt, point] = Injection(attempt=attempt, point=point)
+    return FaultPlan(injections=tuple(injections.values()))
