@@ -25,7 +25,12 @@ from asyncfail.contract.rules import (
     judge,
     record_states,
 )
-from asyncfail.contract.settings import ContractSettings, departures, resolve
+from asyncfail.contract.settings import (
+    ContractSettings,
+    clock_departure,
+    departures,
+    resolve,
+)
 from asyncfail.contract.terms import (
     DEFAULT_DELAY,
     DEFAULT_PROFILE,
@@ -91,14 +96,18 @@ class ContractScenario(BaseModel):
 
     @property
     def departures(self) -> tuple[str, ...]:
-        """Where an explicit knob departs from what the profile's system does."""
-        return departures(
+        """Where an explicit knob departs from what the profile's system does, then where the
+        model's write at the start of a clock tick decides what the real system leaves to
+        chance (``clock_departure``)."""
+        knobs = departures(
             self.profile,
             scope=self.scope,
             policy=self.policy,
             retention=self.retention_seconds,
             boundary=self.boundary,
         )
+        clock = clock_departure(self.profile, self.settings, self.delay_seconds)
+        return knobs if clock is None else (*knobs, clock)
 
 
 class RequestRow(BaseModel):
@@ -144,11 +153,13 @@ class ContractResult(BaseModel):
     @property
     def _judgement(self) -> Judgement:
         settings = self.settings
+        clock = PROFILES[self.scenario.profile].clock
         (record,) = record_states(
             key_reused=self._case.key_reused,
             retention_ms=settings.retention.millis,
             delays_ms=(self.scenario.delay_seconds.millis,),
             boundary=settings.boundary,
+            clock_ms=None if clock is None else clock.millis,
         )
         return judge(self._case, record, settings.policy)
 

@@ -48,6 +48,10 @@ class ProfileInfo:
     retention: Knob[Duration]
     boundary: Knob[BoundaryConvention]
     source: str
+    clock: Duration | None = None
+    """The tick of the system's expiry clock, when it is coarser than the model's milliseconds:
+    the record's age and its retention are read in whole ticks, the write taken at the start of
+    one (``contract.rules.record_states``). None: exact milliseconds."""
 
 
 HOUR: Final = 3600
@@ -99,8 +103,11 @@ PROFILES: Final[dict[ContractProfile, ProfileInfo]] = {
         source="AWS Lambda Powertools for Python, idempotency utility: the key is the function "
         "name and a hash of the payload subset the user selects; payload validation is off by "
         "default (payload_validation_jmespath turns it on, and a mismatch then raises "
-        "IdempotencyValidationError); expires_after_seconds defaults to 3600; a record expires "
-        "only when now > expiry, so at its expiry second it still counts.",
+        "IdempotencyValidationError); expires_after_seconds defaults to 3600; the expiry is "
+        "stored in whole epoch seconds (int(now) + expires_after_seconds) and a record expires "
+        "only when int(now) > expiry, so at its expiry second it still counts, and up to a "
+        "second past its retention it may (persistence/base.py).",
+        clock=Duration.of_seconds(1),
     ),
 }
 """The four contracts, each from its public source. A profile never changes *whether* a request

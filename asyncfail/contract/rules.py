@@ -50,6 +50,7 @@ def record_states(
     retention_ms: int,
     delays_ms: Sequence[int],
     boundary: BoundaryConvention,
+    clock_ms: int | None = None,
 ) -> tuple[RecordState, ...]:
     """The record at the second request, for each delay in ``delays_ms`` (whole milliseconds).
 
@@ -58,13 +59,36 @@ def record_states(
       the record ``delay`` after it was written;
     - expired: the key is the first one and the retention has run out.
 
+    ``clock_ms``: the tick of the real system's expiry clock (``ProfileInfo.clock``; Powertools
+    stores ``int(now) + expires_after_seconds`` and expires when ``int(now) > expiry``). The
+    record is taken to be written at the start of a tick, so the rule compares the delay and
+    the retention in whole ticks, truncated: under Powertools' boundary a record counts until
+    one second past its retention. Written later in its tick, a real record expires up to a
+    tick sooner (``phase_decides`` says where).
+
     It takes a whole row of delays because the sweep calls it once per retention; the single
     evaluator passes one delay. Written with C-level ``map`` so a row of 1,000 costs microseconds.
     """
     if not key_reused:
         return (RecordState.NEVER_STORED,) * len(delays_ms)
+    if clock_ms is not None:
+        delays_ms, retention_ms = [d // clock_ms for d in delays_ms], retention_ms // clock_ms
     retained = map(RETAINED_WHILE[boundary], delays_ms, repeat(retention_ms))
     return tuple(map(_STATE_IF_RETAINED.__getitem__, retained))
+
+
+def phase_decides(
+    retention_ms: int, delay_ms: int, boundary: BoundaryConvention, clock_ms: int | None
+) -> bool:
+    """Whether, on a clock of ``clock_ms`` ticks, when within its tick the record was written
+    decides if it still counts ``delay_ms`` later: the delay is not a whole number of ticks,
+    and the ticks it may span (its whole ticks, or one more for a write late in a tick) give
+    different answers. Never on an exact clock (None)."""
+    if clock_ms is None or delay_ms % clock_ms == 0:
+        return False
+    ticks, kept = delay_ms // clock_ms, retention_ms // clock_ms
+    rule = RETAINED_WHILE[boundary]
+    return rule(ticks, kept) != rule(ticks + 1, kept)
 
 
 def disposition_of(

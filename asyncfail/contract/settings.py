@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from typing import Final, TypeVar
 
 from asyncfail.contract.profiles import PROFILES, Knob
+from asyncfail.contract.rules import phase_decides
 from asyncfail.contract.terms import (
     DEFAULT_BOUNDARY,
     DEFAULT_POLICY,
@@ -15,7 +16,7 @@ from asyncfail.contract.terms import (
     KeyScope,
     PayloadPolicy,
 )
-from asyncfail.ground.durations import Duration
+from asyncfail.ground.durations import Duration, human
 from asyncfail.ground.retention import BoundaryConvention
 
 T = TypeVar("T")
@@ -96,4 +97,24 @@ def departures(
         _departure(name, asked[name], knob, profile)
         for name, knob in knobs.items()
         if knob.fixed and asked[name] is not None and asked[name] != knob.value
+    )
+
+
+def clock_departure(
+    profile: ContractProfile, settings: ContractSettings, delay: Duration
+) -> str | None:
+    """The sentence that says the run's answer rests on the model's choice of write phase, or
+    None. Rule: on a profile whose clock ticks coarser than milliseconds (Powertools: whole
+    epoch seconds), where the write's place within its tick decides whether the record still
+    counts at ``delay`` (``rules.phase_decides``); the model takes the write at the start of a
+    tick, the real system at whatever instant the request came."""
+    clock = PROFILES[profile].clock
+    if clock is None or not phase_decides(
+        settings.retention.millis, delay.millis, settings.boundary, clock.millis
+    ):
+        return None
+    return (
+        f"{PROFILE_NAMES[profile]} stores expiry in whole epoch seconds: at a delay of "
+        f"{human(delay)} a real record still counts if it was written early enough in its "
+        "second and has expired otherwise; this run takes the write at the start of a second"
     )

@@ -14,6 +14,7 @@ from typing import Final
 from pydantic import TypeAdapter, ValidationError
 
 from asyncfail.contract.experiment import ContractScenario
+from asyncfail.contract.profiles import PROFILES
 from asyncfail.contract.requests import case_of
 from asyncfail.contract.rules import (
     CORRECT_FINDINGS,
@@ -152,6 +153,8 @@ def sweep_retention(
     key_reused = case.key_reused
     retention_ms = [d.millis for d in retention_axis]
     delay_ms = tuple(d.millis for d in delay_axis)
+    clock = PROFILES[scenario.profile].clock
+    clock_ms = None if clock is None else clock.millis
     record = tuple(
         chain.from_iterable(
             record_states(
@@ -159,6 +162,7 @@ def sweep_retention(
                 retention_ms=retention,
                 delays_ms=delay_ms,
                 boundary=settings.boundary,
+                clock_ms=clock_ms,
             )
             for retention in retention_ms
         )
