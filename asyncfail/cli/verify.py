@@ -202,7 +202,7 @@ def exits_text(figures: Figures) -> str:
 
 def row_cells(row: Row) -> tuple[str, ...]:
     case = row.case
-    verdict = "agrees" if row.agrees else "DISAGREES"
+    verdict = "agrees" if row.agrees else "inconclusive" if row.inconclusive else "DISAGREES"
     return (
         case.fault,
         case.mode,
@@ -235,10 +235,19 @@ def render_text(verification: Verification) -> str:
             lines.append(f"  {row.case.name}: the model's workers {exits_text(row.model)}")
     total = counted(len(verification.rows), "case")
     names = verification.disagreements
+    unsure = verification.inconclusive
     lines += [
         "",
         f"{total}: every one agrees with the model"
-        if not names
-        else f"{len(names)} of {total} disagree with the model: {'; '.join(names)}",
+        if not names and not unsure
+        else f"{len(names)} of {total} disagree with the model: {'; '.join(names)}"
+        if names
+        else f"{total}: none disagrees with the model",
     ]
+    if unsure:
+        # A slow machine's timeout is not the runtime's doing: said, but never a failure.
+        lines.append(
+            f"{len(unsure)} inconclusive (a call timed out in every try with no injection to "
+            f"explain it; run again on a quieter machine): {'; '.join(unsure)}"
+        )
     return "\n".join(lines) + "\n"

@@ -202,6 +202,17 @@ def read_back(path: str) -> tuple[int, int, int]:
     return int(effects), int(kinds.get("debit", 0)), int(kinds.get("lookup", 0))
 
 
+def struck(path: str) -> int:
+    """How many injections struck at the receiver (each left its worker without a reply: a
+    lost request or reply, or a crash that dropped the connection)."""
+    db = sqlite3.connect(path)
+    try:
+        (count,) = db.execute("SELECT COUNT(*) FROM injections WHERE fired = 1").fetchone()
+    finally:
+        db.close()
+    return int(count)
+
+
 def exit_when_stdin_closes() -> None:
     """Stop at once when the supervisor closes our stdin, or dies: nothing is held in memory."""
     sys.stdin.buffer.read()

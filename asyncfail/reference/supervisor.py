@@ -184,6 +184,17 @@ class RealRun:
     """How each delivery's worker process ended, in order."""
     receiver_exits: tuple[str, ...]
     """How each receiver process that died during the run ended."""
+    no_replies: int = 0
+    """Calls the workers got no reply to (each worker's log says so, line by line)."""
+    struck: int = 0
+    """Injections that struck at the receiver: each leaves one call without a reply."""
+
+    @property
+    def unplanned_timeouts(self) -> int:
+        """Calls left without a reply that no injection explains: a reply slower than the
+        worker's timeout on a busy machine, not a fault of the plan. A run with any shows what
+        the machine did, not what the runtime does."""
+        return max(self.no_replies - self.struck, 0)
 
 
 def split_plan(scenario: Scenario) -> tuple[dict[int, list[str]], list[str]]:
@@ -239,6 +250,7 @@ def run_case(
     crashes, at_receiver = split_plan(scenario)
     ledger, journal = directory / "receiver.sqlite", directory / "journal.sqlite"
     exits: list[str] = []
+    logs: list[Path] = []
     with socket.create_server(("127.0.0.1", 0)) as listener:
         port = listener.getsockname()[1]
         queue = channel.connect(str(directory / "queue.sqlite"))
@@ -269,6 +281,7 @@ def run_case(
                         crashes.get(attempt, []),
                     )
                     log = directory / f"worker-{attempt}.stderr"
+                    logs.append(log)
                     code = run_worker(processes, served, command, log)
                     exits.append(ending(code))
                     if code == worker.ACKNOWLEDGED:
@@ -280,6 +293,11 @@ def run_case(
             queue.close()
     effects, debits, lookups = receiver.read_back(str(ledger))
     result = worker.journal_result(str(journal)) if scenario.mode is Mode.DURABLE else None
+    no_replies = sum(
+        line.startswith(worker.NO_REPLY)
+        for log in logs
+        for line in log.read_text(encoding="utf-8", errors="replace").splitlines()
+    )
     return RealRun(
         deliveries=deliveries,
         effects=effects,
@@ -289,6 +307,8 @@ def run_case(
         result_recorded=result is not None,
         worker_exits=tuple(exits),
         receiver_exits=tuple(served.died),
+        no_replies=no_replies,
+        struck=receiver.struck(str(ledger)),
     )
 
 

@@ -2,25 +2,29 @@
 
 A case is a named fault, a runtime and the three settings the reference implementation
 supports (``SUPPORTED_SETTINGS``); every other setting keeps the seed's value. For each case
-the model's figures come from ``simulate`` and the real ones from what the processes left
-behind (``supervisor.RealRun``), read by the same definitions (``asyncfail.lab.reading``):
+the model's figures come from ``simulate`` (read by ``asyncfail.lab.reading``) and the real ones
+from what the processes left behind (``supervisor.RealRun``), read here by rules written apart
+from the model's, so that a wrong rule in the model shows as a disagreement instead of being
+applied to both sides:
 
 - attempts: the model's delivery attempts; for real, the deliveries the queue made.
 - effects: business-effect events; for real, rows in the ledger.
 - tool calls: effect-capable requests sent; for real, debit requests in the receiver's access
   log (a lost one arrived and was dropped, so it is there).
 - lookups: lookups by key; for real, lookups in the access log.
-- outcome: ``reading.outcome_from`` the effects, never parked (the reference cannot park), and
-  whether the outcome was kept: the model's rule (the channel did not give up, or the result is
-  in the runtime's store); for real, the queue acknowledged the message or the journal holds
-  the result.
+- outcome: the model's ``outcome_of``; for real, ``real_outcome``: from the ledger's rows, the
+  queue's last word and the journal (the reference cannot park).
 - workers: how each delivery's worker ended. The model's: ``SIGKILL`` where it recorded
   ``ProcessCrashed``, the last delivery acknowledged unless the channel gave up, every other
   released. For real, each worker process's exit.
 - receiver: each receiver process that died during the run; the model's ``ReceiverCrashed``.
 
 A row agrees when every figure is equal. Results hold no time: the same inputs give the same
-document, however long the processes took.
+document, however long the processes took. A real run in which a call went unanswered with no
+injection to explain it (``RealRun.unplanned_timeouts``: a reply slower than the worker's
+timeout, on a busy machine) says what the machine did, not what the runtime does: the case is
+run again, up to ``TRIES`` times in all, and if every try had one, the row is inconclusive:
+neither an agreement nor a disagreement. Only a disagreement fails a verification.
 """
 
 import itertools
@@ -31,11 +35,18 @@ from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Final
 
-from pydantic import BaseModel, ConfigDict, Field, computed_field
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    computed_field,
+    model_serializer,
+)
 
 from asyncfail.lab.events import EventKind
 from asyncfail.lab.faults import Fault
-from asyncfail.lab.reading import Outcome, outcome_from
+from asyncfail.lab.reading import Outcome
 from asyncfail.lab.scenario import DEFAULT_DELIVERIES, MAX_DELIVERIES, Mode, Scenario
 from asyncfail.lab.settings import KeyStability, LabSettings, ReceiverContract, RecordWrite
 from asyncfail.lab.simulation import simulate
@@ -56,6 +67,8 @@ DEFAULT_JOBS: Final = 4
 """Cases run at once. Most of a case is waiting (a timeout, a visibility timeout), so more
 cases than cores keep the machine busy."""
 MAX_JOBS: Final = 16
+TRIES: Final = 3
+"""Real runs of one case at most, while each shows an unplanned timeout."""
 
 
 class Case(BaseModel):
@@ -102,11 +115,29 @@ class Row(BaseModel):
     case: Case
     model: Figures
     real: Figures
+    inconclusive: bool = Field(
+        False,
+        description="Every real run of the case had a call go unanswered with no injection to "
+        "explain it (a slow machine): its figures prove nothing either way.",
+    )
 
     @computed_field  # type: ignore[prop-decorator]
     @property
     def agrees(self) -> bool:
         return self.model == self.real
+
+    @model_serializer(mode="wrap")
+    def _inconclusive_only_when_so(self, handler: SerializerFunctionWrapHandler):  # type: ignore[no-untyped-def]
+        # Absent when false: a conclusive run's document is the same as before the field was.
+        data = handler(self)
+        if not data.get("inconclusive"):
+            data.pop("inconclusive", None)
+        return data
+
+    @property
+    def disagrees(self) -> bool:
+        """A real disagreement: the figures differ and the real run was conclusive."""
+        return not self.agrees and not self.inconclusive
 
 
 class Verification(BaseModel):
@@ -120,14 +151,20 @@ class Verification(BaseModel):
     @computed_field  # type: ignore[prop-decorator]
     @property
     def agrees(self) -> bool:
-        """Whether every row agrees."""
-        return all(row.agrees for row in self.rows)
+        """Whether no row disagrees: each agrees, or was inconclusive (named apart)."""
+        return not self.disagreements
 
     @computed_field  # type: ignore[prop-decorator]
     @property
     def disagreements(self) -> tuple[str, ...]:
-        """The names of the rows that do not agree."""
-        return tuple(row.case.name for row in self.rows if not row.agrees)
+        """The names of the rows that disagree (``Row.disagrees``)."""
+        return tuple(row.case.name for row in self.rows if row.disagrees)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def inconclusive(self) -> tuple[str, ...]:
+        """The names of the rows whose real runs were all inconclusive and did not agree."""
+        return tuple(row.case.name for row in self.rows if row.inconclusive and not row.agrees)
 
 
 def matrix(
@@ -171,15 +208,33 @@ def predicted(case: Case, deliveries: int) -> Figures:
     )
 
 
+def real_outcome(run: RealRun) -> Outcome:
+    """The real run's outcome class, from what the real parts recorded (written apart from
+    ``lab.reading``, on purpose):
+
+    - two ledger rows or more: duplicate; none: lost;
+    - one row: exactly-once when something that survived knows of it, the queue (a worker
+      exited 0 and the message was deleted) or the journal (it holds the call's result);
+      unknown when neither does: the money moved and no surviving record says so.
+    """
+    rows = run.effects
+    if rows >= 2:
+        return Outcome.DUPLICATE
+    if rows == 0:
+        return Outcome.LOST
+    if run.acknowledged or run.result_recorded:
+        return Outcome.EXACTLY_ONCE
+    return Outcome.UNKNOWN
+
+
 def observed(run: RealRun) -> Figures:
     """The real figures, read from what the processes left behind."""
-    kept = run.acknowledged or run.result_recorded
     return Figures(
         attempts=run.deliveries,
         effects=run.effects,
         tool_calls=run.debit_requests,
         lookups=run.lookups,
-        outcome=outcome_from(run.effects, parked=False, kept=kept),
+        outcome=real_outcome(run),
         workers=run.worker_exits,
         receiver=run.receiver_exits,
     )
@@ -188,6 +243,22 @@ def observed(run: RealRun) -> Figures:
 def folder(case: Case) -> str:
     """The case's folder under a verification's root: its name, with dots."""
     return case.name.replace(" ", ".")
+
+
+def run_conclusively(
+    case: Case, deliveries: int, directory: Path, processes: Processes
+) -> tuple[RealRun, bool]:
+    """Run ``case`` for real until a run has no unplanned timeout, ``TRIES`` times at most (the
+    first in ``directory``, each next beside it, ``.try-2``...): the first such run, or the last
+    one and True (inconclusive)."""
+    for attempt in range(1, TRIES + 1):
+        where = (
+            directory if attempt == 1 else directory.with_name(f"{directory.name}.try-{attempt}")
+        )
+        run = run_case(case.scenario(deliveries), where, processes)
+        if run.unplanned_timeouts == 0:
+            return run, False
+    return run, True
 
 
 def verify(
@@ -208,11 +279,11 @@ def verify(
     root = keep if keep is not None else Path(tempfile.mkdtemp(prefix="asyncfail-verify-"))
     pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="asyncfail-verify")
     try:
-        futures: dict[Future[RealRun], int] = {
-            pool.submit(run_case, case.scenario(deliveries), root / folder(case), processes): index
+        futures: dict[Future[tuple[RealRun, bool]], int] = {
+            pool.submit(run_conclusively, case, deliveries, root / folder(case), processes): index
             for index, case in enumerate(cases)
         }
-        runs: dict[int, RealRun] = {}
+        runs: dict[int, tuple[RealRun, bool]] = {}
         for future in as_completed(futures):
             runs[futures[future]] = future.result()
             if progress is not None:
@@ -223,7 +294,12 @@ def verify(
         if keep is None:
             shutil.rmtree(root, ignore_errors=True)
     rows = tuple(
-        Row(case=case, model=predicted(case, deliveries), real=observed(runs[index]))
+        Row(
+            case=case,
+            model=predicted(case, deliveries),
+            real=observed(runs[index][0]),
+            inconclusive=runs[index][1],
+        )
         for index, case in enumerate(cases)
     )
     return Verification(deliveries=deliveries, rows=rows)

@@ -25,6 +25,7 @@ import json
 import os
 import signal
 import sqlite3
+import sys
 from collections.abc import Callable
 from typing import Final
 from urllib.parse import quote
@@ -41,6 +42,8 @@ DEBIT_PATH: Final = "/debit"
 LOOKUP_PATH: Final = "/lookup"
 KEY_HEADER: Final = "Idempotency-Key"
 ATTEMPT_HEADER: Final = "Delivery-Attempt"
+NO_REPLY: Final = "no reply:"
+"""How a worker's log line starts for each call it got no reply to."""
 
 Reach = Callable[[str], None]
 """Passing a named point of the delivery: the worker may be told to die there."""
@@ -75,7 +78,10 @@ class Wire:
             response = connection.getresponse()
             body = json.loads(response.read() or b"{}")
         except (OSError, http.client.HTTPException, ValueError):
-            return None  # timed out, dropped or reset: no reply
+            # Timed out, dropped or reset: no reply. Said on stderr (the supervisor's log of
+            # this delivery) so a timeout no injection explains can be told apart.
+            print(f"{NO_REPLY} {method} {path}", file=sys.stderr, flush=True)
+            return None
         finally:
             connection.close()  # hanging up is how the receiver learns we gave up
         return int(body["entry"]) if response.status == 200 else None
