@@ -17,6 +17,10 @@ Rules of the channel:
   keeps running when it resumes, and nothing it does later ends or renews the channel's wait.
 - An acknowledged or parked delivery ends the channel's wait for good; workers still paused
   finish what they were doing.
+- A request stalled at the receiver (``pause-in-request``) for longer than ``client_timeout``
+  times out for its worker at the timeout (``TimeoutObserved`` there, after it resumes); the
+  receiver finishes the request when the stall ends, whatever the worker did meanwhile: a late
+  commit. A stall no longer than the timeout is waited out.
 - With ``replay_after`` set, an operator replays an abandoned delivery by hand that long after
   the channel gave up (``DeliveryReplayed``): one more delivery, the last, numbered the attempt
   after the budget's last. A replay that ends without an acknowledgement is abandoned again
@@ -85,13 +89,21 @@ class Resume:
 
 
 @dataclass(frozen=True, slots=True)
+class LateCommit:
+    """A request the worker gave up on (its client timed out) finishes at the receiver."""
+
+    delivery: Delivery
+    worker: int
+
+
+@dataclass(frozen=True, slots=True)
 class LeaseCheck:
     """A delivery's lease runs out now, if it is still being worked on."""
 
     delivery: Delivery
 
 
-Action = Deliver | Replay | Resume | LeaseCheck
+Action = Deliver | Replay | Resume | LeaseCheck | LateCommit
 
 
 @dataclass(slots=True)
@@ -145,6 +157,10 @@ class Run:
                     self.advance(worker, resuming=True)
                 case LeaseCheck(delivery=delivery):
                     self.lease_runs_out(delivery)
+                case LateCommit(delivery=delivery, worker=number):
+                    self.trace.attempt = delivery.attempt
+                    self.trace.worker = number if len(self.workers) > 1 else None
+                    delivery.commit_late()
         return Execution(
             self.trace.events(), frozenset(self.fired), self.delays_used, self.replayed
         )
@@ -235,7 +251,15 @@ class Run:
                     return
                 if delivery.pauses_at(point):
                     self.trace.emit(EventKind.WORKER_PAUSED, point=point)
-                    self.at(self.trace.now.millis + self.settings.pause.millis, Resume(worker))
+                    now, wait = self.trace.now.millis, self.settings.pause.millis
+                    timeout = self.settings.client_timeout.millis
+                    if point is FaultPoint.PAUSE_IN_REQUEST and wait > timeout:
+                        # A stall longer than the client timeout: the worker gives up at the
+                        # timeout; the request runs on and ends when the stall does.
+                        delivery.timed_out = True
+                        self.at(now + wait, LateCommit(delivery, worker.number))
+                        wait = timeout
+                    self.at(now + wait, Resume(worker))
                     return
                 point = steps.send(None)
         except StopIteration as end:

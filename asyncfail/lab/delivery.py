@@ -39,6 +39,10 @@ class Delivery:
     superseded: bool = False
     """Whether the channel has handed the operation on (its lease ran out)."""
     memory: dict[str, Receipt] = field(default_factory=dict)
+    timed_out: bool = False
+    """Set by the channel: the request stalled at the receiver for longer than the client
+    timeout, so the worker gives up on it; the receiver still finishes it (``commit_late``)."""
+    _request: tuple[str | None, int | None] = (None, None)
     _passed: set[FaultPoint] = field(default_factory=set)
 
     def _strikes(self, point: FaultPoint) -> bool:
@@ -115,16 +119,37 @@ class Delivery:
         if isinstance(answer, Refusal):
             return answer
         if answer is None:
+            self._request = (key, token)
             yield FaultPoint.PAUSE_IN_REQUEST
-            refusal = self.receiver.finish(key, token)
-            if refusal is not None:
-                return refusal  # fenced before the debit: the receiver's point never comes
-            crashes = key is not None and self._strikes(FaultPoint.RECEIVER_BEFORE_RECORD)
-            answer = self.receiver.complete(key, crashes_before_record=crashes)
+            if self.timed_out:
+                # The client's timeout fired while the request was still executing: the worker
+                # cannot tell what became of it, and the receiver goes on without it.
+                self.timed_out = False
+                self.trace.emit(EventKind.TIMEOUT_OBSERVED, point=FaultPoint.PAUSE_IN_REQUEST)
+                return None
+            answer = self._commit()
             if answer is None:
                 self.trace.emit(EventKind.TIMEOUT_OBSERVED, point=FaultPoint.RECEIVER_BEFORE_RECORD)
                 return None
+            if isinstance(answer, Refusal):
+                return answer
         if self._strikes(FaultPoint.RESPONSE):
             self.trace.emit(EventKind.TIMEOUT_OBSERVED, point=FaultPoint.RESPONSE)
             return None
         return answer
+
+    def _commit(self) -> Receipt | Refusal | None:
+        """The receiver finishes the admitted request: refused when fenced meanwhile (then the
+        receiver's crash point never comes), else committed, or cut off by a receiver crash."""
+        key, token = self._request
+        refusal = self.receiver.finish(key, token)
+        if refusal is not None:
+            return refusal
+        crashes = key is not None and self._strikes(FaultPoint.RECEIVER_BEFORE_RECORD)
+        return self.receiver.complete(key, crashes_before_record=crashes)
+
+    def commit_late(self) -> None:
+        """The stalled request the worker gave up on reaches its end at the receiver: a late
+        commit (a debit nobody waits for), a refusal, or a receiver crash; its reply, if any,
+        goes to nobody."""
+        self._commit()

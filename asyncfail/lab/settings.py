@@ -96,6 +96,16 @@ DEFAULT_PAUSE: Final = Duration.of_seconds(60)
 """How long an injected pause lasts unless given: longer than the default lease, so a paused
 worker's delivery is handed on."""
 
+DEFAULT_CLIENT_TIMEOUT: Final = Duration.of_seconds(60)
+"""How long the worker waits for a call's reply unless given: 60 s, the read timeout of
+botocore, the AWS SDK for Python (``Config(read_timeout=60)``), as a worker in the lab's
+AWS-shaped world (SQS's 30 s visibility, Powertools, Step Functions) would have. Common clients
+differ: httpx gives up after 5 s of silence, aiohttp after 300 s in all, requests and Go's
+``net/http`` wait for ever unless told; the reference implementation waits 0.5 s (against its
+0.1 s visibility timeout). A stall of the default pause (60 s) is therefore waited out, not
+longer than the timeout; a longer stall, or a shorter timeout (``--client-timeout 5``, httpx's),
+times out while the request runs on."""
+
 
 SETTING_DESCRIPTIONS: Final[dict[str, str]] = {
     "schedule": "How the channel spaces redeliveries: a fixed delay, or a real engine's backoff.",
@@ -124,6 +134,9 @@ SETTING_DESCRIPTIONS: Final[dict[str, str]] = {
     "lease": "How long a worker holds a delivery (and, with a claim, the operation) before "
     "another may take it over.",
     "pause": "How long an injected pause lasts (a GC pause, a stalled call).",
+    "client_timeout": "How long the worker waits for a call's reply before it takes the call "
+    "for a timeout: a request stalled longer than this times out, though it may still commit "
+    "later.",
     "claim": "Whether the durable runtime claims the operation in its journal with a lease "
     "before it acts (lease), or not (none, the seed's).",
     "fencing": "Whether each claim gets a larger fencing token that the receiver checks, "
@@ -164,6 +177,9 @@ class LabSettings(BaseModel):
     workers: int = Field(1, ge=1, le=MAX_WORKERS, description=SETTING_DESCRIPTIONS["workers"])
     lease: Duration = Field(DEFAULT_LEASE, description=SETTING_DESCRIPTIONS["lease"])
     pause: Duration = Field(DEFAULT_PAUSE, description=SETTING_DESCRIPTIONS["pause"])
+    client_timeout: Duration = Field(
+        DEFAULT_CLIENT_TIMEOUT, description=SETTING_DESCRIPTIONS["client_timeout"]
+    )
     claim: Claim = Field(Claim.NONE, description=SETTING_DESCRIPTIONS["claim"])
     fencing: Fencing = Field(Fencing.NONE, description=SETTING_DESCRIPTIONS["fencing"])
     replay_after: Duration | None = Field(None, description=SETTING_DESCRIPTIONS["replay_after"])
