@@ -107,9 +107,10 @@ class Delivery:
 
         Returns the receipt, a refusal (in progress, fenced), or None after a timeout: the
         request or the reply was lost, or the receiver crashed mid-request (only a keyed
-        request reaches the receiver's point: one without a key writes no record), and the
-        worker cannot tell which. A request carries the delivery's fencing token under
-        ``fencing=token``.
+        request reaches the receiver's point: one without a key writes no record), or it
+        stalled there longer than the client timeout (the channel sets ``timed_out`` and
+        finishes the request later, ``commit_late``), and the worker cannot tell which. A
+        request carries the delivery's fencing token under ``fencing=token``.
         """
         if self._strikes(FaultPoint.REQUEST):
             self.trace.emit(EventKind.TIMEOUT_OBSERVED, point=FaultPoint.REQUEST)

@@ -57,7 +57,8 @@ class Failure(StrEnum):
     """The lookup service does not answer this lookup (a lookup outage, injected)."""
     PAUSE = "pause"
     """The worker (or its request) stalls for the ``pause`` setting, then carries on unaware: a
-    GC pause, a stalled network call. Nothing is lost; time passes."""
+    GC pause, a stalled network call. Nothing is lost; time passes. A request stalled longer
+    than the ``client_timeout`` setting times out for its worker meanwhile."""
 
 
 # Which failure each point injects. Network points lose a message, the receiver's point crashes
