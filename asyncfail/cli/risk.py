@@ -15,7 +15,7 @@ from asyncfail.cli.output import (
     bounded_int,
     duration_argument,
 )
-from asyncfail.cli.settings_options import add_settings, settings_of
+from asyncfail.cli.settings_options import NONE, add_settings, optional, settings_of
 from asyncfail.ground.canonical import to_json
 from asyncfail.ground.durations import approx, human
 from asyncfail.ground.prose import echoed
@@ -87,7 +87,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         )
     parser.add_argument(
         "--replay-median",
-        type=duration_argument(),
+        type=optional(duration_argument()),
         metavar="SECONDS",
         help=f"{_FIELDS['replay_median'].description} (default: "
         f"{d.replay_median.json_number if d.replay_median else 'none'})",
@@ -149,7 +149,7 @@ def inputs_of(args: argparse.Namespace) -> RiskInputs:
         "replay_spread": args.replay_spread,
         "target": args.target,
     }
-    if args.no_replay:
+    if args.no_replay or args.replay_median is NONE:
         fields["replay_median"] = None
     elif args.replay_median is not None:
         fields["replay_median"] = args.replay_median
