@@ -15,6 +15,7 @@ from asyncfail.cli.output import (
     bounded_int,
     duration_argument,
 )
+from asyncfail.cli.progress import progress_line
 from asyncfail.cli.settings_options import NONE, add_settings, optional, settings_of
 from asyncfail.ground.canonical import to_json
 from asyncfail.ground.durations import approx, human
@@ -161,7 +162,15 @@ def inputs_of(args: argparse.Namespace) -> RiskInputs:
 
 
 def run(args: argparse.Namespace) -> str:
-    report = assess(inputs_of(args)).report
+    inputs = inputs_of(args)
+    line = progress_line("risk", "trial")
+    try:
+        report = assess(
+            inputs, None if line is None else lambda more: line.add(more, inputs.trials)
+        ).report
+    finally:
+        if line is not None:
+            line.close()
     if args.format == OutputFormat.TEXT:
         return render_text(report)
     return to_json(report.model_dump(mode="json"))
