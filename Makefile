@@ -8,6 +8,8 @@ COURSE := $(VENV)/.course
 STAMP  := $(VENV)/.installed
 HOST   ?= 127.0.0.1
 PORT   ?= 2718
+# Lesson 1's live verification: on or off; empty means on for a loopback HOST, off otherwise.
+VERIFY ?=
 
 .DEFAULT_GOAL := help
 .PHONY: help serve lab test lint typecheck pytest golden verify-record bench export picture relock clean
@@ -29,8 +31,8 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $(COURSE) $@
 
-serve: $(COURSE) ## Serve the course on http://127.0.0.1:2718 (PORT=..., HOST=0.0.0.0 for a class)
-	$(BIN)/python exports/course_server.py --host $(HOST) --port $(PORT)
+serve: $(COURSE) ## Serve the course on http://127.0.0.1:2718 (PORT=..., HOST=0.0.0.0 for a class, VERIFY=on|off)
+	$(BIN)/python exports/course_server.py --host $(HOST) --port $(PORT) --live-verify "$(VERIFY)"
 
 lab: $(COURSE) ## Print the seed case under both runtimes as text
 	$(BIN)/asyncfail lab --fault crash-after-effect --mode naive --format text

@@ -12,13 +12,18 @@ the server runs.
 Needs only the ``course`` extra (marimo, which brings Starlette and uvicorn) and the library.
 No token, and nothing opens a browser. On 127.0.0.1 (the default) only this computer can reach
 it; with ``--host 0.0.0.0`` anyone on the network can open the lessons, and every visitor's
-lesson runs its Python on this computer.
+lesson runs its Python on this computer. For a class (``class_guard.py``): marimo's home
+endpoints are hidden, at most ``--max-sessions`` lessons are open at once and a closed page's
+session ends after ``--session-ttl`` seconds, and lesson 1's live verification (one at a time
+for the whole server, ``asyncfail.reference.live``) is offered only when ``--live-verify on``,
+the default on a loopback address alone.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import ipaddress
 import shutil
 import sys
 import tempfile
@@ -29,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import marimo
 import uvicorn
+from class_guard import ClassGuard
 from copies import write_copy
 from home import HomeLinks, home_page
 from lessons import PRESENTED, PRESENTER_DIR, Lesson, discover
@@ -38,6 +44,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 
 from asyncfail.course.site import PageKind, page_title
+from asyncfail.course.truth_lesson import LiveVerify
 
 
 def lesson_apps(lessons: list[Lesson], folder: Path) -> dict[str, Path]:
@@ -70,12 +77,43 @@ async def close_sessions(lessons_app: object) -> None:
                 await manager.shutdown()
 
 
-def course_app(folder: Path, cleanup: Callable[[], None] = lambda: None) -> Starlette:
-    """The course as one ASGI app. Lesson copies are written into ``folder``; ``cleanup`` runs
-    when the server shuts down."""
+SESSION_TTL = 60
+"""Seconds a lesson's session outlives its closed page (marimo's default is 120): long enough
+for a reconnect on a flaky class network, short enough that pages opened and left do not pile
+up threads."""
+MAX_SESSIONS = 60
+"""Lessons open at once: a class of 30, each with two tabs."""
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` is reachable from this computer alone: ``localhost`` or a loopback
+    address (127.0.0.0/8, ::1). Any other name or address, ``0.0.0.0`` included, is not."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def default_live_verify(host: str) -> LiveVerify:
+    """Live verification is on by default only where no one else can reach the server."""
+    return LiveVerify.ON if is_loopback(host) else LiveVerify.OFF
+
+
+def course_app(
+    folder: Path,
+    cleanup: Callable[[], None] = lambda: None,
+    *,
+    live_verify: LiveVerify = LiveVerify.ON,
+    max_sessions: int = MAX_SESSIONS,
+    session_ttl: int = SESSION_TTL,
+) -> ClassGuard:
+    """The course as one ASGI app, guarded for a class (``ClassGuard``). Lesson copies are
+    written into ``folder``; ``cleanup`` runs when the server shuts down."""
     lessons = discover()
     apps = lesson_apps(lessons, folder)
-    builder = marimo.create_asgi_app(quiet=True)
+    builder = marimo.create_asgi_app(quiet=True, session_ttl=session_ttl)
     for path, notebook in apps.items():
         builder = builder.with_app(path=path, root=str(notebook))
     lessons_app = builder.build()
@@ -116,22 +154,56 @@ def course_app(folder: Path, cleanup: Callable[[], None] = lambda: None) -> Star
             # uvicorn.run() may never run: clean up here, as the server stops.
             cleanup()
 
-    return Starlette(routes=routes, lifespan=lifespan)
+    course = Starlette(routes=routes, lifespan=lifespan)
+    return ClassGuard(course, live_verify=live_verify, max_sessions=max_sessions)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
     parser.add_argument("--port", type=int, default=2718, help="port to listen on")
+    parser.add_argument(
+        "--live-verify",
+        choices=["", *(v.value for v in LiveVerify)],
+        default="",
+        help="whether lesson 1 offers to run the verification on real processes here (default: "
+        "on for a loopback host, off otherwise; empty: the default)",
+    )
+    parser.add_argument(
+        "--max-sessions",
+        type=int,
+        default=MAX_SESSIONS,
+        help=f"lessons open at once (default: {MAX_SESSIONS})",
+    )
+    parser.add_argument(
+        "--session-ttl",
+        type=int,
+        default=SESSION_TTL,
+        help=f"seconds a closed page's session lives on (default: {SESSION_TTL})",
+    )
     args = parser.parse_args()
+    if args.max_sessions < 1 or args.session_ttl < 1:
+        parser.error("--max-sessions and --session-ttl must be at least 1")
+    live = LiveVerify(args.live_verify) if args.live_verify else default_live_verify(args.host)
     folder = Path(tempfile.mkdtemp(prefix="asyncfail-course-"))
 
     def cleanup() -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
     try:
-        app = course_app(folder, cleanup)
+        app = course_app(
+            folder,
+            cleanup,
+            live_verify=live,
+            max_sessions=args.max_sessions,
+            session_ttl=args.session_ttl,
+        )
         print(f"The course: http://{args.host}:{args.port}/ (Ctrl-C to stop)", flush=True)
+        print(
+            f"Live verification in lesson 1: {live.value}; at most {args.max_sessions} lessons "
+            "open at once",
+            flush=True,
+        )
         uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     finally:
         cleanup()

@@ -271,7 +271,7 @@ def _(mo, truth):
     # Only a lesson served by CPython can start processes: exports and the browser never can.
     live_run = (
         mo.ui.run_button(label=truth.RUN_LABEL)
-        if truth.can_run_live(served=mo.app_meta().request is not None)
+        if truth.live_chance(mo.app_meta().request) is truth.LiveChance.CAN_RUN
         else None
     )
     return (live_run,)
@@ -284,7 +284,7 @@ def _(live_run, mo, truth):
         [
             mo.md(f"{truth.TITLE}\n\n{truth.INTRO}"),
             truth.verdict_view(mo, _found),
-            mo.md(truth.live_text(live_run is not None)),
+            mo.md(truth.live_text(live_run is not None, mo.app_meta().request)),
             *([] if live_run is None else [live_run]),
         ]
     )

@@ -5,6 +5,7 @@ import argparse
 
 from asyncfail.cli.lab import settings_line, trace_lines
 from asyncfail.cli.output import OutputFormat, add_deliveries, add_format, bounded_int
+from asyncfail.cli.progress import progress_line
 from asyncfail.cli.settings_options import add_settings, settings_of
 from asyncfail.explore.explorer import Exploration, InvariantReport, explore
 from asyncfail.explore.plans import MAX_FAULTS
@@ -35,9 +36,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> str:
-    exploration = explore(
-        Mode(args.mode), settings_of(args, "explore"), args.deliveries, args.max_faults
-    )
+    settings = settings_of(args, "explore")
+    line = progress_line("explore", "plan")
+    try:
+        exploration = explore(Mode(args.mode), settings, args.deliveries, args.max_faults, line)
+    finally:
+        if line is not None:
+            line.close()
     if args.format == OutputFormat.TEXT:
         return render_text(exploration)
     return to_json(exploration.model_dump(mode="json"))

@@ -15,7 +15,8 @@ from asyncfail.cli.output import (
     bounded_int,
     duration_argument,
 )
-from asyncfail.cli.settings_options import add_settings, settings_of
+from asyncfail.cli.progress import progress_line
+from asyncfail.cli.settings_options import NONE, add_settings, optional, settings_of
 from asyncfail.ground.canonical import to_json
 from asyncfail.ground.durations import approx, human
 from asyncfail.ground.prose import echoed
@@ -87,7 +88,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         )
     parser.add_argument(
         "--replay-median",
-        type=duration_argument(),
+        type=optional(duration_argument()),
         metavar="SECONDS",
         help=f"{_FIELDS['replay_median'].description} (default: "
         f"{d.replay_median.json_number if d.replay_median else 'none'})",
@@ -149,7 +150,7 @@ def inputs_of(args: argparse.Namespace) -> RiskInputs:
         "replay_spread": args.replay_spread,
         "target": args.target,
     }
-    if args.no_replay:
+    if args.no_replay or args.replay_median is NONE:
         fields["replay_median"] = None
     elif args.replay_median is not None:
         fields["replay_median"] = args.replay_median
@@ -161,7 +162,15 @@ def inputs_of(args: argparse.Namespace) -> RiskInputs:
 
 
 def run(args: argparse.Namespace) -> str:
-    report = assess(inputs_of(args)).report
+    inputs = inputs_of(args)
+    line = progress_line("risk", "trial")
+    try:
+        report = assess(
+            inputs, None if line is None else lambda more: line.add(more, inputs.trials)
+        ).report
+    finally:
+        if line is not None:
+            line.close()
     if args.format == OutputFormat.TEXT:
         return render_text(report)
     return to_json(report.model_dump(mode="json"))

@@ -29,9 +29,35 @@ def add_settings(parser: argparse.ArgumentParser) -> None:
             low, high = _bounds(name)
             parser.add_argument(option(name), type=bounded_int(low, high), metavar="N", help=help_)
         else:
-            parser.add_argument(
-                option(name), type=duration_argument(), metavar="SECONDS", help=help_
-            )
+            parse = optional(duration_argument()) if type(None) in kinds else duration_argument()
+            parser.add_argument(option(name), type=parse, metavar="SECONDS", help=help_)
+
+
+class _Unset:
+    """``none`` given for a setting that may be unset (its help says what none means)."""
+
+    def __repr__(self) -> str:
+        return "none"
+
+
+NONE: typing.Final = _Unset()
+"""What an optional setting's option holds when given ``none``: unlike an option left out
+(``None``: the seed's value), it sets the setting to None."""
+
+
+def optional(parse: typing.Callable[[str], object]) -> typing.Callable[[str], object]:
+    """An argparse type that also takes the word ``none`` (surrounding spaces ignored), as the
+    help of a setting that may be unset offers it."""
+
+    def parse_or_none(text: str) -> object:
+        if text.strip() == "none":
+            return NONE
+        try:
+            return parse(text)
+        except argparse.ArgumentTypeError as error:
+            raise argparse.ArgumentTypeError(f"{error}; or the word none") from None
+
+    return parse_or_none
 
 
 def _bounds(name: str) -> tuple[int, int]:
@@ -45,7 +71,7 @@ def _bounds(name: str) -> tuple[int, int]:
 def settings_of(args: argparse.Namespace, command: str) -> LabSettings:
     """The settings the options give; one left out keeps the seed's."""
     given = {
-        name: getattr(args, name)
+        name: None if getattr(args, name) is NONE else getattr(args, name)
         for name in LabSettings.model_fields
         if getattr(args, name) is not None
     }

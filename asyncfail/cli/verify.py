@@ -9,6 +9,7 @@ for bad input, 130 on Ctrl-C; every process it started is gone by then.
 
 import argparse
 import sys
+from contextlib import ExitStack
 from enum import StrEnum
 from pathlib import Path
 from typing import Final, TypeVar
@@ -24,6 +25,7 @@ from asyncfail.lab.settings import (
     ReceiverContract,
     RecordWrite,
 )
+from asyncfail.reference.scratch import scratch_folder
 from asyncfail.reference.supervisor import ReferenceFailure
 from asyncfail.reference.verification import (
     DEFAULT_JOBS,
@@ -39,6 +41,11 @@ from asyncfail.reference.verification import (
 PREFIX: Final = "asyncfail verify: error:"
 NAMED_IN_A_LINE: Final = 3
 """How many disagreeing cases the error line names (the output names them all)."""
+KEEP_RULE: Final = "name a new or empty folder you can write in; missing parent folders are created"
+"""``--keep DIR``, the one rule: DIR is created if missing, with any missing parents (as
+``mkdir -p``); it must then be an empty folder this user can write in. Anything else (a file, a
+folder with something in it, a read-only folder or one under a read-only folder, a name that
+cannot be a folder) is bad input: exit 2, one line, checked before any case runs."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -80,8 +87,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--keep",
         metavar="DIR",
-        help="leave each case's SQLite files (ledger, journal, queue) and logs in DIR, a new or "
-        "empty folder (default: a temporary folder, removed)",
+        help="leave each case's SQLite files (ledger, journal, queue) and logs in DIR: "
+        f"{KEEP_RULE} (default: a temporary folder, removed)",
     )
 
 
@@ -96,7 +103,11 @@ def run(args: argparse.Namespace) -> str:
         chosen(ReceiverContract, args.receiver),
     )
     try:
-        verification = verify(cases, args.deliveries, args.jobs, keep, show_progress())
+        with ExitStack() as stack:
+            # Without --keep, the cases run in a folder of the temporary directory that this run
+            # owns and removes (scratch.py: a killed run's folder goes at the next run).
+            root = keep if keep is not None else stack.enter_context(scratch_folder())
+            verification = verify(cases, args.deliveries, args.jobs, root, show_progress())
     except (ReferenceFailure, OSError) as error:
         # The reference itself could not run (a process, a file, a socket): not the model's
         # fault, and not a disagreement either.
@@ -135,20 +146,23 @@ def refuse_unsupported(args: argparse.Namespace) -> None:
 
 
 def keep_folder(text: str) -> Path:
-    """``--keep DIR``: created if need be, and empty (bad input otherwise)."""
+    """``--keep DIR`` by ``KEEP_RULE``: the folder, ready; UsageError otherwise."""
     path = Path(text)
     try:
         path.mkdir(parents=True, exist_ok=True)
         empty = not any(path.iterdir())
+        if empty:
+            # Try it: permission bits say nothing for root, nor for a read-only mount.
+            (path / ".asyncfail-probe").mkdir()
+            (path / ".asyncfail-probe").rmdir()
     except (OSError, ValueError) as error:
         reason = getattr(error, "strerror", None) or str(error)
         raise UsageError(
-            f"{PREFIX} argument --keep: cannot use {echoed(text)} as a folder: {reason}"
+            f"{PREFIX} argument --keep: cannot use {echoed(text)} as a folder: {reason}; "
+            f"{KEEP_RULE}"
         ) from None
     if not empty:
-        raise UsageError(
-            f"{PREFIX} argument --keep: {echoed(text)} is not empty (name a new or empty folder)"
-        )
+        raise UsageError(f"{PREFIX} argument --keep: {echoed(text)} is not empty; {KEEP_RULE}")
     return path
 
 

@@ -201,12 +201,8 @@ def prediction_options() -> list[str]:
 def judge(run: RiskRun, guess: str) -> tuple[bool, str]:
     """Whether a guess names a default that keeps the risk below the target (or rightly says
     none does), and the sentence that says what the model found."""
-    from_curve = run.trials
-    n = len(from_curve)
-    found = []
-    for name, retention in REAL_RETENTIONS:
-        dups = sum(1 for t in from_curve if t.at(retention).outcome.value == "duplicate")
-        found.append((name, retention, dups / n))
+    n = run.report.trials
+    found = [(name, r, run.steps.at(r) / n) for name, r in REAL_RETENTIONS]
     target = run.report.required.target
     keeping = [(name, r, p) for name, r, p in found if p < target]
     said = "; ".join(

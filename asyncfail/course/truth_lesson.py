@@ -10,6 +10,7 @@ import json
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, Final
 
 from asyncfail.course.verified import VERIFIED_JSON
@@ -59,6 +60,13 @@ LIVE_SERVED: Final = (
     "This page is served by Python from a checkout, so it can start processes: the button "
     "below runs every case again, here and now, on real processes (well under a minute). The "
     "same run from a terminal:\n\n" + COMMAND
+)
+
+LIVE_OFF: Final = (
+    "This page is served for a class, and the person serving it has turned live runs off "
+    "(`make serve VERIFY=on` turns them on): the table above is the recorded one. To run it "
+    "yourself from a checkout (after `make test` or `make lab` created `.venv`; well under a "
+    "minute):\n\n" + COMMAND
 )
 
 RUN_LABEL: Final = "Run the verification here"
@@ -125,17 +133,65 @@ def recorded() -> RecordedVerification:
     return from_document(document, date=document["recorded"])
 
 
-def can_run_live(served: bool, platform: str = sys.platform) -> bool:
+LIVE_VERIFY_META: Final = "asyncfail_live_verify"
+"""The key under which the course server (``make serve``) states its switch in each request's
+``meta`` (``mo.app_meta().request.meta``): set by the server for every request, so a visitor
+cannot set it."""
+
+
+class LiveVerify(StrEnum):
+    """The switch of the person serving the course: may a visitor run the verification live?"""
+
+    ON = "on"
+    OFF = "off"
+
+
+class LiveChance(StrEnum):
+    """Where the lesson runs, as far as a live verification goes."""
+
+    CAN_RUN = "can run"
+    """Served by CPython, the switch on: the button is offered."""
+    TURNED_OFF = "turned off"
+    """Served by CPython, but the person serving turned live runs off."""
+    NO_PROCESSES = "no processes"
+    """An export, a test, or the WebAssembly page: no process can start."""
+
+
+def can_run_live(
+    served: bool, platform: str = sys.platform, switch: LiveVerify = LiveVerify.ON
+) -> bool:
     """Whether the lesson may offer to run the verification live: only when a marimo server
     serves it (``served``: the session has an HTTP request, as ``make lab`` gives it; an
     export runs without one) on a platform that can start processes (not ``emscripten``, the
-    WebAssembly page, where no process can start)."""
-    return served and platform != "emscripten"
+    WebAssembly page, where no process can start), with the server's switch on."""
+    return served and platform != "emscripten" and switch is LiveVerify.ON
 
 
-def live_text(can_run: bool) -> str:
-    """What the section says about running the verification itself."""
-    return LIVE_SERVED if can_run else LIVE
+def live_chance(request: object | None, platform: str = sys.platform) -> LiveChance:
+    """What the lesson may offer, from its session's request (``mo.app_meta().request``).
+
+    Rules: no request (an export, a test) or the WebAssembly page: ``NO_PROCESSES``. Served,
+    the switch is the request's ``meta[LIVE_VERIFY_META]``, which ``make serve`` always sets
+    (``VERIFY=on|off``; off by default on any address but loopback); a server that sets none
+    (``marimo run`` or ``marimo edit`` on one's own notebook) leaves it on. Anything but
+    ``on`` there counts as off.
+    """
+    if not can_run_live(request is not None, platform):
+        return LiveChance.NO_PROCESSES
+    meta = getattr(request, "meta", None)
+    stated = meta.get(LIVE_VERIFY_META, LiveVerify.ON) if isinstance(meta, Mapping) else None
+    if stated in (None, LiveVerify.ON.value):
+        return LiveChance.CAN_RUN
+    return LiveChance.TURNED_OFF
+
+
+def live_text(offered: bool, request: object | None = None, platform: str = sys.platform) -> str:
+    """What the section says about running the verification itself: ``offered``, whether the
+    lesson shows the run button; if not, the session's ``request`` tells a server that turned
+    live runs off (``live_chance``) from a page that cannot start processes."""
+    if offered:
+        return LIVE_SERVED
+    return LIVE_OFF if live_chance(request, platform) is LiveChance.TURNED_OFF else LIVE
 
 
 def running(cases: int) -> str:

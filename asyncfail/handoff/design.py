@@ -81,6 +81,13 @@ class StatedDuration(BaseModel):
         return describe_amount(self.amount, self.unit)
 
 
+_EXACT_DIGITS: Final = 20
+"""The most significant digits an amount may have to be described in the learner's own terms
+(``describe``): its value in seconds stays within the 28 digits of Python's default decimal
+context. A longer amount is out of range or finer than a millisecond anyway, and is refused with
+its text echoed, cut short."""
+
+
 def duration_from_text(field: str, amount: str, unit: TimeUnit | str) -> StatedDuration | None:
     """A duration as a learner types it: blank means not known yet (None).
 
@@ -96,7 +103,11 @@ def duration_from_text(field: str, amount: str, unit: TimeUnit | str) -> StatedD
         "the decimal mark, up to 30 days, or leave it blank if you do not know"
     )
     try:
-        return StatedDuration(amount=parse_amount(amount), unit=unit)
+        number = parse_amount(amount)
+        if len(number.as_tuple().digits) > _EXACT_DIGITS:
+            # Arithmetic in the default context would round it and describe another number.
+            duration_of(number, unit)
+        return StatedDuration(amount=number, unit=unit)
     except ValueError as error:
         reason = str(error)
         if isinstance(error, ValidationError):
@@ -232,6 +243,11 @@ def _read(field: str, raw: object) -> object:
             return KeyScope(str(raw))
         case _ if field in _OWNER_FIELDS:
             text = "" if raw is None else str(raw)
+            if not is_text(text):
+                raise ValueError(
+                    f"{FIELD_NAMES[field]}: {echoed(text)} holds a character that is not text "
+                    "(a lone surrogate, U+D800 to U+DFFF); give a name or team in plain text"
+                )
             if len(text) > MAX_TEXT:
                 raise ValueError(
                     f"{FIELD_NAMES[field]}: {len(text):,} characters; at most {MAX_TEXT:,} are "
@@ -248,6 +264,19 @@ def _read(field: str, raw: object) -> object:
 
 
 _OWNER_FIELDS: Final = frozenset(role.name.lower() for role in Role)
+
+
+def is_text(value: str) -> bool:
+    """Whether ``value`` is text that can be stored and shown: every character encodes in UTF-8.
+
+    The one gap is a lone surrogate (U+D800 to U+DFFF, half of a UTF-16 pair): Python strings
+    may hold one (a browser's form can send one), but no UTF-8 document, JSON included, can.
+    """
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def design_from_answers(answers: dict[str, object]) -> tuple[ReplayDesign, tuple[str, ...]]:

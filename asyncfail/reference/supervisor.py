@@ -17,6 +17,7 @@ attempt, a lost message or a receiver crash to the receiver.
 
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -245,7 +246,20 @@ def worker_command(
 def run_case(
     scenario: Scenario, directory: Path, processes: Processes, script: Path | None = None
 ) -> RealRun:
-    """Run ``scenario`` for real in ``directory`` (created; its SQLite files stay there)."""
+    """Run ``scenario`` for real in ``directory`` (created; its SQLite files stay there).
+
+    A database the supervisor cannot write or read (a full disk, most often) is a failure of
+    the reference, ``ReferenceFailure`` naming the case's folder, like a process that cannot
+    start: it says nothing of the model."""
+    try:
+        return _run_case(scenario, directory, processes, script)
+    except sqlite3.Error as error:
+        raise ReferenceFailure(f"SQLite in {directory}: {error}") from None
+
+
+def _run_case(
+    scenario: Scenario, directory: Path, processes: Processes, script: Path | None
+) -> RealRun:
     directory.mkdir(parents=True)
     crashes, at_receiver = split_plan(scenario)
     ledger, journal = directory / "receiver.sqlite", directory / "journal.sqlite"

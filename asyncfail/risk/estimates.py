@@ -55,5 +55,10 @@ def quantile(sorted_values: Sequence[int], q: float) -> int:
     with at least a fraction ``q`` of the values at or below it)."""
     if not sorted_values:
         raise ValueError("no values")
-    rank = max(1, math.ceil(q * len(sorted_values)))
-    return sorted_values[rank - 1]
+    return sorted_values[rank_of(q, len(sorted_values)) - 1]
+
+
+def rank_of(q: float, n: int) -> int:
+    """The nearest rank of the ``q`` quantile among ``n`` values (1-based): ceil(q * n), at
+    least 1."""
+    return max(1, math.ceil(q * n))

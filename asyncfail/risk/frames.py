@@ -7,15 +7,17 @@ The one module of the library that imports pandas, and nothing else in it import
 pages never load pandas (a test checks, and the site's build refuses a lesson that would).
 """
 
+from collections.abc import Iterable
+
 import pandas as pd
 
 from asyncfail.ground.durations import Duration
 from asyncfail.lab.faults import FaultPlan, Injection, plan_text
 from asyncfail.risk.report import RiskRun
-from asyncfail.risk.trials import Trial
+from asyncfail.risk.trials import Trial, run_trials
 
 
-def trials_frame(trials: tuple[Trial, ...], retention: Duration | None) -> pd.DataFrame:
+def trials_frame(trials: Iterable[Trial], retention: Duration | None) -> pd.DataFrame:
     """One row per trial: its injections (as ``--plan`` writes them), its redelivery and replay
     delays in seconds, and its outcome and settling time at ``retention``."""
     rows = []
@@ -38,5 +40,6 @@ def trials_frame(trials: tuple[Trial, ...], retention: Duration | None) -> pd.Da
 
 
 def to_pandas(run: RiskRun) -> pd.DataFrame:
-    """One row per trial of ``run`` (``trials_frame``), at its report's retention."""
-    return trials_frame(run.trials, run.report.retention)
+    """One row per trial of ``run`` (``trials_frame``), at its report's retention: the trials
+    are run again from the report's inputs, as the frame's rows are made."""
+    return trials_frame(run_trials(run.report.inputs), run.report.retention)

@@ -10,16 +10,19 @@ and when even no duplicate at all could not show that, the report says how many 
 """
 
 import math
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import cached_property
+from itertools import accumulate
 from typing import Final
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from asyncfail.ground.durations import MAX_DURATION, ClockTime, Duration
 from asyncfail.lab.reading import Outcome
-from asyncfail.risk.estimates import Z95, Estimate, estimate, quantile, wilson
+from asyncfail.risk.estimates import Z95, Estimate, estimate, rank_of, wilson
 from asyncfail.risk.exact import ExactAnswer, exact_duplicate
 from asyncfail.risk.inputs import RiskInputs
 from asyncfail.risk.trials import PROGRESS_EVERY, Trial, run_trials
@@ -101,12 +104,20 @@ class RiskReport(BaseModel):
     exact: ExactAnswer | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class RiskRun:
-    """A report and the trials behind it."""
+    """A report, and the duplicate counts at every retention behind it (``steps``).
+
+    The trials themselves are not kept (a million of them would hold hundreds of MB): ``trials``
+    runs them again from the inputs, the same trials by the seed, when first asked."""
 
     report: RiskReport
-    trials: tuple[Trial, ...]
+    steps: "Steps"
+
+    @cached_property
+    def trials(self) -> tuple[Trial, ...]:
+        """Every trial of the report, run again from its inputs (the same, by the seed)."""
+        return tuple(run_trials(self.report.inputs))
 
 
 def curve_retentions() -> tuple[Duration, ...]:
@@ -131,14 +142,12 @@ class Steps:
         changes: dict[int, int] = {}
         forever = 0
         for t in trials:
-            for s in t.segments:
-                if s.outcome is not Outcome.DUPLICATE:
-                    continue
-                changes[s.low + 1] = changes.get(s.low + 1, 0) + 1
-                if s.high is None:
-                    forever += 1
-                else:
-                    changes[s.high + 1] = changes.get(s.high + 1, 0) - 1
+            forever += count_changes(t, changes)
+        return cls.from_changes(changes, forever)
+
+    @classmethod
+    def from_changes(cls, changes: dict[int, int], forever: int) -> "Steps":
+        """The steps of the changes ``count_changes`` gathered."""
         starts = tuple(sorted(changes))
         counts, count = [], 0
         for at in starts:
@@ -166,6 +175,54 @@ class Steps:
         return Duration(safe_from)
 
 
+def count_changes(trial: Trial, changes: dict[int, int]) -> int:
+    """Add ``trial``'s duplicate segments to ``changes`` (+1 at low + 1, -1 at high + 1); 1 if
+    it debits twice with records kept for ever, else 0."""
+    forever = 0
+    for s in trial.segments:
+        if s.outcome is not Outcome.DUPLICATE:
+            continue
+        changes[s.low + 1] = changes.get(s.low + 1, 0) + 1
+        if s.high is None:
+            forever += 1
+        else:
+            changes[s.high + 1] = changes.get(s.high + 1, 0) - 1
+    return forever
+
+
+class Tally:
+    """What the report needs of the trials, gathered one trial at a time and nothing more: the
+    duplicate count's changes by retention, the outcomes at the report's retention, and how
+    many runs settled at each time. Memory grows with the distinct values, not the trials."""
+
+    def __init__(self, retention: Duration | None) -> None:
+        self.retention = retention
+        self.trials = 0
+        self.changes: dict[int, int] = {}
+        self.forever = 0
+        self.outcomes: Counter[Outcome] = Counter()
+        self.settled: Counter[int] = Counter()
+
+    def add(self, trial: Trial) -> None:
+        self.trials += 1
+        self.forever += count_changes(trial, self.changes)
+        here = trial.at(self.retention)
+        self.outcomes[here.outcome] += 1
+        self.settled[here.settled] += 1
+
+    def steps(self) -> Steps:
+        return Steps.from_changes(self.changes, self.forever)
+
+    def settlement(self) -> "Settlement":
+        values = sorted(self.settled)
+        ranks = list(accumulate(self.settled[v] for v in values))
+
+        def at(q: float) -> Duration:
+            return Duration(values[bisect_left(ranks, rank_of(q, self.trials))])
+
+        return Settlement(median=at(0.5), p90=at(0.9), p99=at(0.99), longest=Duration(values[-1]))
+
+
 def trials_needed(target: float) -> int:
     """How many trials without a duplicate bring Wilson's upper end below ``target``: with no
     success it is z²/(n + z²), below t once n > z²(1 - t)/t."""
@@ -189,33 +246,27 @@ def allowed_count(trials: int, target: float, *, confident: bool) -> int:
 
 def assess(inputs: RiskInputs, progress: Callable[[int], object] | None = None) -> RiskRun:
     """Run every trial of ``inputs`` and report (this module's rules); ``progress`` is told how
-    many more trials are done every ``PROGRESS_EVERY`` trials (a lesson's progress bar)."""
-    done: list[Trial] = []
-    for trial in run_trials(inputs):
-        done.append(trial)
-        if progress is not None and len(done) % PROGRESS_EVERY == 0:
-            progress(PROGRESS_EVERY)
-    trials = tuple(done)
-    n = len(trials)
-    steps = Steps.of(trials)
+    many more trials are done every ``PROGRESS_EVERY`` trials (a lesson's progress bar, the
+    CLI's progress line). The trials are tallied as they run (``Tally``), never kept."""
     retention = inputs.settings.retention
-    here = [t.at(retention) for t in trials]
-    settled = sorted(s.settled for s in here)
+    tally = Tally(retention)
+    for trial in run_trials(inputs):
+        tally.add(trial)
+        if progress is not None and tally.trials % PROGRESS_EVERY == 0:
+            progress(PROGRESS_EVERY)
+    n = tally.trials
+    steps = tally.steps()
+    outcomes = tally.outcomes
     confident_allowed = allowed_count(n, inputs.target, confident=True)
     report = RiskReport(
         trials=n,
         seed=inputs.seed,
         inputs=inputs,
         retention=retention,
-        duplicate=estimate(sum(s.outcome is Outcome.DUPLICATE for s in here), n),
-        unknown=estimate(sum(s.outcome in NOT_KNOWN for s in here), n),
-        lost=estimate(sum(s.outcome is Outcome.LOST for s in here), n),
-        settled=Settlement(
-            median=Duration(quantile(settled, 0.5)),
-            p90=Duration(quantile(settled, 0.9)),
-            p99=Duration(quantile(settled, 0.99)),
-            longest=Duration(settled[-1]),
-        ),
+        duplicate=estimate(outcomes[Outcome.DUPLICATE], n),
+        unknown=estimate(sum(outcomes[o] for o in NOT_KNOWN), n),
+        lost=estimate(outcomes[Outcome.LOST], n),
+        settled=tally.settlement(),
         curve=tuple(
             CurvePoint(retention=r, duplicate=estimate(steps.at(r), n)) for r in curve_retentions()
         ),
@@ -227,4 +278,4 @@ def assess(inputs: RiskInputs, progress: Callable[[int], object] | None = None) 
         ),
         exact=exact_duplicate(inputs),
     )
-    return RiskRun(report, trials)
+    return RiskRun(report, steps)

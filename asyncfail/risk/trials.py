@@ -83,8 +83,15 @@ Key = tuple[tuple[int, ...], int | None]
 """The values of that timing: the delays waited on, and the replay delay if it came."""
 
 
+REMEMBERED: Final = 4096
+"""The most runs remembered per injections and shape. Runs that waited on no timing have one
+key each and are always found again; runs that waited on jittered delays rarely repeat, and
+remembering every one would grow with the trials (a million trials with full jitter held
+hundreds of MB)."""
+
+
 class TrialRunner:
-    """Runs the trials of one estimate, reusing runs that used no timing."""
+    """Runs the trials of one estimate, reusing runs that used no timing (``REMEMBERED``)."""
 
     def __init__(self, inputs: RiskInputs) -> None:
         self.inputs = inputs
@@ -120,7 +127,10 @@ class TrialRunner:
         self.waited = (0, False)
         events = self._run(plan, draw, self.forever)
         segments = tuple(self._segments(plan, draw, events))
-        shapes.setdefault(self.waited, {})[self._key(draw, self.waited)] = segments
+        table = shapes.setdefault(self.waited, {})
+        if len(table) >= REMEMBERED:  # forget the oldest: memory stays flat in the trials
+            del table[next(iter(table))]
+        table[self._key(draw, self.waited)] = segments
         return Trial(draw, segments)
 
     def _segments(

@@ -182,6 +182,7 @@ def test_output_never_replaces_a_device_pipe_or_directory(tmp_path: Path) -> Non
 
 def test_output_through_a_symlink_writes_the_file_it_names(tmp_path: Path) -> None:
     real = tmp_path / "real.md"
+    real.write_text("old", encoding="utf-8")
     link = tmp_path / "link.md"
     link.symlink_to(real)
     assert run_main("review", "--output", str(link))[0] == 0
@@ -327,3 +328,77 @@ def test_real_process_long_name_and_loop(tmp_path: Path) -> None:
         )
         assert (done.returncode, done.stdout) == (1, "")
         assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+# --- what a replaced file keeps and what it does not ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("mode", "kept"),
+    [(0o4755, 0o755), (0o2755, 0o755), (0o6750, 0o750), (0o1644, 0o1644), (0o600, 0o600)],
+)
+def test_setuid_and_setgid_are_dropped_the_rest_kept(tmp_path: Path, mode: int, kept: int) -> None:
+    target = tmp_path / "handoff.md"
+    target.write_text("old", encoding="utf-8")
+    target.chmod(mode)
+    assert target.stat().st_mode & 0o7777 == mode
+    assert run_main("review", "--output", str(target)) == (0, "", "")
+    assert target.stat().st_mode & 0o7777 == kept
+    assert target.read_text(encoding="utf-8") == build_review().markdown()
+
+
+@pytest.mark.parametrize("how", ["to a missing file", "to a missing file in a missing folder"])
+def test_a_dangling_symlink_is_refused_and_nothing_is_made(tmp_path: Path, how: str) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    missing = elsewhere / "planted.md" if how == "to a missing file" else tmp_path / "x" / "y.md"
+    link = tmp_path / "handoff.md"
+    link.symlink_to(missing)
+    code, out, err = run_main("review", "--output", str(link))
+    assert_cannot_write(code, out, err, "which does not exist; not writing through it (give ")
+    assert "--follow-dangling-link" in err
+    assert list(elsewhere.iterdir()) == [] and not missing.exists()
+    assert link.is_symlink() and os.readlink(link) == str(missing)
+
+
+def test_a_dangling_symlink_is_followed_when_told(tmp_path: Path) -> None:
+    missing = tmp_path / "made.md"
+    link = tmp_path / "handoff.md"
+    link.symlink_to(missing)
+    argv = ["review", "--output", str(link), "--follow-dangling-link"]
+    assert run_main(*argv) == (0, "", "")
+    assert link.is_symlink() and missing.read_text(encoding="utf-8") == build_review().markdown()
+
+
+@pytest.mark.parametrize("others", [1, 2])
+def test_a_hard_linked_file_is_replaced_under_its_name_and_the_note_says_so(
+    tmp_path: Path, others: int
+) -> None:
+    target = tmp_path / "handoff.md"
+    target.write_text("old", encoding="utf-8")
+    names = [tmp_path / f"other-{n}.md" for n in range(others)]
+    for name in names:
+        name.hardlink_to(target)
+    code, out, err = run_main("review", "--output", str(target))
+    plural = "s" if others > 1 else ""
+    assert (code, out) == (0, "")
+    assert err == (
+        f"asyncfail review: note: {str(target)!r} had {others} other name{plural} "
+        f"(hard link{plural}); the new content is under this name only, the others keep the old "
+        "content\n"
+    )
+    assert target.read_text(encoding="utf-8") == build_review().markdown()
+    assert [n.read_text(encoding="utf-8") for n in names] == ["old"] * others
+
+
+def test_root_writing_another_users_file_keeps_its_owner_and_group(tmp_path: Path) -> None:
+    if os.geteuid() != 0:
+        pytest.skip("only root may give a file to another user")
+    target = tmp_path / "handoff.md"
+    target.write_text("old", encoding="utf-8")
+    os.chown(target, 4321, 8765)
+    target.chmod(0o644)
+    assert run_main("review", "--output", str(target)) == (0, "", "")
+    status = target.stat()
+    assert (status.st_uid, status.st_gid, status.st_mode & 0o7777) == (4321, 8765, 0o644)
+    assert target.read_text(encoding="utf-8") == build_review().markdown()

@@ -12,9 +12,17 @@ from asyncfail.contract.experiment import ContractScenario, evaluate
 from asyncfail.contract.rules import Finding, RecordState
 from asyncfail.contract.terms import KeyScope
 from asyncfail.ground.durations import MAX_SECONDS, UNIT_SECONDS, TimeUnit
+from asyncfail.ground.prose import echoed
 from asyncfail.ground.seed import RECOMMENDATIONS, Priority, RecommendationId
 from asyncfail.handoff.checks import CHECKS
-from asyncfail.handoff.design import MAX_TEXT, Answer, ReplayDesign, StatedDuration, open_questions
+from asyncfail.handoff.design import (
+    MAX_TEXT,
+    Answer,
+    ReplayDesign,
+    StatedDuration,
+    design_from_answers,
+    open_questions,
+)
 from asyncfail.handoff.report import ReadinessReport, assess
 from asyncfail.handoff.verdict import CheckId, CheckStatus, ContractRule
 
@@ -404,3 +412,34 @@ def test_every_retention_reason_states_the_rule_in_force() -> None:
         ).check(RecommendationId.RETENTION_COVERS_REPLAY)
         assert "The rule in force: " in check.reason
         assert "strictly longer" in check.reason
+
+
+@pytest.mark.parametrize("owner", ["a\ud800b", "\udfff", "team \udc80"])
+def test_a_lone_surrogate_in_an_owner_is_one_line_naming_the_question(owner: str) -> None:
+    # A browser's text box can send half of a UTF-16 pair; pydantic refuses it as a string.
+    design, errors = design_from_answers({"pause_owner": owner, "replay_approver": "Ops"})
+    assert errors == (
+        f"Who can pause dispatch: {echoed(owner)} holds a character that is not text (a lone "
+        "surrogate, U+D800 to U+DFFF); give a name or team in plain text",
+    )
+    assert design.pause_owner == "" and design.replay_approver == "Ops"
+
+
+@pytest.mark.parametrize(
+    ("amount", "unit"), [("9" * 400, "hours"), ("9" * 21, "seconds"), ("1" + "0" * 30, "days")]
+)
+def test_an_amount_of_hundreds_of_digits_is_out_of_range_not_a_rounded_number(
+    amount: str, unit: str
+) -> None:
+    _, errors = design_from_answers({"retention": (amount, unit)})
+    (error,) = errors
+    assert error.startswith(f"Retention: {echoed(amount)} is longer than 30 days (2,592,000 ")
+    assert "10,000,000" not in error and "E+" not in error
+
+
+def test_an_amount_of_twenty_digits_is_described_in_the_learners_terms() -> None:
+    _, errors = design_from_answers({"retention": ("9" * 20, "hours")})
+    assert errors[0].startswith(
+        "Retention: 99,999,999,999,999,999,999 hours (359,999,999,999,999,999,996,400 seconds) "
+        "is longer than 30 days"
+    )

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,10 +20,11 @@ import jsonschema
 import pytest
 
 from asyncfail.course import truth_lesson
+from asyncfail.ground.prose import echoed
 from asyncfail.lab.faults import Fault
 from asyncfail.lab.scenario import Mode
 from asyncfail.lab.settings import KeyStability, ReceiverContract, RecordWrite
-from asyncfail.reference import supervisor
+from asyncfail.reference import scratch, supervisor
 from asyncfail.reference.verification import Case, predicted
 from tests.cli_support import ROOT, run_main
 
@@ -329,7 +331,7 @@ def test_ctrl_c_ends_every_process_and_removes_every_file(tmp_path: Path) -> Non
         (["--jobs", "0"], "argument --jobs: must be a whole number from 1 to 16"),
         (["--deliveries", "10"], "argument --deliveries: must be a whole number from 1 to 9"),
         (["--keep", "{file}"], "argument --keep: cannot use "),
-        (["--keep", "{full}"], "is not empty (name a new or empty folder)"),
+        (["--keep", "{full}"], "is not empty; name a new or empty folder you can write in"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(argv: list[str], message: str, tmp_path: Path) -> None:
@@ -341,3 +343,130 @@ def test_bad_input_is_one_line_and_exit_2(argv: list[str], message: str, tmp_pat
     assert (code, out) == (2, "")
     assert err.startswith("asyncfail verify: error: ") and message in err
     assert err.count("\n") == 1 and "Traceback" not in err
+
+
+# --- the temporary directory, full or littered; the kept folder's one rule ---------------------
+
+
+@pytest.fixture
+def small_tmpfs(tmp_path: Path) -> Iterator[Path]:
+    """A real file system of 64 KiB (a tmpfs), mounted for the test; skipped where it cannot."""
+    where = tmp_path / "small"
+    where.mkdir()
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(where)], capture_output=True
+    )
+    if mounted.returncode != 0:
+        pytest.skip("mounting a tmpfs needs root")
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", str(where)], check=True)
+
+
+def test_a_full_temporary_directory_is_one_line_and_exit_1(small_tmpfs: Path) -> None:
+    # Nearly full: the folders fit, the queue's database does not.
+    (small_tmpfs / "filler").write_bytes(bytes(40 * 1024))
+    run = verify_process("--fault", "crash-after-effect", "--mode", "naive", tmp=small_tmpfs)
+    out, err = run.communicate(timeout=120)
+    assert (run.returncode, out) == (1, "")
+    assert err.startswith("asyncfail verify: error: the reference implementation failed: ")
+    assert err.endswith("database or disk is full\n") and err.count("\n") == 1, err
+    assert sorted(p.name for p in small_tmpfs.iterdir()) == ["filler"]
+
+
+def test_a_database_that_cannot_be_written_is_a_reference_failure(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def full(path: str) -> sqlite3.Connection:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(supervisor.channel, "connect", full)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    code, out, err = run_main("verify", "--fault", "none", "--mode", "naive", "--jobs", "1")
+    assert (code, out) == (1, "")
+    assert err.startswith("asyncfail verify: error: the reference implementation failed: SQLite ")
+    assert err.endswith(": database or disk is full\n") and err.count("\n") == 1
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_killed_runs_folder_is_removed_by_the_next_run_a_live_ones_is_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    killed = verify_process("--fault", "response-lost", tmp=tmp_path)
+    deadline = time.monotonic() + 60
+    while not list(tmp_path.glob("asyncfail-verify-*/*/receiver.sqlite")):
+        assert time.monotonic() < deadline and killed.poll() is None, "no case started"
+        time.sleep(0.05)
+    killed.kill()  # SIGKILL: no clean-up of its own
+    killed.communicate(timeout=60)
+    (left,) = tmp_path.glob("asyncfail-verify-*")
+    assert (left / ".owner").read_text() == f"{killed.pid}\n"
+    # Processes the killed run had started may outlive it a moment; they are not ours to end.
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    with scratch.scratch_folder() as alive:
+        code, _, err = run_main("verify", "--fault", "none", "--mode", "naive")
+        assert (code, err) == (0, "")
+        assert list(tmp_path.iterdir()) == [alive], "the live run's folder stays"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_only_folders_of_verify_without_a_live_owner_are_swept(tmp_path: Path) -> None:
+    unowned_old = tmp_path / "asyncfail-verify-old"
+    unowned_new = tmp_path / "asyncfail-verify-new"
+    for folder in (unowned_old, unowned_new, tmp_path / "something-else"):
+        folder.mkdir()
+    os.utime(unowned_old, (0, time.time() - scratch.UNOWNED_GRACE - 1))
+    (tmp_path / "asyncfail-verify-link").symlink_to(tmp_path / "something-else")
+    (tmp_path / "asyncfail-verify-file").write_text("", encoding="utf-8")
+    assert scratch.sweep(tmp_path) == (unowned_old,)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "asyncfail-verify-file",
+        "asyncfail-verify-link",
+        "asyncfail-verify-new",
+        "something-else",
+    ]
+
+
+@pytest.fixture
+def read_only(tmp_path: Path) -> Iterator[Path]:
+    """An empty folder no one can write in, root included (a read-only tmpfs)."""
+    where = tmp_path / "read-only"
+    where.mkdir()
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "ro,size=64k", "tmpfs", str(where)], capture_output=True
+    )
+    if mounted.returncode != 0:
+        where.chmod(0o555)
+        if os.access(where, os.W_OK):
+            pytest.skip("no way to make a folder read-only here")
+        yield where
+        return
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", str(where)], check=True)
+
+
+@pytest.mark.parametrize("inside", ["", "new", "new/deeper"])
+def test_keep_in_or_under_a_read_only_folder_is_bad_input(read_only: Path, inside: str) -> None:
+    # One rule, whatever the depth: exit 2 before any case runs, nothing made.
+    code, out, err = run_main("verify", "--fault", "none", "--keep", str(read_only / inside))
+    assert (code, out) == (2, "")
+    assert err.startswith(
+        f"asyncfail verify: error: argument --keep: cannot use {echoed(str(read_only / inside))} "
+        "as a folder: "
+    )
+    assert err.endswith(
+        "; name a new or empty folder you can write in; missing parent folders are created\n"
+    )
+    assert err.count("\n") == 1
+    assert list(read_only.iterdir()) == []
+
+
+def test_keep_creates_missing_parents(tmp_path: Path) -> None:
+    keep = tmp_path / "a" / "b" / "kept"
+    one = ["--fault", "none", "--mode", "naive", "--key", "stable", "--record", "atomic"]
+    code, _, _ = run_main("verify", *one, "--receiver", "dedupe", "--keep", str(keep))
+    assert code == 0
+    assert [p.name for p in keep.iterdir()] == ["none.naive.stable.atomic.dedupe"]

@@ -1,0 +1,55 @@
+"""Whether lesson 1 offers a live verification, and what it says: the platform, the server,
+and the switch of the person serving (``course.truth_lesson.live_chance``)."""
+
+from dataclasses import dataclass, field
+
+import pytest
+
+from asyncfail.course import truth_lesson as truth
+from asyncfail.course.truth_lesson import LIVE_VERIFY_META, LiveChance
+
+
+@dataclass
+class Request:
+    """What ``mo.app_meta().request`` holds, as far as the lesson reads it."""
+
+    meta: dict[str, object] = field(default_factory=dict)
+
+
+# (request, platform) -> what the lesson may offer; written out by hand from the rule.
+CASES = [
+    (None, "linux", LiveChance.NO_PROCESSES),  # an export, a test
+    (None, "emscripten", LiveChance.NO_PROCESSES),
+    (Request(), "emscripten", LiveChance.NO_PROCESSES),  # the WebAssembly page
+    (Request({LIVE_VERIFY_META: "on"}), "emscripten", LiveChance.NO_PROCESSES),
+    (Request(), "linux", LiveChance.CAN_RUN),  # `marimo run` on one's own notebook
+    (Request({"other": "x"}), "darwin", LiveChance.CAN_RUN),
+    (Request({LIVE_VERIFY_META: "on"}), "linux", LiveChance.CAN_RUN),  # make serve, on
+    (Request({LIVE_VERIFY_META: "off"}), "linux", LiveChance.TURNED_OFF),  # make serve, off
+    (Request({LIVE_VERIFY_META: "ON"}), "linux", LiveChance.TURNED_OFF),  # only "on" is on
+    (Request({LIVE_VERIFY_META: ""}), "linux", LiveChance.TURNED_OFF),
+]
+
+
+@pytest.mark.parametrize(("request_", "platform", "expected"), CASES)
+def test_what_the_lesson_may_offer(
+    request_: Request | None, platform: str, expected: LiveChance
+) -> None:
+    assert truth.live_chance(request_, platform) is expected
+
+
+def test_each_chance_has_its_own_words() -> None:
+    off = Request({LIVE_VERIFY_META: "off"})
+    texts = {
+        LiveChance.CAN_RUN: truth.live_text(True, Request()),
+        LiveChance.TURNED_OFF: truth.live_text(False, off, "linux"),
+        LiveChance.NO_PROCESSES: truth.live_text(False, None),
+    }
+    assert len(set(texts.values())) == len(LiveChance)
+    assert "turned live runs off" in texts[LiveChance.TURNED_OFF]
+    assert "`make serve VERIFY=on`" in texts[LiveChance.TURNED_OFF]
+    assert texts[LiveChance.CAN_RUN] == truth.LIVE_SERVED
+    assert texts[LiveChance.NO_PROCESSES] == truth.LIVE
+    assert truth.live_text(False, off, "emscripten") == truth.LIVE, "no processes says so first"
+    for text in texts.values():
+        assert truth.COMMAND in text, "every page says how to run it from a terminal"
