@@ -8,13 +8,13 @@ for bad input, 130 on Ctrl-C; every process it started is gone by then.
 """
 
 import argparse
-import sys
 from contextlib import ExitStack
 from enum import StrEnum
 from pathlib import Path
 from typing import Final, TypeVar
 
 from asyncfail.cli.output import OutputFormat, Unsuccessful, UsageError, bounded_int
+from asyncfail.cli.progress import progress_line
 from asyncfail.ground.canonical import to_json
 from asyncfail.ground.prose import counted, echoed, joined
 from asyncfail.lab.faults import Fault
@@ -102,16 +102,20 @@ def run(args: argparse.Namespace) -> str:
         chosen(RecordWrite, args.record),
         chosen(ReceiverContract, args.receiver),
     )
+    line = progress_line("verify", "case")
     try:
         with ExitStack() as stack:
             # Without --keep, the cases run in a folder of the temporary directory that this run
             # owns and removes (scratch.py: a killed run's folder goes at the next run).
             root = keep if keep is not None else stack.enter_context(scratch_folder())
-            verification = verify(cases, args.deliveries, args.jobs, root, show_progress())
+            verification = verify(cases, args.deliveries, args.jobs, root, line)
     except (ReferenceFailure, OSError) as error:
         # The reference itself could not run (a process, a file, a socket): not the model's
         # fault, and not a disagreement either.
         raise Unsuccessful(f"{PREFIX} the reference implementation failed: {error}") from None
+    finally:
+        if line is not None:
+            line.close()
     text = (
         render_text(verification)
         if args.format == OutputFormat.TEXT
@@ -164,21 +168,6 @@ def keep_folder(text: str) -> Path:
     if not empty:
         raise UsageError(f"{PREFIX} argument --keep: {echoed(text)} is not empty; {KEEP_RULE}")
     return path
-
-
-def show_progress() -> "ProgressLine | None":
-    """A progress line on a terminal's stderr; nothing when stderr is not a terminal."""
-    stream = sys.stderr
-    return ProgressLine() if stream is not None and stream.isatty() else None
-
-
-class ProgressLine:
-    """``asyncfail verify: 12 of 112 cases run``, rewritten in place, cleared at the end."""
-
-    def __call__(self, done: int, total: int) -> None:
-        end = "\r\033[K" if done == total else ""
-        sys.stderr.write(f"\rasyncfail verify: {done} of {total} cases run{end}")
-        sys.stderr.flush()
 
 
 def disagreement_line(verification: Verification) -> str:

@@ -228,7 +228,7 @@ def chart_data(run: RiskRun) -> tuple[list[CurveRow], list[Mark], Mark, list[Bin
     defaults = marks([(name, d.millis) for name, d in REAL_RETENTIONS])
     retention = r.retention or Duration.of_seconds(2_592_000)
     chosen = marks([("your retention", retention.millis)])[0]
-    bins = histogram([t.draw.replay for t in run.trials if t.draw.replay is not None])
+    bins = histogram(run.replays())
     return curve, defaults, chosen, bins
 
 

@@ -10,14 +10,20 @@ deterministic, and a real run of the model.
 """
 
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Final
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from asyncfail.explore.invariants import RULES, Invariant, broken_by
-from asyncfail.explore.plans import MAX_FAULTS, injection_space, plan_order, plans_up_to
+from asyncfail.explore.plans import (
+    MAX_FAULTS,
+    injection_sets_up_to,
+    injection_space,
+    plan_order,
+    plans_up_to,
+)
 from asyncfail.lab.events import Event
 from asyncfail.lab.faults import FaultPlan, Injection
 from asyncfail.lab.reading import Counts, Outcome, Status
@@ -37,15 +43,47 @@ class PlanRun:
     broken: tuple[Invariant, ...]
 
 
+def run_plan(mode: Mode, settings: LabSettings, deliveries: int, plan: FaultPlan) -> PlanRun:
+    """One plan, run."""
+    scenario = Scenario(plan=plan, mode=mode, deliveries=deliveries, settings=settings)
+    execution = execute(mode, plan, deliveries, settings)
+    result = result_of(scenario, execution.events)
+    return PlanRun(plan, result, execution.all_fired(plan), broken_by(result))
+
+
 def plan_runs(
     mode: Mode, settings: LabSettings, deliveries: int, max_faults: int
 ) -> Iterator[PlanRun]:
     """Every plan of up to ``max_faults`` injections, run, in enumeration order."""
     for plan in plans_up_to(injection_space(settings, deliveries), max_faults):
-        scenario = Scenario(plan=plan, mode=mode, deliveries=deliveries, settings=settings)
-        execution = execute(mode, plan, deliveries, settings)
-        result = result_of(scenario, execution.events)
-        yield PlanRun(plan, result, execution.all_fired(plan), broken_by(result))
+        yield run_plan(mode, settings, deliveries, plan)
+
+
+def surely_unreachable(
+    injections: tuple[Injection, ...], reachable_smaller: Mapping[frozenset[Injection], int]
+) -> bool:
+    """Whether the plan of ``injections`` cannot have every one strike, known without running it.
+
+    ``reachable_smaller`` maps each plan of one injection fewer whose injections all struck to
+    the last delivery attempt its run made. Rule: ``plan`` can be reachable only if, for some
+    injection of it, the plan without that injection is reachable and its run made that
+    injection's attempt. Why: if every injection strikes, take the one that strikes last. Until
+    it does, the run is the run of the plan without it (the plan is consulted only where an
+    injection would strike), so that smaller plan is reachable, and its run made the delivery
+    attempt in which the last injection strikes. A plan of one injection has the empty plan
+    below it, which is always reachable."""
+    if len(injections) < 2:
+        return False
+    whole = frozenset(injections)
+    return not any(
+        injection.attempt <= reachable_smaller.get(whole - {injection}, 0)
+        for injection in injections
+    )
+
+
+def last_attempt(events: tuple[Event, ...]) -> int:
+    """The last delivery attempt a run made (0 if none)."""
+    return max((e.attempt for e in events if e.attempt is not None), default=0)
 
 
 class Counterexample(BaseModel):
@@ -175,13 +213,28 @@ def explore(
     orders: set[tuple[int, ...]] = set()
     violations = dict.fromkeys(Invariant, 0)
     smallest: dict[Invariant, PlanRun | None] = dict.fromkeys(Invariant)
-    for run in plan_runs(mode, settings, deliveries, max_faults):
+    # Plans come by size: the reachable plans of the size below, and of this size so far.
+    below: dict[frozenset[Injection], int] = {}
+    current: dict[frozenset[Injection], int] = {}
+    size = 0
+    for injections in injection_sets_up_to(injection_space(settings, deliveries), max_faults):
         explored += 1
         if progress is not None and (explored % PROGRESS_EVERY == 0 or explored == total):
             progress(explored, total)
-        if not run.reachable:
-            unreachable += 1
+        if len(injections) != size:
+            below, current, size = current, {}, len(injections)
+        if surely_unreachable(injections, below):
+            unreachable += 1  # its run is a smaller plan's, counted there
             continue
+        plan = FaultPlan(injections=injections)
+        execution = execute(mode, plan, deliveries, settings)
+        if not execution.all_fired(plan):
+            unreachable += 1  # its run is a smaller plan's: no need to read it
+            continue
+        current[frozenset(injections)] = last_attempt(execution.events)
+        scenario = Scenario(plan=plan, mode=mode, deliveries=deliveries, settings=settings)
+        result = result_of(scenario, execution.events)
+        run = PlanRun(plan, result, True, broken_by(result))
         traces.add(run.result.events)
         orders.add(interleaving(run.result.events))
         for invariant in run.broken:

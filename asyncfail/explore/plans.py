@@ -35,9 +35,17 @@ def injection_space(settings: LabSettings, deliveries: int) -> tuple[Injection, 
 def plans_up_to(space: tuple[Injection, ...], max_faults: int) -> Iterator[FaultPlan]:
     """Every plan of at most ``max_faults`` injections from ``space``: the empty plan, then the
     plans of one injection, of two, and so on, each size in the order of ``space``."""
+    for injections in injection_sets_up_to(space, max_faults):
+        yield FaultPlan(injections=injections)
+
+
+def injection_sets_up_to(
+    space: tuple[Injection, ...], max_faults: int
+) -> Iterator[tuple[Injection, ...]]:
+    """The injections of each plan ``plans_up_to`` gives, in its order, without making the plan
+    (for a caller that skips most of them)."""
     for size in range(max_faults + 1):
-        for injections in combinations(space, size):
-            yield FaultPlan(injections=injections)
+        yield from combinations(space, size)
 
 
 def plan_order(plan: FaultPlan) -> tuple[tuple[int, int], ...]:

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from asyncfail.ground.durations import MAX_DURATION, ClockTime, Duration
 from asyncfail.lab.reading import Outcome
+from asyncfail.risk.draws import Drawer
 from asyncfail.risk.estimates import Z95, Estimate, estimate, rank_of, wilson
 from asyncfail.risk.exact import ExactAnswer, exact_duplicate
 from asyncfail.risk.inputs import RiskInputs
@@ -118,6 +119,14 @@ class RiskRun:
     def trials(self) -> tuple[Trial, ...]:
         """Every trial of the report, run again from its inputs (the same, by the seed)."""
         return tuple(run_trials(self.report.inputs))
+
+    def replays(self) -> list[int]:
+        """The replay delay of every trial that has one, in ms, in trial order: the trials'
+        draws made again from the seed, without running them (a chart's data, at the cost of
+        the draws alone)."""
+        drawer = Drawer(self.report.inputs)
+        drawn = (drawer.draw().replay for _ in range(self.report.trials))
+        return [replay for replay in drawn if replay is not None]
 
 
 def curve_retentions() -> tuple[Duration, ...]:

@@ -15,6 +15,7 @@ from tests.cli_support import ROOT
 LONG = {
     "risk": (["risk", "--trials", "6000", "--jitter", "full"], "trials"),
     "explore": (["explore", "--max-faults", "3"], "plans"),
+    "verify": (["verify", "--fault", "response-lost", "--jobs", "2"], "cases"),
 }
 
 

@@ -39,3 +39,31 @@ def test_the_trace_book_tells_traces_apart_exactly() -> None:
     assert len(book) == len({r.result.events for r in runs}) > 1
     book.add(runs[0].result.events[:-1])  # a prefix is another trace
     assert len(book) == len({r.result.events for r in runs}) + 1
+
+
+PRUNING_CASES = [
+    *CASES,
+    (Mode.DURABLE, DEFAULT_SETTINGS, 3, 3),
+    (Mode.DURABLE, LabSettings.model_validate({"on_lookup_outage": "fail-open"}), 3, 3),
+    (Mode.NAIVE, LabSettings.model_validate({"workers": 2, "claim": "lease"}), 2, 2),
+    (Mode.DURABLE, LabSettings.model_validate({"replay_after": "60"}), 3, 2),
+]
+
+
+@pytest.mark.parametrize(("mode", "settings", "deliveries", "max_faults"), PRUNING_CASES)
+def test_plans_skipped_unrun_would_not_have_fired(
+    mode: Mode, settings: LabSettings, deliveries: int, max_faults: int
+) -> None:
+    # The oracle: every plan run, none skipped, read one by one.
+    runs = list(plan_runs(mode, settings, deliveries, max_faults))
+    fired = [r for r in runs if r.reachable]
+    found = explore(mode, settings, deliveries, max_faults)
+    assert (found.explored, found.unreachable) == (len(runs), len(runs) - len(fired))
+    for report in found.invariants:
+        breaking = [r for r in fired if report.name in r.broken]
+        assert report.violations == len(breaking)
+        if breaking:
+            least = min(len(r.plan.injections) for r in breaking)
+            assert report.counterexample is not None
+            assert len(report.counterexample.plan) == least
+            assert report.counterexample.plan in {r.plan.injections for r in breaking}

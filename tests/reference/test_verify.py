@@ -402,7 +402,12 @@ def test_a_killed_runs_folder_is_removed_by_the_next_run_a_live_ones_is_not(
     killed.communicate(timeout=60)
     (left,) = tmp_path.glob("asyncfail-verify-*")
     assert (left / ".owner").read_text() == f"{killed.pid}\n"
-    # Processes the killed run had started may outlive it a moment; they are not ours to end.
+    # The workers and receivers it had started outlive it a moment (a receiver until it sees
+    # its stdin close, a worker until its call ends); they may still write in the folder.
+    deadline = time.monotonic() + 60
+    while processes_mentioning(str(tmp_path)):
+        assert time.monotonic() < deadline, "the killed run's children did not end"
+        time.sleep(0.1)
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     with scratch.scratch_folder() as alive:
         code, _, err = run_main("verify", "--fault", "none", "--mode", "naive")

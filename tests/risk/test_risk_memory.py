@@ -65,3 +65,11 @@ def test_a_run_keeps_no_trial_until_asked() -> None:
     run = assess(RiskInputs(trials=50))
     assert "trials" not in vars(run)
     assert len(run.trials) == 50 and "trials" in vars(run)
+
+
+@pytest.mark.parametrize("fields", CASES)
+def test_the_replays_drawn_again_are_the_trials_replays(fields: dict[str, object]) -> None:
+    run = assess(RiskInputs.model_validate(fields))
+    replays = run.replays()
+    assert replays == [t.draw.replay for t in run.trials if t.draw.replay is not None]
+    assert len(replays) > 0

@@ -1,0 +1,101 @@
+"""What a visitor or a long run can cost (issue 21): lesson 4's worst setting, risk's peak memory
+at 10^5 and 10^6 trials, and 10^5 trials with full jitter.
+
+Each figure is a median of same-run repeats; memory is the peak resident size of a fresh
+process that runs only the assessment, beside a process that only imports the library (their
+difference is what the trials cost).
+"""
+
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from asyncfail.course.explore_lesson import ROWS, explore_row, matrix_scope  # noqa: E402
+from asyncfail.explore.plans import MAX_FAULTS  # noqa: E402
+from asyncfail.lab.scenario import MAX_DELIVERIES  # noqa: E402
+from asyncfail.risk.inputs import RiskInputs  # noqa: E402
+from asyncfail.risk.report import assess  # noqa: E402
+
+
+def median_seconds(work: Callable[[], object], repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def lesson_4_worst() -> None:
+    """Every scope the matrix can run, once each; the slowest again, as a median of three."""
+    scopes = {}
+    for deliveries in range(1, MAX_DELIVERIES + 1):
+        for faults in range(MAX_FAULTS + 1):
+            scope = matrix_scope(deliveries, faults)
+            scopes[(scope.deliveries, scope.max_faults)] = scope
+
+    def matrix(deliveries: int, faults: int) -> None:
+        for row in ROWS:
+            explore_row(row, deliveries, faults)
+
+    once = {key: median_seconds(lambda key=key: matrix(*key), 1) for key in scopes}
+    worst = max(once, key=lambda key: once[key])
+    took = median_seconds(lambda: matrix(*worst), 3)
+    print(
+        f"lesson 4: worst matrix setting {worst[1]} faults over {worst[0]} deliveries "
+        f"({scopes[worst].plans:,} plans a row, 8 rows): median {took:.2f} s  (goal < 2 s)"
+    )
+
+
+MEMORY = """
+import resource, sys
+from asyncfail.risk.inputs import RiskInputs
+from asyncfail.risk.report import assess
+trials = int(sys.argv[1])
+if trials:
+    assess(RiskInputs(trials=trials))
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def peak_kib(trials: int) -> int:
+    done = subprocess.run(
+        [sys.executable, "-c", MEMORY, str(trials)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return int(done.stdout.strip())
+
+
+def risk_memory() -> None:
+    base = peak_kib(0)
+    for trials in (100_000, 1_000_000):
+        peak = peak_kib(trials)
+        print(
+            f"risk: {trials:>9,} trials (defaults): peak {peak / 1024:6.1f} MiB, "
+            f"{(peak - base) / 1024:5.1f} MiB above the library alone ({base / 1024:.1f} MiB)"
+        )
+
+
+def risk_full_jitter() -> None:
+    question = RiskInputs.model_validate({"trials": 100_000, "jitter": "full"})
+    took = median_seconds(lambda: assess(question), 3)
+    print(f"risk: 100,000 trials, full jitter: median {took:.2f} s  (goal < 2 s)")
+
+
+def main() -> None:
+    lesson_4_worst()
+    risk_full_jitter()
+    risk_memory()
+
+
+if __name__ == "__main__":
+    main()
