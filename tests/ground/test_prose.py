@@ -1,0 +1,63 @@
+"""How probabilities are written for learners (``prose.chance``, ``prose.significant``)."""
+
+import math
+import re
+
+import pytest
+
+from asyncfail.ground.prose import CHANCE_FLOOR, chance, significant
+
+
+@pytest.mark.parametrize(
+    ("x", "digits", "text"),
+    [
+        (0.0, 2, "0"),
+        (0.0025, 2, "0.0025"),
+        (0.1917, 2, "0.19"),
+        (521.6, 2, "520"),
+        (9.96, 2, "10"),  # carries into a new digit
+        (0.0999, 2, "0.1"),
+        (123456.0, 2, "120,000"),
+        (1e-7, 2, "0.0000001"),
+        (0.125, 2, "0.12"),  # half to even
+        (99.6, 3, "99.6"),
+    ],
+)
+def test_significant_writes_numbers_in_full(x: float, digits: int, text: str) -> None:
+    assert significant(x, digits) == text
+
+
+@pytest.mark.parametrize(
+    ("p", "text"),
+    [
+        (0.0, "never (0 %)"),
+        (1.0, "every time (100 %)"),
+        (0.0025, "1 in 400 (0.25 %)"),
+        (0.003, "1 in 330 (0.3 %)"),
+        (0.001917, "1 in 520 (0.19 %)"),
+        (0.5, "1 in 2 (50 %)"),
+        (0.45, "1 in 2 (45 %)"),
+        (1 / 3, "1 in 3 (33 %)"),
+        (0.0099999, "1 in 100 (1 %)"),
+        (0.7, "70 in 100 (70 %)"),
+        (0.996, "99 in 100 (99.6 %)"),  # never "100 %" for less than certain
+        (0.999999, "99 in 100 (99.9999 %)"),
+        (CHANCE_FLOOR, "1 in 1,000,000 (0.0001 %)"),
+        (CHANCE_FLOOR / 2, "less than 1 in 1,000,000 (0.0001 %)"),
+        (5e-324, "less than 1 in 1,000,000 (0.0001 %)"),
+    ],
+)
+def test_chance_reads_as_times_in_and_a_percentage(p: float, text: str) -> None:
+    assert chance(p) == text
+
+
+def test_chance_never_prints_an_exponent() -> None:
+    for i in range(1, 2000):
+        p = i / 2000 * 10 ** -(i % 7)
+        assert re.search(r"\d[eE][-+]?\d", chance(p)) is None, p
+
+
+@pytest.mark.parametrize("p", [-0.1, 1.0000001, math.nan, math.inf])
+def test_chance_refuses_what_is_not_a_probability(p: float) -> None:
+    with pytest.raises(ValueError, match="from 0 to 1"):
+        chance(p)
