@@ -25,7 +25,7 @@ def risk_curve_layers(width: int) -> alt.LayerChart:
     parameter ``target`` is the target risk."""
     target = alt.param(name="target", value=1e-4)
     x = _time_axis("Idempotency retention")
-    risk = alt.Scale(type="log", domainMin=RISK_FLOOR, domainMax=1, nice=False)
+    risk = alt.Scale(type="log", domain=[RISK_FLOOR, 1], nice=False)
     y = alt.Y("p:Q", title="Duplicate risk", scale=risk, axis=alt.Axis(format="~e"))
     curve = alt.Chart(alt.NamedData(name="curve"))
     tooltip = [alt.Tooltip("text:N", title="Estimate")]

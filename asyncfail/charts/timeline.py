@@ -129,7 +129,9 @@ def narrate(result: LabResult, step: int) -> str:
 
 
 def describe_timeline(result: LabResult) -> str:
-    """A text description of a timeline chart, for screen readers and static pages."""
+    """A chart's text alternative in one sentence, for screen readers and static pages: the
+    runtime, the fault, the events, the deliveries and the effects, and the steps of the
+    effects, crashes and timeouts. Every event is in the chart's table (``tables``)."""
     c = result.counts
     marked = {
         marker: [str(e.seq) for e in result.events if marker_of(e) is marker]
@@ -140,13 +142,10 @@ def describe_timeline(result: LabResult) -> str:
         for marker, seqs in marked.items()
         if seqs
     )
-    sequence = ", ".join(f"{e.seq} {e.kind.value} ({e.actor.value})" for e in result.events)
     return (
         f"Timeline of the {result.mode.value} runtime under {result.subject}: "
         f"{counted(len(result.events), 'event')} over {counted(c.attempts, 'delivery attempt')}, "
-        f"{counted(c.effects, 'business effect')}"
-        + (f" ({notes})" if notes else "")
-        + f". Events in order: {sequence}."
+        f"{counted(c.effects, 'business effect')}" + (f" ({notes})" if notes else "") + "."
     )
 
 
