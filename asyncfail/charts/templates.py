@@ -4392,7 +4392,16 @@ TEMPLATES_JSON = r"""{
      },
      "y": {
       "axis": {
-       "format": "~e"
+       "labelExpr": "format(datum.value * 100, '~r') + ' %'",
+       "values": [
+        1e-06,
+        1e-05,
+        0.0001,
+        0.001,
+        0.01,
+        0.1,
+        1.0
+       ]
       },
       "field": "p",
       "scale": {

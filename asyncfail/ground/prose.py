@@ -105,7 +105,23 @@ def significant(x: float | Decimal, digits: int = 2) -> str:
 
 
 CHANCE_FLOOR: Final = 1e-6
-"""The smallest chance ``chance`` writes out: below one in a million it says only that."""
+"""The smallest chance ``chance`` and ``percent`` write out: below one in a million they say
+only that."""
+
+
+def percent(p: float) -> str:
+    """A probability as a percentage to two significant figures, never an exponent and never
+    ``100 %`` short of certainty (more figures then): ``0.25 %``, ``99.6 %``, ``0 %``; below
+    ``CHANCE_FLOOR``, ``less than 0.0001 %``."""
+    if math.isnan(p) or not 0 <= p <= 1:
+        raise ValueError(f"a probability is a number from 0 to 1, not {p!r}")
+    if 0 < p < CHANCE_FLOOR:
+        return "less than 0.0001 %"
+    exact = Decimal(repr(p))
+    digits = 2
+    while p < 1 and significant(exact * 100, digits) == "100":
+        digits += 1
+    return f"{significant(exact * 100, digits)} %"
 
 
 def chance(p: float) -> str:
@@ -116,26 +132,20 @@ def chance(p: float) -> str:
     with N = 1/p to two significant figures, then to a whole number (0.0025 is ``1 in 400
     (0.25 %)``, 0.003 is ``1 in 330 (0.3 %)``, 0.45 is ``1 in 2 (45 %)``); above one half, ``K
     in 100`` with K = 100 p rounded, at most 99 (0.7 is ``70 in 100 (70 %)``); below
-    ``CHANCE_FLOOR``, ``less than 1 in 1,000,000 (0.0001 %)``. A percentage
+    ``CHANCE_FLOOR``, ``less than 1 in 1,000,000``. The percentage is ``percent``'s: one
     that would round to 100 % without being 1 takes more figures (0.996 is ``99.6 %``). A value
     outside 0..1 (or not a number) is a ``ValueError``: a probability that is not one is a
     defect.
     """
-    if math.isnan(p) or not 0 <= p <= 1:
-        raise ValueError(f"a probability is a number from 0 to 1, not {p!r}")
-    exact = Decimal(repr(p))
-    digits = 2
-    while p < 1 and significant(exact * 100, digits) == "100":
-        digits += 1
-    percent = f"{significant(exact * 100, digits)} %"
+    share = percent(p)
     if p == 0:
-        return f"never ({percent})"
+        return f"never ({share})"
     if p == 1:
-        return f"every time ({percent})"
+        return f"every time ({share})"
     if p < CHANCE_FLOOR:
-        return "less than 1 in 1,000,000 (0.0001 %)"
+        return f"less than 1 in 1,000,000 ({share})"
     if p <= 0.5:
         with localcontext(prec=1000):
-            times = Decimal(significant(1 / exact).replace(",", "")).to_integral_value()
-        return f"1 in {times:,} ({percent})"
-    return f"{min(round(p * 100), 99)} in 100 ({percent})"
+            times = Decimal(significant(1 / Decimal(repr(p))).replace(",", "")).to_integral_value()
+        return f"1 in {times:,} ({share})"
+    return f"{min(round(p * 100), 99)} in 100 ({share})"

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from asyncfail.ground.prose import CHANCE_FLOOR, chance, significant
+from asyncfail.ground.prose import CHANCE_FLOOR, chance, percent, significant
 
 
 @pytest.mark.parametrize(
@@ -43,8 +43,8 @@ def test_significant_writes_numbers_in_full(x: float, digits: int, text: str) ->
         (0.996, "99 in 100 (99.6 %)"),  # never "100 %" for less than certain
         (0.999999, "99 in 100 (99.9999 %)"),
         (CHANCE_FLOOR, "1 in 1,000,000 (0.0001 %)"),
-        (CHANCE_FLOOR / 2, "less than 1 in 1,000,000 (0.0001 %)"),
-        (5e-324, "less than 1 in 1,000,000 (0.0001 %)"),
+        (CHANCE_FLOOR / 2, "less than 1 in 1,000,000 (less than 0.0001 %)"),
+        (5e-324, "less than 1 in 1,000,000 (less than 0.0001 %)"),
     ],
 )
 def test_chance_reads_as_times_in_and_a_percentage(p: float, text: str) -> None:
@@ -61,3 +61,19 @@ def test_chance_never_prints_an_exponent() -> None:
 def test_chance_refuses_what_is_not_a_probability(p: float) -> None:
     with pytest.raises(ValueError, match="from 0 to 1"):
         chance(p)
+
+
+@pytest.mark.parametrize(
+    ("p", "text"),
+    [
+        (0.0, "0 %"),
+        (1.0, "100 %"),
+        (0.0025, "0.25 %"),
+        (0.001917, "0.19 %"),
+        (0.99999, "99.999 %"),
+        (CHANCE_FLOOR, "0.0001 %"),
+        (CHANCE_FLOOR * 0.99, "less than 0.0001 %"),
+    ],
+)
+def test_percent_is_two_figures_never_an_exponent(p: float, text: str) -> None:
+    assert percent(p) == text
