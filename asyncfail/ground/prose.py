@@ -131,7 +131,8 @@ def chance(p: float) -> str:
     Rule: 0 is ``never (0 %)`` and 1 is ``every time (100 %)``; up to one half, ``1 in N``
     with N = 1/p to two significant figures, then to a whole number (0.0025 is ``1 in 400
     (0.25 %)``, 0.003 is ``1 in 330 (0.3 %)``, 0.45 is ``1 in 2 (45 %)``); above one half, ``K
-    in 100`` with K = 100 p rounded, at most 99 (0.7 is ``70 in 100 (70 %)``); below
+    in 100`` with K = 100 p rounded, at most 99 (0.73 is ``73 in 100 (73 %)``), in lowest
+    terms when K is a multiple of ten (0.7 is ``7 in 10``, 0.503 is ``1 in 2 (50 %)``); below
     ``CHANCE_FLOOR``, ``less than 1 in 1,000,000``. The percentage is ``percent``'s: one
     that would round to 100 % without being 1 takes more figures (0.996 is ``99.6 %``). A value
     outside 0..1 (or not a number) is a ``ValueError``: a probability that is not one is a
@@ -148,4 +149,7 @@ def chance(p: float) -> str:
         with localcontext(prec=1000):
             times = Decimal(significant(1 / Decimal(repr(p))).replace(",", "")).to_integral_value()
         return f"1 in {times:,} ({share})"
-    return f"{min(round(p * 100), 99)} in 100 ({share})"
+    k = min(round(p * 100), 99)
+    if k == 50:
+        return f"1 in 2 ({share})"
+    return f"{k // 10} in 10 ({share})" if k % 10 == 0 else f"{k} in 100 ({share})"
