@@ -232,7 +232,9 @@ def retention_heatmap_spec(sweep: RetentionSweep, title: str, width: int = 360) 
     )
 
 
-def sequence_view(result: LabResult, width: int = 520) -> tuple[VegaLite, list[dict[str, object]]]:
-    """What a lesson shows for a run's sequence view: the chart, ready for marimo, and its
-    table (``sequence_table``) for a "show as a table" switch."""
-    return VegaLite(sequence_spec(result, width)), sequence_table(result)
+def sequence_view(
+    result: LabResult, width: int = 520
+) -> tuple[dict[str, Any], list[dict[str, object]]]:
+    """What a lesson shows for a run's sequence view: the spec (``sequence_spec``) and its
+    table (``sequence_table``), as ``course.page.chart(mo, spec, table)`` takes them."""
+    return sequence_spec(result, width), sequence_table(result)

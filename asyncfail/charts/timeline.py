@@ -7,7 +7,7 @@ altair.
 from enum import StrEnum
 from typing import Final, Literal, TypedDict
 
-from asyncfail.charts.lanes import LANES, lane_name, lane_positions
+from asyncfail.charts.lanes import LANES, lane_name
 from asyncfail.ground.durations import human
 from asyncfail.ground.prose import counted, plural
 from asyncfail.lab.events import LOOKUP_KINDS, Event, EventKind
@@ -73,7 +73,6 @@ class TimelineRow(TypedDict):
     state: StepState
     at_seconds: int | float
     at_text: str
-    lane_y: float
     lane_name: str
     worker: int | None
 
@@ -110,11 +109,10 @@ def timeline_rows(result: LabResult, step: int | None = None) -> list[TimelineRo
             state=state_of(e.seq, shown),
             at_seconds=e.at.json_number,
             at_text=human(e.at),
-            lane_y=y,
             lane_name=lane_name(e),
             worker=e.worker,
         )
-        for e, y in zip(result.events, lane_positions(result), strict=True)
+        for e in result.events
     ]
 
 

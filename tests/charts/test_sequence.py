@@ -224,6 +224,6 @@ def test_the_spec_is_valid_and_equals_the_altair_chart(scenario: Scenario) -> No
 
 def test_sequence_view_gives_the_chart_and_its_table() -> None:
     result = simulate(Scenario())
-    chart, table = sequence_view(result)
-    assert isinstance(chart, VegaLite) and chart.spec == sequence_spec(result)
-    assert table == sequence_table(result)
+    spec, table = sequence_view(result)
+    assert spec == sequence_spec(result) and table == sequence_table(result)
+    assert VegaLite(spec)._mime_()[0] == "application/vnd.vegalite.v6+json"

@@ -19,7 +19,7 @@ from asyncfail.charts.bands import (
     time_end,
 )
 from asyncfail.charts.instants import instant_markers, instant_rows, step_list
-from asyncfail.charts.lanes import LANES, lane_positions
+from asyncfail.charts.lanes import LANES
 from asyncfail.charts.specs import time_timeline_spec
 from asyncfail.charts.timeline import timeline_rows
 from asyncfail.lab.faults import parse_plan
@@ -69,22 +69,6 @@ def test_a_record_kept_longer_than_the_run_spans_to_its_end() -> None:
     result = simulate(Scenario(fault=Fault.CRASH_AFTER_EFFECT))
     (span,) = record_spans(result)
     assert span["to_seconds"] is None and span["text"].endswith("until the end of the run")
-
-
-@pytest.mark.parametrize("fault", list(Fault))
-@pytest.mark.parametrize("mode", list(Mode))
-def test_no_two_events_share_a_place_and_each_stays_in_its_lane(fault: Fault, mode: Mode) -> None:
-    result = simulate(
-        Scenario(fault=fault, mode=mode, deliveries=4, settings=LabSettings(record="separate"))
-    )
-    places = list(zip((e.at for e in result.events), lane_positions(result), strict=True))
-    assert len(set(places)) == len(places)
-    for event, (_, y) in zip(result.events, places, strict=True):
-        assert abs(y - LANES.index(event.actor)) < 0.5
-    # Within one lane and instant, earlier steps sit higher (smaller y: the axis is reversed).
-    for a, b in zip(result.events, result.events[1:], strict=False):
-        if (a.actor, a.at) == (b.actor, b.at):
-            assert places[a.seq - 1][1] < places[b.seq - 1][1]
 
 
 def test_the_axis_ends_past_the_last_event() -> None:
