@@ -11,7 +11,7 @@ from enum import StrEnum
 from typing import Final, Literal, TypedDict
 
 from asyncfail.charts.lanes import lane_name, lanes_of
-from asyncfail.charts.timeline import marker_of
+from asyncfail.charts.timeline import StepState, clamp_step, marker_of, state_of
 from asyncfail.ground.durations import human
 from asyncfail.ground.prose import counted, joined
 from asyncfail.lab.events import Event, EventKind
@@ -97,6 +97,7 @@ class SequenceRow(TypedDict):
     fate: Fate
     at_text: str
     description: str
+    state: StepState
 
 
 def worker_lane(event: Event) -> str:
@@ -125,7 +126,7 @@ def _next_in_delivery(events: tuple[Event, ...], index: int) -> Event | None:
     return next((e for e in events[index + 1 :] if e.attempt == attempt), None)
 
 
-def sequence_rows(result: LabResult) -> list[SequenceRow]:
+def sequence_rows(result: LabResult, step: int | None = None) -> list[SequenceRow]:
     """The rows of a run's sequence diagram, top to bottom.
 
     Each delivery attempt opens with an arrow from the channel to the worker that receives it
@@ -134,14 +135,19 @@ def sequence_rows(result: LabResult) -> list[SequenceRow]:
     ``marker`` is the event's timeline marker on its first row (crash, business effect...),
     drawn on the event's own lane (``point_x``: the receiver for a debit, the store for a
     journal record), None on a delivery row and on an event's further rows.
+
+    With ``step`` set, the rows of that event are ``current``, earlier ones ``past`` and later
+    ones ``future`` (``timeline.state_of``); a delivery row is past once its delivery's first
+    event is shown. Without, every row is past.
     """
+    shown = None if step is None else clamp_step(result, step)
     lanes = lanes_of(result)
     events = result.events
     rows: list[SequenceRow] = []
     opened: set[int] = set()
 
     def add(
-        step: int | None,
+        seq: int | None,
         event: Event,
         hop: Hop,
         kind: str,
@@ -151,14 +157,15 @@ def sequence_rows(result: LabResult) -> list[SequenceRow]:
         description: str,
     ) -> None:
         sender, recipient, message = hop
+        state = state_of(event.seq, shown)
         names = {r: worker_lane(event) if r is W else r.value for r in (sender, recipient)}
         from_x, to_x = lanes.index(names[sender]), lanes.index(names[recipient])
         head_x = (from_x + to_x) / 2 if fate == "lost" else float(to_x)
         rows.append(
             SequenceRow(
                 row=len(rows),
-                step=step,
-                step_label="" if step is None or n > 0 else str(step),
+                step=seq,
+                step_label="" if seq is None or n > 0 else str(seq),
                 attempt=event.attempt,
                 kind=kind,
                 marker=marker,
@@ -173,6 +180,8 @@ def sequence_rows(result: LabResult) -> list[SequenceRow]:
                 fate=fate,
                 at_text=human(event.at),
                 description=description,
+                # A delivery row is done once its first event is shown.
+                state="past" if seq is None and state == "current" else state,
             )
         )
 

@@ -13,7 +13,9 @@ def sequence_layers(width: int, lanes: tuple[str, ...]) -> alt.LayerChart:
     sender's lane to its recipient's, in row order from the top, labelled above its middle; a
     lost message dashed and red, ending halfway in a ✗; an event's marker (crash, business
     effect, timeout...) on its own lane, in the timeline's colours and shapes; a fact on one
-    lane labelled beside its marker; each step's number at the left.
+    lane labelled beside its marker; each step's number at the left. Rows of the ``future``
+    (when a lesson steps through the run) are faded, the ``current`` one's arrow, label and
+    marker drawn larger, so stepping reads like a replay.
 
     The parameter ``rows`` is how many rows there are (where the vertical axis ends), and
     ``present`` which markers the legend lists.
@@ -55,6 +57,9 @@ def sequence_layers(width: int, lanes: tuple[str, ...]) -> alt.LayerChart:
     )
     rows = alt.Chart(alt.NamedData(name="rows"))
     lost = "datum.fate == 'lost'"
+    current = "datum.state == 'current'"
+    fade = alt.condition("datum.state == 'future'", alt.value(0.15), alt.value(1.0))
+    text_size = alt.condition(current, alt.value(12), alt.value(10))
     arrows = (
         rows.transform_filter("datum.fate != 'local'")
         .mark_rule(strokeWidth=1.5)
@@ -64,6 +69,8 @@ def sequence_layers(width: int, lanes: tuple[str, ...]) -> alt.LayerChart:
             y=y,
             color=alt.condition(lost, alt.value("#c0392b"), alt.value("#333333")),
             strokeDash=alt.condition(lost, alt.value([5, 3]), alt.value([1, 0])),
+            strokeWidth=alt.condition(current, alt.value(3), alt.value(1.5)),
+            opacity=fade,
             tooltip=tooltip,
         )
     )
@@ -71,34 +78,54 @@ def sequence_layers(width: int, lanes: tuple[str, ...]) -> alt.LayerChart:
     # scale with the markers' and take their legend away.
     heads = [
         rows.transform_filter(f"datum.fate == 'delivered' && datum.to_x {side} datum.from_x")
-        .mark_point(shape=shape, filled=True, size=70, color="#333333", opacity=1)
-        .encode(x=alt.X("head_x:Q", scale=x_scale), y=y, tooltip=tooltip)
+        .mark_point(shape=shape, filled=True, size=70, color="#333333")
+        .encode(x=alt.X("head_x:Q", scale=x_scale), y=y, opacity=fade, tooltip=tooltip)
         for side, shape in ((">", "triangle-right"), ("<", "triangle-left"))
     ]
     cuts = (
         rows.transform_filter(lost)
         .mark_text(text="✗", fontSize=15, fontWeight="bold", color="#c0392b")
-        .encode(x=alt.X("head_x:Q", scale=x_scale), y=y, tooltip=tooltip)
+        .encode(x=alt.X("head_x:Q", scale=x_scale), y=y, opacity=fade, tooltip=tooltip)
     )
     labels = (
         rows.transform_filter("datum.fate != 'local'")
-        .mark_text(dy=-7, fontSize=10, color="#222222")
-        .encode(x=alt.X("label_x:Q", scale=x_scale), y=y, text="message:N", tooltip=tooltip)
+        .mark_text(dy=-7, color="#222222")
+        .encode(
+            x=alt.X("label_x:Q", scale=x_scale),
+            y=y,
+            text="message:N",
+            size=text_size,
+            opacity=fade,
+            tooltip=tooltip,
+        )
     )
-    notes = (
-        rows.transform_filter("datum.fate == 'local'")
-        .mark_text(align="left", dx=10, fontSize=10, fontStyle="italic", color="#222222")
-        .encode(x=alt.X("from_x:Q", scale=x_scale), y=y, text="message:N", tooltip=tooltip)
-    )
+    # A fact on the last lane is labelled to its left, so the label stays inside the chart.
+    last = len(lanes) - 1
+    notes = [
+        rows.transform_filter(f"datum.fate == 'local' && datum.from_x {side} {last}")
+        .mark_text(align=align, dx=dx, fontStyle="italic", color="#222222")
+        .encode(
+            x=alt.X("from_x:Q", scale=x_scale),
+            y=y,
+            text="message:N",
+            size=text_size,
+            opacity=fade,
+            tooltip=tooltip,
+        )
+        for side, align, dx in (("<", "left", 10), ("==", "right", -10))
+    ]
     marker, shape = marker_channels()
     points = (
         rows.transform_filter("datum.marker != null")
-        .mark_point(filled=True, size=110, stroke="#000000", strokeWidth=0.5, opacity=1)
+        .mark_point(filled=True, stroke="#000000")
         .encode(
             x=alt.X("point_x:Q", scale=x_scale),
             y=y,
             color=marker,
             shape=shape,
+            size=alt.condition(current, alt.value(260), alt.value(110)),
+            strokeWidth=alt.condition(current, alt.value(2), alt.value(0.5)),
+            opacity=fade,
             tooltip=tooltip,
         )
     )
@@ -106,10 +133,10 @@ def sequence_layers(width: int, lanes: tuple[str, ...]) -> alt.LayerChart:
         rows.transform_filter("datum.step_label != ''")
         .transform_calculate(left="-0.7")
         .mark_text(align="left", fontSize=10, color="#666666")
-        .encode(x=alt.X("left:Q", scale=x_scale), y=y, text="step_label:N")
+        .encode(x=alt.X("left:Q", scale=x_scale), y=y, text="step_label:N", opacity=fade)
     )
     chart: alt.LayerChart = (
-        alt.LayerChart(layer=[lane_lines, arrows, *heads, cuts, labels, notes, points, steps])
+        alt.LayerChart(layer=[lane_lines, arrows, *heads, cuts, labels, *notes, points, steps])
         .add_params(rows_param, present_param)
         .properties(width=width, height=ROW_HEIGHT)
         .configure_view(stroke=None)

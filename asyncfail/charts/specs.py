@@ -116,12 +116,13 @@ def time_timeline_spec(
     )
 
 
-def sequence_spec(result: LabResult, width: int = 520) -> dict[str, Any]:
+def sequence_spec(result: LabResult, step: int | None = None, width: int = 520) -> dict[str, Any]:
     """The Vega-Lite spec of ``sequence_builders.sequence_layers`` for one run: its messages
     as arrows between lanes, row by row (``sequence.sequence_rows``), a lost one cut by a ✗.
     The height grows with the rows; the legend lists the markers the diagram draws; the text
-    alternative is one sentence (``describe_sequence``), the whole story ``sequence_table``."""
-    rows = sequence_rows(result)
+    alternative is one sentence (``describe_sequence``), the whole story ``sequence_table``.
+    With ``step`` set, later rows are faded and that step's drawn larger."""
+    rows = sequence_rows(result, step)
     used = {row["marker"] for row in rows}
     return fill(
         "workers_sequence" if has_workers(result) else "sequence",
@@ -233,8 +234,8 @@ def retention_heatmap_spec(sweep: RetentionSweep, title: str, width: int = 360) 
 
 
 def sequence_view(
-    result: LabResult, width: int = 520
+    result: LabResult, step: int | None = None, width: int = 520
 ) -> tuple[dict[str, Any], list[dict[str, object]]]:
     """What a lesson shows for a run's sequence view: the spec (``sequence_spec``) and its
     table (``sequence_table``), as ``course.page.chart(mo, spec, table)`` takes them."""
-    return sequence_spec(result, width), sequence_table(result)
+    return sequence_spec(result, step, width), sequence_table(result)

@@ -2308,6 +2308,13 @@ TEMPLATES_JSON = r"""{
       },
       "value": "#333333"
      },
+     "opacity": {
+      "condition": {
+       "test": "datum.state == 'future'",
+       "value": 0.15
+      },
+      "value": 1.0
+     },
      "strokeDash": {
       "condition": {
        "test": "datum.fate == 'lost'",
@@ -2320,6 +2327,13 @@ TEMPLATES_JSON = r"""{
        1,
        0
       ]
+     },
+     "strokeWidth": {
+      "condition": {
+       "test": "datum.state == 'current'",
+       "value": 3
+      },
+      "value": 1.5
      },
      "tooltip": [
       {
@@ -2405,11 +2419,17 @@ TEMPLATES_JSON = r"""{
      "type": "point",
      "color": "#333333",
      "filled": true,
-     "opacity": 1,
      "shape": "triangle-right",
      "size": 70
     },
     "encoding": {
+     "opacity": {
+      "condition": {
+       "test": "datum.state == 'future'",
+       "value": 0.15
+      },
+      "value": 1.0
+     },
      "tooltip": [
       {
        "field": "step",
@@ -2491,11 +2511,17 @@ TEMPLATES_JSON = r"""{
      "type": "point",
      "color": "#333333",
      "filled": true,
-     "opacity": 1,
      "shape": "triangle-left",
      "size": 70
     },
     "encoding": {
+     "opacity": {
+      "condition": {
+       "test": "datum.state == 'future'",
+       "value": 0.15
+      },
+      "value": 1.0
+     },
      "tooltip": [
       {
        "field": "step",
@@ -2581,6 +2607,13 @@ TEMPLATES_JSON = r"""{
      "text": "✗"
     },
     "encoding": {
+     "opacity": {
+      "condition": {
+       "test": "datum.state == 'future'",
+       "value": 0.15
+      },
+      "value": 1.0
+     },
      "tooltip": [
       {
        "field": "step",
@@ -2661,10 +2694,23 @@ TEMPLATES_JSON = r"""{
     "mark": {
      "type": "text",
      "color": "#222222",
-     "dy": -7,
-     "fontSize": 10
+     "dy": -7
     },
     "encoding": {
+     "opacity": {
+      "condition": {
+       "test": "datum.state == 'future'",
+       "value": 0.15
+      },
+      "value": 1.0
+     },
+     "size": {
+      "condition": {
+       "test": "datum.state == 'current'",
+       "value": 12
+      },
+      "value": 10
+     },
      "text": {
       "field": "message",
       "type": "nominal"
@@ -2751,10 +2797,23 @@ TEMPLATES_JSON = r"""{
      "align": "left",
      "color": "#222222",
      "dx": 10,
-     "fontSize": 10,
      "fontStyle": "italic"
     },
     "encoding": {
+     "opacity": {
+      "condition": {
+       "test": "datum.state == 'future'",
+       "value": 0.15
+      },
+      "value": 1.0
+     },
+     "size": {
+      "condition": {
+       "test": "datum.state == 'current'",
+       "value": 12
+      },
+      "value": 10
+     },
      "text": {
       "field": "message",
       "type": "nominal"
@@ -2828,7 +2887,110 @@ TEMPLATES_JSON = r"""{
     },
     "transform": [
      {
-      "filter": "datum.fate == 'local'"
+      "filter": "datum.fate == 'local' && datum.from_x < 3"
+     }
+    ]
+   },
+   {
+    "data": {
+     "name": "rows"
+    },
+    "mark": {
+     "type": "text",
+     "align": "right",
+     "color": "#222222",
+     "dx": -10,
+     "fontStyle": "italic"
+    },
+    "encoding": {
+     "opacity": {
+      "condition": {
+       "test": "datum.state == 'future'",
+       "value": 0.15
+      },
+      "value": 1.0
+     },
+     "size": {
+      "condition": {
+       "test": "datum.state == 'current'",
+       "value": 12
+      },
+      "value": 10
+     },
+     "text": {
+      "field": "message",
+      "type": "nominal"
+     },
+     "tooltip": [
+      {
+       "field": "step",
+       "title": "Step",
+       "type": "quantitative"
+      },
+      {
+       "field": "attempt",
+       "title": "Delivery attempt",
+       "type": "quantitative"
+      },
+      {
+       "field": "at_text",
+       "title": "Time",
+       "type": "nominal"
+      },
+      {
+       "field": "sender",
+       "title": "From",
+       "type": "nominal"
+      },
+      {
+       "field": "recipient",
+       "title": "To",
+       "type": "nominal"
+      },
+      {
+       "field": "message",
+       "title": "Message",
+       "type": "nominal"
+      },
+      {
+       "field": "fate",
+       "title": "Fate",
+       "type": "nominal"
+      },
+      {
+       "field": "description",
+       "title": "What happens",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "field": "from_x",
+      "scale": {
+       "domain": [
+        -0.75,
+        3.5
+       ],
+       "nice": false,
+       "zero": false
+      },
+      "type": "quantitative"
+     },
+     "y": {
+      "axis": null,
+      "field": "row",
+      "scale": {
+       "domain": {
+        "expr": "[-0.7, rows - 0.3]"
+       },
+       "nice": false,
+       "reverse": true
+      },
+      "type": "quantitative"
+     }
+    },
+    "transform": [
+     {
+      "filter": "datum.fate == 'local' && datum.from_x == 3"
      }
     ]
    },
@@ -2839,10 +3001,7 @@ TEMPLATES_JSON = r"""{
     "mark": {
      "type": "point",
      "filled": true,
-     "opacity": 1,
-     "size": 110,
-     "stroke": "#000000",
-     "strokeWidth": 0.5
+     "stroke": "#000000"
     },
     "encoding": {
      "color": {
@@ -2878,6 +3037,13 @@ TEMPLATES_JSON = r"""{
       "title": "Event type",
       "type": "nominal"
      },
+     "opacity": {
+      "condition": {
+       "test": "datum.state == 'future'",
+       "value": 0.15
+      },
+      "value": 1.0
+     },
      "shape": {
       "field": "marker",
       "legend": {
@@ -2910,6 +3076,20 @@ TEMPLATES_JSON = r"""{
       },
       "title": "Event type",
       "type": "nominal"
+     },
+     "size": {
+      "condition": {
+       "test": "datum.state == 'current'",
+       "value": 260
+      },
+      "value": 110
+     },
+     "strokeWidth": {
+      "condition": {
+       "test": "datum.state == 'current'",
+       "value": 2
+      },
+      "value": 0.5
      },
      "tooltip": [
       {
@@ -2995,6 +3175,13 @@ TEMPLATES_JSON = r"""{
      "fontSize": 10
     },
     "encoding": {
+     "opacity": {
+      "condition": {
+       "test": "datum.state == 'future'",
+       "value": 0.15
+      },
+      "value": 1.0
+     },
      "text": {
       "field": "step_label",
       "type": "nominal"
@@ -3131,6 +3318,13 @@ TEMPLATES_JSON = r"""{
       },
       "value": "#333333"
      },
+     "opacity": {
+      "condition": {
+       "test": "datum.state == 'future'",
+       "value": 0.15
+      },
+      "value": 1.0
+     },
      "strokeDash": {
       "condition": {
        "test": "datum.fate == 'lost'",
@@ -3143,6 +3337,13 @@ TEMPLATES_JSON = r"""{
        1,
        0
       ]
+     },
+     "strokeWidth": {
+      "condition": {
+       "test": "datum.state == 'current'",
+       "value": 3
+      },
+      "value": 1.5
      },
      "tooltip": [
       {
@@ -3228,11 +3429,17 @@ TEMPLATES_JSON = r"""{
      "type": "point",
      "color": "#333333",
      "filled": true,
-     "opacity": 1,
      "shape": "triangle-right",
      "size": 70
     },
     "encoding": {
+     "opacity": {
+      "condition": {
+       "test": "datum.state == 'future'",
+       "value": 0.15
+      },
+      "value": 1.0
+     },
      "tooltip": [
       {
        "field": "step",
@@ -3314,11 +3521,17 @@ TEMPLATES_JSON = r"""{
      "type": "point",
      "color": "#333333",
      "filled": true,
-     "opacity": 1,
      "shape": "triangle-left",
      "size": 70
     },
     "encoding": {
+     "opacity": {
+      "condition": {
+       "test": "datum.state == 'future'",
+       "value": 0.15
+      },
+      "value": 1.0
+     },
      "tooltip": [
       {
        "field": "step",
@@ -3404,6 +3617,13 @@ TEMPLATES_JSON = r"""{
      "text": "✗"
     },
     "encoding": {
+     "opacity": {
+      "condition": {
+       "test": "datum.state == 'future'",
+       "value": 0.15
+      },
+      "value": 1.0
+     },
      "tooltip": [
       {
        "field": "step",
@@ -3484,10 +3704,23 @@ TEMPLATES_JSON = r"""{
     "mark": {
      "type": "text",
      "color": "#222222",
-     "dy": -7,
-     "fontSize": 10
+     "dy": -7
     },
     "encoding": {
+     "opacity": {
+      "condition": {
+       "test": "datum.state == 'future'",
+       "value": 0.15
+      },
+      "value": 1.0
+     },
+     "size": {
+      "condition": {
+       "test": "datum.state == 'current'",
+       "value": 12
+      },
+      "value": 10
+     },
      "text": {
       "field": "message",
       "type": "nominal"
@@ -3574,10 +3807,23 @@ TEMPLATES_JSON = r"""{
      "align": "left",
      "color": "#222222",
      "dx": 10,
-     "fontSize": 10,
      "fontStyle": "italic"
     },
     "encoding": {
+     "opacity": {
+      "condition": {
+       "test": "datum.state == 'future'",
+       "value": 0.15
+      },
+      "value": 1.0
+     },
+     "size": {
+      "condition": {
+       "test": "datum.state == 'current'",
+       "value": 12
+      },
+      "value": 10
+     },
      "text": {
       "field": "message",
       "type": "nominal"
@@ -3651,7 +3897,110 @@ TEMPLATES_JSON = r"""{
     },
     "transform": [
      {
-      "filter": "datum.fate == 'local'"
+      "filter": "datum.fate == 'local' && datum.from_x < 4"
+     }
+    ]
+   },
+   {
+    "data": {
+     "name": "rows"
+    },
+    "mark": {
+     "type": "text",
+     "align": "right",
+     "color": "#222222",
+     "dx": -10,
+     "fontStyle": "italic"
+    },
+    "encoding": {
+     "opacity": {
+      "condition": {
+       "test": "datum.state == 'future'",
+       "value": 0.15
+      },
+      "value": 1.0
+     },
+     "size": {
+      "condition": {
+       "test": "datum.state == 'current'",
+       "value": 12
+      },
+      "value": 10
+     },
+     "text": {
+      "field": "message",
+      "type": "nominal"
+     },
+     "tooltip": [
+      {
+       "field": "step",
+       "title": "Step",
+       "type": "quantitative"
+      },
+      {
+       "field": "attempt",
+       "title": "Delivery attempt",
+       "type": "quantitative"
+      },
+      {
+       "field": "at_text",
+       "title": "Time",
+       "type": "nominal"
+      },
+      {
+       "field": "sender",
+       "title": "From",
+       "type": "nominal"
+      },
+      {
+       "field": "recipient",
+       "title": "To",
+       "type": "nominal"
+      },
+      {
+       "field": "message",
+       "title": "Message",
+       "type": "nominal"
+      },
+      {
+       "field": "fate",
+       "title": "Fate",
+       "type": "nominal"
+      },
+      {
+       "field": "description",
+       "title": "What happens",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "field": "from_x",
+      "scale": {
+       "domain": [
+        -0.75,
+        4.5
+       ],
+       "nice": false,
+       "zero": false
+      },
+      "type": "quantitative"
+     },
+     "y": {
+      "axis": null,
+      "field": "row",
+      "scale": {
+       "domain": {
+        "expr": "[-0.7, rows - 0.3]"
+       },
+       "nice": false,
+       "reverse": true
+      },
+      "type": "quantitative"
+     }
+    },
+    "transform": [
+     {
+      "filter": "datum.fate == 'local' && datum.from_x == 4"
      }
     ]
    },
@@ -3662,10 +4011,7 @@ TEMPLATES_JSON = r"""{
     "mark": {
      "type": "point",
      "filled": true,
-     "opacity": 1,
-     "size": 110,
-     "stroke": "#000000",
-     "strokeWidth": 0.5
+     "stroke": "#000000"
     },
     "encoding": {
      "color": {
@@ -3701,6 +4047,13 @@ TEMPLATES_JSON = r"""{
       "title": "Event type",
       "type": "nominal"
      },
+     "opacity": {
+      "condition": {
+       "test": "datum.state == 'future'",
+       "value": 0.15
+      },
+      "value": 1.0
+     },
      "shape": {
       "field": "marker",
       "legend": {
@@ -3733,6 +4086,20 @@ TEMPLATES_JSON = r"""{
       },
       "title": "Event type",
       "type": "nominal"
+     },
+     "size": {
+      "condition": {
+       "test": "datum.state == 'current'",
+       "value": 260
+      },
+      "value": 110
+     },
+     "strokeWidth": {
+      "condition": {
+       "test": "datum.state == 'current'",
+       "value": 2
+      },
+      "value": 0.5
      },
      "tooltip": [
       {
@@ -3818,6 +4185,13 @@ TEMPLATES_JSON = r"""{
      "fontSize": 10
     },
     "encoding": {
+     "opacity": {
+      "condition": {
+       "test": "datum.state == 'future'",
+       "value": 0.15
+      },
+      "value": 1.0
+     },
      "text": {
       "field": "step_label",
       "type": "nominal"

@@ -227,3 +227,18 @@ def test_sequence_view_gives_the_chart_and_its_table() -> None:
     spec, table = sequence_view(result)
     assert spec == sequence_spec(result) and table == sequence_table(result)
     assert VegaLite(spec)._mime_()[0] == "application/vnd.vegalite.v6+json"
+
+
+def test_stepping_fades_what_comes_later_and_marks_the_shown_step() -> None:
+    result = simulate(Scenario(fault=Fault.CRASH_AFTER_EFFECT, mode=Mode.DURABLE))
+    # By hand, from EXPECTED: delivery 1, steps 1 (two rows), 2, 3, delivery 2, 4, 5, 5, 6.
+    assert [r["state"] for r in sequence_rows(result, step=4)] == [
+        "past", "past", "past", "past", "past", "past", "current", "future", "future", "future"
+    ]  # fmt: skip
+    # The delivery that opens with the shown step has happened; step 1 draws two arrows.
+    assert [r["state"] for r in sequence_rows(result, step=1)][:4] == [
+        "past", "current", "current", "future"
+    ]  # fmt: skip
+    assert {r["state"] for r in sequence_rows(result)} == {"past"}
+    assert sequence_rows(result, step=99) == sequence_rows(result, step=6)
+    assert sequence_spec(result, step=2)["datasets"]["rows"] == sequence_rows(result, step=2)
