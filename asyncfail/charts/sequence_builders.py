@@ -1,6 +1,8 @@
 """The sequence view as altair layers, for ``make golden`` to turn into a template (see
 ``asyncfail.charts.builders``): never imported by a lesson."""
 
+from typing import Literal
+
 import altair as alt
 
 from asyncfail.charts.encodings import marker_channels
@@ -101,6 +103,10 @@ def sequence_layers(width: int, lanes: tuple[str, ...]) -> alt.LayerChart:
     )
     # A fact on the last lane is labelled to its left, so the label stays inside the chart.
     last = len(lanes) - 1
+    sides: tuple[tuple[str, Literal["left", "right"], int], ...] = (
+        ("<", "left", 10),
+        ("==", "right", -10),
+    )
     notes = [
         rows.transform_filter(f"datum.fate == 'local' && datum.from_x {side} {last}")
         .mark_text(align=align, dx=dx, fontStyle="italic", color="#222222")
@@ -112,7 +118,7 @@ def sequence_layers(width: int, lanes: tuple[str, ...]) -> alt.LayerChart:
             opacity=fade,
             tooltip=tooltip,
         )
-        for side, align, dx in (("<", "left", 10), ("==", "right", -10))
+        for side, align, dx in sides
     ]
     marker, shape = marker_channels()
     points = (
