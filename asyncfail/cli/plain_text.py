@@ -11,7 +11,7 @@ from typing import Final
 from asyncfail.cli.lab import settings_line, trace_lines
 from asyncfail.explore.explorer import Exploration, InvariantReport
 from asyncfail.ground.durations import approx, human
-from asyncfail.ground.prose import chance, counted
+from asyncfail.ground.prose import chance, counted, plural
 from asyncfail.lab.faults import FaultPlan, plan_text
 from asyncfail.risk.report import RiskReport
 from asyncfail.risk.sentences import (
@@ -64,6 +64,21 @@ def verdict(report: InvariantReport, exploration: Exploration) -> str:
     return f"broken by {counted(report.violations, 'plan')}"
 
 
+def tried(e: Exploration) -> str:
+    """What the explorer tried, and how many of its plans never fired (said what that means,
+    or that every plan fired)."""
+    if e.max_faults == 0:
+        return "It ran the one plan without a fault."
+    plans = (
+        f"It tried {counted(e.explored, 'fault plan')}: every way to inject up to "
+        f"{counted(e.max_faults, 'fault')} (a crash, a lost message, an outage, a pause) at "
+        "the points of a delivery."
+    )
+    if e.unreachable == 0:
+        return f"{plans} Every one of them fired."
+    return f"{plans} {e.unreachable} of them never fired: {NEVER_FIRED}."
+
+
 def explore_text(exploration: Exploration) -> str:
     """The explorer's report: what was tried, in sentences that say what "never fired",
     "distinct runs" and "interleavings" mean; a line per invariant with its rule; then each
@@ -75,12 +90,7 @@ def explore_text(exploration: Exploration) -> str:
         f"up to {counted(e.deliveries, 'delivery')}",
         settings_line(e.settings),
         "",
-        *wrapped(
-            f"It tried {counted(e.explored, 'fault plan')}: every way to inject up to "
-            f"{counted(e.max_faults, 'fault')} (a crash, a lost message, an outage, a pause) at "
-            "the points of a delivery."
-        ),
-        *wrapped(f"{e.unreachable} of them never fired: {NEVER_FIRED}."),
+        *wrapped(tried(e)),
         *wrapped(
             f"The {counted(fired, 'plan')} that fired gave "
             f"{counted(e.distinct_runs, 'distinct run')} ({DISTINCT_RUNS}). {interleavings(e)}"
@@ -117,7 +127,8 @@ def risk_sentences(r: RiskReport) -> list[str]:
     answer when there is one."""
     retention = "kept for ever" if r.retention is None else f"kept for {human(r.retention)}"
     lines = [
-        f"Risk: {r.trials:,} simulated runs (trials) of the {r.inputs.mode} runtime, seed "
+        f"Risk: {r.trials:,} simulated {plural(r.trials, 'run')} (trials) of the "
+        f"{r.inputs.mode} runtime, seed "
         f"{r.seed}, idempotency records {retention}.",
         "Each trial draws when faults strike and how long redeliveries and replays wait, then "
         "runs the model; the same seed gives the same trials.",
@@ -145,8 +156,9 @@ def risk_sentences(r: RiskReport) -> list[str]:
         )
     else:
         lines.append(
-            f"To be 95 % sure of it, {r.trials:,} trials are too few: at least "
-            f"{req.trials_needed:,} trials without a duplicate are needed."
+            f"To be 95 % sure of it, {r.trials:,} {plural(r.trials, 'trial')} "
+            f"{'is' if r.trials == 1 else 'are'} too few: at "
+            f"least {req.trials_needed:,} trials without a duplicate are needed."
         )
     if r.exact is not None:
         lines.append(exact_sentence(r.exact, r.duplicate))

@@ -3,7 +3,7 @@ what the instructor guide quotes of it: chances as "1 in 400 (0.25 %)", never an
 
 from typing import Final
 
-from asyncfail.ground.prose import chance, percent
+from asyncfail.ground.prose import chance, percent, plural
 from asyncfail.risk.estimates import Estimate
 from asyncfail.risk.exact import ExactAnswer
 
@@ -23,11 +23,8 @@ def estimate_sentence(label: str, e: Estimate, trials: int) -> str:
     """``Debited twice or more: 5 of 2,000 trials, 1 in 400 (0.25 %); 95 % interval 0.11 %
     to 0.58 %.`` With none seen, no chance is claimed (``in none of 2,000 trials``): the
     interval says how high it may still be."""
-    seen = (
-        f"in none of {trials:,} trials"
-        if e.count == 0
-        else f"{e.count:,} of {trials:,} trials, {chance(e.probability)}"
-    )
+    of = f"{trials:,} {plural(trials, 'trial')}"
+    seen = f"in none of {of}" if e.count == 0 else f"{e.count:,} of {of}, {chance(e.probability)}"
     return f"{label}: {seen}; 95 % interval {percent(e.low)} to {percent(e.high)}."
 
 

@@ -120,3 +120,14 @@ def test_lines_never_part_a_number_from_its_unit() -> None:
     assert lines[1].startswith("1 min") and all(len(line) <= WIDTH for line in lines)
     assert wrapped("a " * 60, "  ")[1].startswith("  a")
     assert prose_lines("a\n  replay it: x\n    1 2") == ["a"]
+
+
+def test_edge_counts_read_as_english() -> None:
+    none = explore_text(explore(max_faults=0))
+    assert "It ran the one plan without a fault.\nThe 1 plan that fired gave 1 distinct run" in none
+    assert "never fired" not in none
+    code, out, _ = run_main("risk", "--format", "text", "--trials", "1")
+    said = folded(out)
+    assert code == 0 and said.startswith("Risk: 1 simulated run (trials) of the durable runtime")
+    assert "Never debited: in none of 1 trial; 95 % interval 0 % to 79 %." in said
+    assert "To be 95 % sure of it, 1 trial is too few: at least 38,411 trials" in said
