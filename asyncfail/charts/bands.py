@@ -8,6 +8,7 @@ from typing import Final, TypedDict
 
 from asyncfail.charts.lanes import lane_name, lanes_of
 from asyncfail.ground.durations import Duration, human
+from asyncfail.ground.prose import capitalised, counted, joined
 from asyncfail.ground.retention import counts_until
 from asyncfail.lab.events import Actor, EventKind
 from asyncfail.lab.reading import record_writes
@@ -174,3 +175,52 @@ def bands(result: LabResult) -> list[Band]:
         for _, start, end, text in _record_windows(result)
     ]
     return records + lease_bands(result) + pause_bands(result)
+
+
+def band_kinds_present(drawn: list[Band]) -> list[str]:
+    """The kinds of band a chart draws, in ``BandKind`` order: its legend lists these and no
+    other (a naive run's chart, which holds no lease or pause, does not name them)."""
+    used = {b["kind"] for b in drawn}
+    return [k.value for k in BandKind if k.value in used]
+
+
+class Expiry(TypedDict):
+    """The instant a record stops counting, drawn as a break across its band."""
+
+    at_seconds: float
+    y0: float
+    y1: float
+    text: str
+
+
+def expiries(result: LabResult) -> list[Expiry]:
+    """Where each record's retention runs out inside the run's axis: a visible break in the
+    receiver's lane, so a record written at the instant the previous one expires reads as a
+    second record, not as one band across both (the first counts until just before that
+    instant, under the default boundary convention)."""
+    receiver = lanes_of(result).index(Actor.RECEIVER.value)
+    end = time_end(result)
+    return [
+        Expiry(
+            at_seconds=float(expiry.seconds),
+            y0=receiver - BAND_HEIGHT,
+            y1=receiver + BAND_HEIGHT,
+            text=f"record for {key} expires at {human(expiry)}",
+        )
+        for key, _, expiry, _ in _record_windows(result)
+        if expiry is not None and expiry <= end
+    ]
+
+
+def describe_records(result: LabResult) -> str:
+    """One short sentence on the receiver's records for a chart's text alternative: how many,
+    and until when each counts (``record_spans`` says more); empty when the run wrote none."""
+    windows = _record_windows(result)
+    if not windows:
+        return ""
+    boundary = result.settings.boundary
+    ends = [
+        "until the end of the run" if end is None else counts_until(end, boundary)
+        for _, _, end, _ in windows
+    ]
+    return f"{capitalised(counted(len(windows), 'idempotency record'))}, counting {joined(ends)}."

@@ -12,17 +12,17 @@ from typing import Any, Final
 import altair as alt
 
 from asyncfail.charts.bands import BandKind
+from asyncfail.charts.encodings import marker_channels
 from asyncfail.charts.lanes import ACTOR_LANES, LANES, WORKER_LANES
 from asyncfail.charts.look import (
     BAND_COLOURS,
     BAND_EDGES,
     FINDING_COLOURS,
-    MARKER_COLOURS,
-    MARKER_SHAPES,
     finding_label,
     timeline_title,
 )
 from asyncfail.charts.risk_builders import replay_histogram_layers, risk_curve_layers
+from asyncfail.charts.sequence_builders import sequence_layers
 from asyncfail.charts.timeline import Marker, markers_present, timeline_rows
 from asyncfail.lab.results import LabResult
 
@@ -43,21 +43,9 @@ def timeline_chart(result: LabResult, step: int | None = None, width: int = 420)
 
 
 def _event_encodings() -> tuple[alt.Color, alt.Shape, Any, list[alt.Tooltip]]:
-    """How an event's point looks in either timeline: colour and shape by marker (the legend
-    lists the markers in the parameter ``present``), faded in the future, and the full event in
-    its tooltip."""
-    markers = [m.value for m in Marker]
-    marker = alt.Color(
-        "marker:N",
-        title="Event type",
-        scale=alt.Scale(domain=markers, range=list(MARKER_COLOURS)),
-        legend=alt.Legend(
-            orient="bottom", columns=3, labelLimit=0, values=alt.ExprRef(expr="present")
-        ),
-    )
-    shape = alt.Shape(
-        "marker:N", scale=alt.Scale(domain=markers, range=list(MARKER_SHAPES)), legend=None
-    )
+    """How an event's point looks in either timeline: colour and shape by marker
+    (``encodings.marker_channels``), faded in the future, and the full event in its tooltip."""
+    marker, shape = marker_channels()
     fade = alt.condition("datum.state == 'future'", alt.value(0.2), alt.value(1.0))
     tooltip = [
         alt.Tooltip("seq:Q", title="Step"),
@@ -82,7 +70,7 @@ def timeline_layers(
     x = alt.X(
         "seq:Q",
         title="Event sequence",
-        scale=alt.Scale(domainMin=0.5, domainMax=alt.ExprRef(expr="events + 0.5")),
+        scale=alt.Scale(domain=alt.ExprRef(expr="[0.5, events + 0.5]")),
         axis=alt.Axis(tickMinStep=1, format="d"),
     )
     y = alt.Y("actor:N", title="Actor", sort=lanes, scale=alt.Scale(domain=lanes))
@@ -116,26 +104,30 @@ def timeline_layers(
     )
 
 
-def time_timeline_layers(width: int, lanes: tuple[str, ...]) -> alt.LayerChart:
-    """The timeline against time: the markers of ``timeline_layers``, on an axis of virtual
-    time, one lane per name in ``lanes`` (a run with two workers gives each its lane), each
-    delivery as a dashed vertical rule, and bands for how long things last: a record retained
-    (on the receiver's lane, from its write until it expires; to the end of the axis when it
-    never does), a lease held and a worker paused (on that worker's lane).
+def time_timeline_layers(
+    width: int, lanes: tuple[str, ...], with_bands: bool = True
+) -> alt.LayerChart:
+    """The timeline against time: the events on an axis of virtual time, one lane per name in
+    ``lanes`` (a run with two workers gives each its lane), each delivery as a dashed vertical
+    rule, and bands for how long things last: a record retained (on the receiver's lane, from
+    its write until it expires; to the end of the axis when it never does), a lease held and a
+    worker paused (on that worker's lane). Where a record expires, a white break crosses its
+    band, so a record written at that instant reads as a second one.
 
-    Every mark sits at its exact time. Steps within one delivery take no time, so events of one
-    lane at one instant are stacked within the lane (``lanes.lane_positions``), each with its
-    step number beside it: the order stays readable, the time stays exact. Data is in seconds;
-    layers divide by the parameter ``unit`` (seconds per unit, named ``unit_name`` on the
-    labels); ``x_max`` is where the axis ends, in that unit; ``present`` lists the markers the
-    legend shows.
+    Every mark sits at its exact time. Steps within one delivery take no time, so the events of
+    one lane at one instant are one mark labelled with their steps (``instants.instant_rows``;
+    the order of the steps is the sequence view's). Data is in seconds; layers divide by the
+    parameter ``unit`` (seconds per unit, named ``unit_name`` on the labels); ``x_max`` is
+    where the axis ends, in that unit; ``present`` lists the markers the legend shows, and
+    ``bands_present`` the kinds of band. Without ``with_bands`` (for a run that draws none), the
+    chart has no band layers and so no band legend: an empty legend would still be laid out.
     """
-    names = ("x_max", "unit", "unit_name", "present")
+    names = ("x_max", "unit", "unit_name", "present", "bands_present")
     params = [alt.param(name=name, value=0) for name in names]
     x = alt.X(
         "x:Q",
         title="Virtual time",
-        scale=alt.Scale(domainMin=0, domainMax=alt.ExprRef(expr="x_max"), nice=False),
+        scale=alt.Scale(domain=alt.ExprRef(expr="[0, x_max]"), nice=False),
         axis=alt.Axis(labelExpr="format(datum.value, ',~f') + ' ' + unit_name", labelOverlap=True),
     )
     y = alt.Y(
@@ -149,11 +141,26 @@ def time_timeline_layers(width: int, lanes: tuple[str, ...]) -> alt.LayerChart:
             domain=False,
         ),
     )
-    marker, shape, fade, tooltip = _event_encodings()
+    marker, shape = marker_channels()
+    fade = alt.condition("datum.state == 'future'", alt.value(0.2), alt.value(1.0))
+    tooltip = [
+        alt.Tooltip("steps:N", title="Steps"),
+        alt.Tooltip("attempt:Q", title="Delivery attempt"),
+        alt.Tooltip("at_text:N", title="Time"),
+        alt.Tooltip("lane_name:N", title="Actor"),
+        alt.Tooltip("kinds:N", title="Events"),
+        alt.Tooltip("description:N", title="What happens"),
+    ]
     events = alt.Chart(alt.NamedData(name="events")).transform_calculate(
         x="datum.at_seconds / unit", y="datum.lane_y"
     )
     kinds = [k.value for k in BandKind]
+
+    def band_legend() -> alt.Legend:
+        return alt.Legend(
+            orient="bottom", title=None, labelLimit=0, values=alt.ExprRef(expr="bands_present")
+        )
+
     bands = (
         alt.Chart(alt.NamedData(name="bands"))
         .transform_calculate(
@@ -162,7 +169,6 @@ def time_timeline_layers(width: int, lanes: tuple[str, ...]) -> alt.LayerChart:
             y="datum.y0",
             y2="datum.y1",
         )
-        # Outlined, so a record that expires as the next one is written stays two bands.
         .mark_rect(opacity=0.4, strokeWidth=1.5, clip=True)
         .encode(
             x=x,
@@ -173,14 +179,27 @@ def time_timeline_layers(width: int, lanes: tuple[str, ...]) -> alt.LayerChart:
                 "kind:N",
                 title="Band",
                 scale=alt.Scale(domain=kinds, range=list(BAND_COLOURS)),
-                legend=alt.Legend(orient="bottom", labelLimit=0),
+                legend=band_legend(),
             ),
             stroke=alt.Stroke(
-                "kind:N", scale=alt.Scale(domain=kinds, range=list(BAND_EDGES)), legend=None
+                "kind:N",
+                title="Band",
+                scale=alt.Scale(domain=kinds, range=list(BAND_EDGES)),
+                legend=band_legend(),
             ),
             tooltip=[alt.Tooltip("kind:N", title="Band"), alt.Tooltip("text:N", title="What")],
         )
     )
+    expiry = alt.Chart(alt.NamedData(name="expiries")).transform_calculate(
+        x="datum.at_seconds / unit", y="datum.y0", y2="datum.y1"
+    )
+    said = [alt.Tooltip("text:N", title="Expiry")]
+    breaks = expiry.mark_rule(color="#ffffff", strokeWidth=4).encode(
+        x=x, y=y, y2="y2:Q", tooltip=said
+    )
+    break_labels = expiry.mark_text(
+        align="right", baseline="top", dx=-4, dy=2, fontSize=9, color="#08519c"
+    ).encode(x=x, y=y, text=alt.value("record expires"), tooltip=said)
     deliveries = alt.Chart(alt.NamedData(name="deliveries")).transform_calculate(
         x="datum.at_seconds / unit"
     )
@@ -200,11 +219,12 @@ def time_timeline_layers(width: int, lanes: tuple[str, ...]) -> alt.LayerChart:
         strokeWidth=alt.condition("datum.state == 'current'", alt.value(2), alt.value(0)),
         tooltip=tooltip,
     )
-    steps = events.mark_text(align="left", dx=8, fontSize=9).encode(
-        x=x, y=y, text=alt.Text("seq:Q", format="d"), opacity=fade, tooltip=tooltip
+    steps = events.mark_text(align="left", dx=8, dy=-9, fontSize=9).encode(
+        x=x, y=y, text="steps:N", opacity=fade, tooltip=tooltip
     )
+    spans = [bands, breaks, break_labels] if with_bands else []
     chart: alt.LayerChart = (
-        alt.LayerChart(layer=[bands, rules, rule_labels, points, steps])
+        alt.LayerChart(layer=[*spans, rules, rule_labels, points, steps])
         .add_params(*params)
         .properties(width=width, height=46 * len(lanes) + 30)
     )
@@ -240,12 +260,7 @@ def heatmap_layers(width: int) -> alt.LayerChart:
     axis = alt.Axis(labelExpr="format(datum.value, ',~f') + ' ' + unit_name", labelOverlap=True)
 
     def scale(low: str, high: str) -> alt.Scale:
-        return alt.Scale(
-            domainMin=alt.ExprRef(expr=low),
-            domainMax=alt.ExprRef(expr=high),
-            nice=False,
-            zero=False,
-        )
+        return alt.Scale(domain=alt.ExprRef(expr=f"[{low}, {high}]"), nice=False, zero=False)
 
     x = alt.X("x:Q", title="Idempotency retention", scale=scale("x_min", "x_max"), axis=axis)
     y = alt.Y("y:Q", title="Second request after", scale=scale("y_min", "y_max"), axis=axis)
@@ -333,10 +348,14 @@ def templates() -> dict[str, dict[str, Any]]:
     heatmap: dict[str, Any] = heatmap_layers(TEMPLATE_WIDTH).to_dict()
     by_actor: dict[str, Any] = time_timeline_layers(TEMPLATE_WIDTH, ACTOR_LANES).to_dict()
     by_worker: dict[str, Any] = time_timeline_layers(TEMPLATE_WIDTH, WORKER_LANES).to_dict()
+    bare: dict[str, Any] = time_timeline_layers(TEMPLATE_WIDTH, ACTOR_LANES, False).to_dict()
     return {
         "timeline": timeline,
         "time_timeline": by_actor,
         "workers_timeline": by_worker,
+        "bare_timeline": bare,
+        "sequence": sequence_layers(TEMPLATE_WIDTH, ACTOR_LANES).to_dict(),
+        "workers_sequence": sequence_layers(TEMPLATE_WIDTH, WORKER_LANES).to_dict(),
         "heatmap": heatmap,
         "risk_curve": risk_curve_layers(TEMPLATE_WIDTH).to_dict(),
         "replay_histogram": replay_histogram_layers(TEMPLATE_WIDTH).to_dict(),

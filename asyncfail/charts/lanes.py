@@ -1,10 +1,9 @@
-"""The lanes of a timeline: which lane each event sits in, and where in it.
+"""The lanes of a timeline and of a sequence view: which lane each event sits in.
 
 A run with one worker has a lane per actor; a run with two workers gives each worker its own
 lane, so a takeover reads as two rows of steps.
 """
 
-from collections import Counter
 from typing import Final
 
 from asyncfail.lab.events import Actor, Event
@@ -18,9 +17,6 @@ ACTOR_LANES: Final[tuple[str, ...]] = tuple(a.value for a in LANES)
 
 WORKER_LANES: Final[tuple[str, ...]] = ("channel", "worker 1", "worker 2", "store", "receiver")
 """The lanes of a run with two workers: each worker has its own."""
-
-STACK: Final = 0.22
-"""How far apart (in lanes) events of one lane that happened at the same instant are drawn."""
 
 
 def has_workers(result: LabResult) -> bool:
@@ -39,19 +35,3 @@ def lane_name(event: Event) -> str:
     if event.actor is Actor.WORKER and event.worker is not None:
         return f"worker {event.worker}"
     return event.actor.value
-
-
-def lane_positions(result: LabResult) -> list[float]:
-    """Where each event sits across the lanes of the timeline against time: at its lane's
-    index, and when several events of one lane happened at the same instant (steps within a
-    delivery take no time), stacked ``STACK`` apart around it in sequence order, top first, so
-    none hides another."""
-    lanes = lanes_of(result)
-    groups = Counter((lane_name(e), e.at.millis) for e in result.events)
-    seen: Counter[tuple[str, int]] = Counter()
-    positions = []
-    for e in result.events:
-        group = (lane_name(e), e.at.millis)
-        positions.append(lanes.index(group[0]) + STACK * (seen[group] - (groups[group] - 1) / 2))
-        seen[group] += 1
-    return positions

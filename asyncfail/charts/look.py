@@ -37,6 +37,9 @@ pause grey."""
 BAND_EDGES: Final = ("#3182bd", "#31a354", "#969696")
 """The outline of each kind of band, a shade darker than its fill."""
 
+ROW_HEIGHT: Final = 26
+"""Pixels per row of the sequence view: a drawing's height is its rows times this."""
+
 FINDING_COLOURS: Final[dict[Finding, str]] = {
     Finding.SAME_INTENT_REUSED: "#1a9850",
     Finding.NEW_INTENT_APPLIED: "#4575b4",
@@ -69,3 +72,9 @@ def time_timeline_title(result: LabResult) -> str:
     """The title of a run's timeline against time: ``durable runtime: crash-after-effect, over
     time``."""
     return f"{timeline_title(result)}, over time"
+
+
+def sequence_title(result: LabResult) -> str:
+    """The title of a run's sequence view: ``naive runtime: crash-after-effect, message by
+    message``."""
+    return f"{timeline_title(result)}, message by message"

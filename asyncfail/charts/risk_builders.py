@@ -25,8 +25,13 @@ def risk_curve_layers(width: int) -> alt.LayerChart:
     parameter ``target`` is the target risk."""
     target = alt.param(name="target", value=1e-4)
     x = _time_axis("Idempotency retention")
-    risk = alt.Scale(type="log", domainMin=RISK_FLOOR, domainMax=1, nice=False)
-    y = alt.Y("p:Q", title="Duplicate risk", scale=risk, axis=alt.Axis(format="~e"))
+    risk = alt.Scale(type="log", domain=[RISK_FLOOR, 1], nice=False)
+    # Percentages written out (0.0001 %), as the prose says them (`prose.percent`): no exponent.
+    percent = alt.Axis(
+        values=[10.0**-k for k in range(6, -1, -1)],
+        labelExpr="format(datum.value * 100, '~r') + ' %'",
+    )
+    y = alt.Y("p:Q", title="Duplicate risk", scale=risk, axis=percent)
     curve = alt.Chart(alt.NamedData(name="curve"))
     tooltip = [alt.Tooltip("text:N", title="Estimate")]
     band = curve.mark_area(opacity=0.25, color="#d73027").encode(

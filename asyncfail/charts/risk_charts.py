@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Final, TypedDict
 
 from asyncfail.ground.durations import Duration, approx, human
+from asyncfail.ground.prose import chance, counted, percent
 
 AXIS_TICKS: Final[tuple[int, ...]] = (1, 60, 3600, 86_400, 2_592_000)
 """Where the time axes tick, in seconds: 1 s, 1 min, 1 h, 1 d, 30 d."""
@@ -56,8 +57,8 @@ def curve_rows(points: Sequence[tuple[int, float, float, float]]) -> list[CurveR
                 p=max(p, RISK_FLOOR),
                 low=max(low, RISK_FLOOR),
                 high=max(high, RISK_FLOOR),
-                text=f"records kept {text}: duplicate risk {p:.2e} (95% interval {low:.2e} to "
-                f"{high:.2e})",
+                text=f"records kept {text}: duplicate risk {chance(p)}, 95 % interval "
+                f"{percent(low)} to {percent(high)}",
             )
         )
     return rows
@@ -77,6 +78,10 @@ def marks(defaults: Sequence[tuple[str, int]]) -> list[Mark]:
         )
         for millis, group in names.items()
     ]
+
+
+def _millis(seconds: float) -> Duration:
+    return Duration(round(seconds * 1000))
 
 
 BINS: Final = 36
@@ -99,7 +104,8 @@ def histogram(delays_ms: Sequence[int]) -> list[Bin]:
             from_s=edges[i],
             to_s=edges[i + 1],
             count=counts[i],
-            text=f"{counts[i]} replays between {edges[i]:.3g} s and {edges[i + 1]:.3g} s",
+            text=f"{counted(counts[i], 'replay')} between {approx(_millis(edges[i]))} and "
+            f"{approx(_millis(edges[i + 1]))}",
         )
         for i in range(BINS)
     ]

@@ -12,23 +12,33 @@ import copy
 import json
 from typing import Any, Final
 
-from asyncfail.charts.bands import bands, delivery_marks, time_end
+from asyncfail.charts.bands import (
+    band_kinds_present,
+    bands,
+    delivery_marks,
+    describe_records,
+    expiries,
+    time_end,
+)
 from asyncfail.charts.heatmap import describe_heatmap, findings_present, heatmap_cells
+from asyncfail.charts.instants import instant_markers, instant_rows
 from asyncfail.charts.lanes import has_workers
 from asyncfail.charts.look import (
     FINDING_COLOURS,
+    ROW_HEIGHT,
     finding_label,
+    sequence_title,
     time_timeline_title,
     timeline_title,
 )
 from asyncfail.charts.risk_charts import Bin, CurveRow, Mark
+from asyncfail.charts.sequence import describe_sequence, sequence_rows, sequence_table
 from asyncfail.charts.templates import TEMPLATES_JSON
-from asyncfail.charts.timeline import describe_timeline, markers_present, timeline_rows
+from asyncfail.charts.timeline import Marker, describe_timeline, markers_present, timeline_rows
 from asyncfail.contract.experiment import evaluate
 from asyncfail.contract.rules import Finding
 from asyncfail.contract.sweep import RetentionSweep
 from asyncfail.ground.durations import Duration, human, human_unit
-from asyncfail.ground.prose import capitalised
 from asyncfail.lab.results import LabResult
 
 _TEMPLATES: Final[dict[str, dict[str, Any]]] = json.loads(TEMPLATES_JSON)
@@ -76,29 +86,52 @@ def time_timeline_spec(
     result: LabResult, step: int | None = None, width: int = 420
 ) -> dict[str, Any]:
     """The Vega-Lite spec of ``builders.time_timeline_layers`` for one run: its events against
-    virtual time, its deliveries as rules, and its bands (records retained; with two workers,
-    leases held and pauses, each worker in its own lane). The axis reads in one human unit
-    chosen for the run's span (``human_unit``)."""
+    virtual time (one mark per lane and instant), its deliveries as rules, and its bands
+    (records retained, broken where one expires; with two workers, leases held and pauses,
+    each worker in its own lane). The axis reads in one human unit chosen for the run's span
+    (``human_unit``); the legends list only the markers and bands the chart draws."""
     end = time_end(result)
     unit_name, unit = human_unit(end)
     drawn = bands(result)
-    said = " ".join(f"{capitalised(b['kind'])}: {b['text']}." for b in drawn)
+    instants = instant_rows(result, step)
+    template = "time_timeline" if drawn else "bare_timeline"
     return fill(
-        "workers_timeline" if has_workers(result) else "time_timeline",
+        "workers_timeline" if has_workers(result) else template,
         params={
             "x_max": float(end.seconds) / unit,
             "unit": unit,
             "unit_name": unit_name,
-            "present": markers_present(result),
+            "present": instant_markers(instants),
+            "bands_present": band_kinds_present(drawn),
         },
         datasets={
-            "events": timeline_rows(result, step),
+            "events": instants,
             "bands": drawn,
+            "expiries": expiries(result),
             "deliveries": delivery_marks(result),
         },
         width=width,
         title=time_timeline_title(result),
-        description=f"{describe_timeline(result)} {said}".strip(),
+        description=f"{describe_timeline(result)} {describe_records(result)}".strip(),
+    )
+
+
+def sequence_spec(result: LabResult, step: int | None = None, width: int = 520) -> dict[str, Any]:
+    """The Vega-Lite spec of ``sequence_builders.sequence_layers`` for one run: its messages
+    as arrows between lanes, row by row (``sequence.sequence_rows``), a lost one cut by a ✗.
+    The height grows with the rows; the legend lists the markers the diagram draws; the text
+    alternative is one sentence (``describe_sequence``), the whole story ``sequence_table``.
+    With ``step`` set, later rows are faded and that step's drawn larger."""
+    rows = sequence_rows(result, step)
+    used = {row["marker"] for row in rows}
+    return fill(
+        "workers_sequence" if has_workers(result) else "sequence",
+        params={"rows": len(rows), "present": [m.value for m in Marker if m.value in used]},
+        datasets={"rows": rows},
+        width=width,
+        height=ROW_HEIGHT * len(rows),
+        title=sequence_title(result),
+        description=describe_sequence(result),
     )
 
 
@@ -198,3 +231,11 @@ def retention_heatmap_spec(sweep: RetentionSweep, title: str, width: int = 360) 
         title=title,
         description=describe_heatmap(sweep),
     )
+
+
+def sequence_view(
+    result: LabResult, step: int | None = None, width: int = 520
+) -> tuple[dict[str, Any], list[dict[str, object]]]:
+    """What a lesson shows for a run's sequence view: the spec (``sequence_spec``) and its
+    table (``sequence_table``), as ``course.page.chart(mo, spec, table)`` takes them."""
+    return sequence_spec(result, step, width), sequence_table(result)

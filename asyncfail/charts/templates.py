@@ -60,7 +60,14 @@ TEMPLATES_JSON = r"""{
      },
      "shape": {
       "field": "marker",
-      "legend": null,
+      "legend": {
+       "columns": 3,
+       "labelLimit": 0,
+       "orient": "bottom",
+       "values": {
+        "expr": "present"
+       }
+      },
       "scale": {
        "domain": [
         "business effect",
@@ -81,6 +88,7 @@ TEMPLATES_JSON = r"""{
         "circle"
        ]
       },
+      "title": "Event type",
       "type": "nominal"
      },
      "size": {
@@ -141,10 +149,9 @@ TEMPLATES_JSON = r"""{
       },
       "field": "seq",
       "scale": {
-       "domainMax": {
-        "expr": "events + 0.5"
-       },
-       "domainMin": 0.5
+       "domain": {
+        "expr": "[0.5, events + 0.5]"
+       }
       },
       "title": "Event sequence",
       "type": "quantitative"
@@ -232,10 +239,9 @@ TEMPLATES_JSON = r"""{
       },
       "field": "seq",
       "scale": {
-       "domainMax": {
-        "expr": "events + 0.5"
-       },
-       "domainMin": 0.5
+       "domain": {
+        "expr": "[0.5, events + 0.5]"
+       }
       },
       "title": "Event sequence",
       "type": "quantitative"
@@ -328,10 +334,9 @@ TEMPLATES_JSON = r"""{
       },
       "field": "seq",
       "scale": {
-       "domainMax": {
-        "expr": "events + 0.5"
-       },
-       "domainMin": 0.5
+       "domain": {
+        "expr": "[0.5, events + 0.5]"
+       }
       },
       "title": "Event sequence",
       "type": "quantitative"
@@ -411,7 +416,11 @@ TEMPLATES_JSON = r"""{
       "field": "kind",
       "legend": {
        "labelLimit": 0,
-       "orient": "bottom"
+       "orient": "bottom",
+       "title": null,
+       "values": {
+        "expr": "bands_present"
+       }
       },
       "scale": {
        "domain": [
@@ -430,7 +439,14 @@ TEMPLATES_JSON = r"""{
      },
      "stroke": {
       "field": "kind",
-      "legend": null,
+      "legend": {
+       "labelLimit": 0,
+       "orient": "bottom",
+       "title": null,
+       "values": {
+        "expr": "bands_present"
+       }
+      },
       "scale": {
        "domain": [
         "record retained",
@@ -443,6 +459,7 @@ TEMPLATES_JSON = r"""{
         "#969696"
        ]
       },
+      "title": "Band",
       "type": "nominal"
      },
      "tooltip": [
@@ -464,10 +481,9 @@ TEMPLATES_JSON = r"""{
       },
       "field": "x",
       "scale": {
-       "domainMax": {
-        "expr": "x_max"
+       "domain": {
+        "expr": "[0, x_max]"
        },
-       "domainMin": 0,
        "nice": false
       },
       "title": "Virtual time",
@@ -526,6 +542,162 @@ TEMPLATES_JSON = r"""{
    },
    {
     "data": {
+     "name": "expiries"
+    },
+    "mark": {
+     "type": "rule",
+     "color": "#ffffff",
+     "strokeWidth": 4
+    },
+    "encoding": {
+     "tooltip": [
+      {
+       "field": "text",
+       "title": "Expiry",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "axis": {
+       "labelExpr": "format(datum.value, ',~f') + ' ' + unit_name",
+       "labelOverlap": true
+      },
+      "field": "x",
+      "scale": {
+       "domain": {
+        "expr": "[0, x_max]"
+       },
+       "nice": false
+      },
+      "title": "Virtual time",
+      "type": "quantitative"
+     },
+     "y": {
+      "axis": {
+       "domain": false,
+       "grid": false,
+       "labelExpr": "['channel','worker','store','receiver'][datum.value]",
+       "values": [
+        0,
+        1,
+        2,
+        3
+       ]
+      },
+      "field": "y",
+      "scale": {
+       "domain": [
+        -0.5,
+        3.5
+       ],
+       "nice": false,
+       "reverse": true,
+       "zero": false
+      },
+      "title": "Actor",
+      "type": "quantitative"
+     },
+     "y2": {
+      "field": "y2"
+     }
+    },
+    "transform": [
+     {
+      "calculate": "datum.at_seconds / unit",
+      "as": "x"
+     },
+     {
+      "calculate": "datum.y0",
+      "as": "y"
+     },
+     {
+      "calculate": "datum.y1",
+      "as": "y2"
+     }
+    ]
+   },
+   {
+    "data": {
+     "name": "expiries"
+    },
+    "mark": {
+     "type": "text",
+     "align": "right",
+     "baseline": "top",
+     "color": "#08519c",
+     "dx": -4,
+     "dy": 2,
+     "fontSize": 9
+    },
+    "encoding": {
+     "text": {
+      "value": "record expires"
+     },
+     "tooltip": [
+      {
+       "field": "text",
+       "title": "Expiry",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "axis": {
+       "labelExpr": "format(datum.value, ',~f') + ' ' + unit_name",
+       "labelOverlap": true
+      },
+      "field": "x",
+      "scale": {
+       "domain": {
+        "expr": "[0, x_max]"
+       },
+       "nice": false
+      },
+      "title": "Virtual time",
+      "type": "quantitative"
+     },
+     "y": {
+      "axis": {
+       "domain": false,
+       "grid": false,
+       "labelExpr": "['channel','worker','store','receiver'][datum.value]",
+       "values": [
+        0,
+        1,
+        2,
+        3
+       ]
+      },
+      "field": "y",
+      "scale": {
+       "domain": [
+        -0.5,
+        3.5
+       ],
+       "nice": false,
+       "reverse": true,
+       "zero": false
+      },
+      "title": "Actor",
+      "type": "quantitative"
+     }
+    },
+    "transform": [
+     {
+      "calculate": "datum.at_seconds / unit",
+      "as": "x"
+     },
+     {
+      "calculate": "datum.y0",
+      "as": "y"
+     },
+     {
+      "calculate": "datum.y1",
+      "as": "y2"
+     }
+    ]
+   },
+   {
+    "data": {
      "name": "deliveries"
     },
     "mark": {
@@ -551,10 +723,9 @@ TEMPLATES_JSON = r"""{
       },
       "field": "x",
       "scale": {
-       "domainMax": {
-        "expr": "x_max"
+       "domain": {
+        "expr": "[0, x_max]"
        },
-       "domainMin": 0,
        "nice": false
       },
       "title": "Virtual time",
@@ -600,10 +771,9 @@ TEMPLATES_JSON = r"""{
       },
       "field": "x",
       "scale": {
-       "domainMax": {
-        "expr": "x_max"
+       "domain": {
+        "expr": "[0, x_max]"
        },
-       "domainMin": 0,
        "nice": false
       },
       "title": "Virtual time",
@@ -669,7 +839,14 @@ TEMPLATES_JSON = r"""{
      },
      "shape": {
       "field": "marker",
-      "legend": null,
+      "legend": {
+       "columns": 3,
+       "labelLimit": 0,
+       "orient": "bottom",
+       "values": {
+        "expr": "present"
+       }
+      },
       "scale": {
        "domain": [
         "business effect",
@@ -690,6 +867,7 @@ TEMPLATES_JSON = r"""{
         "circle"
        ]
       },
+      "title": "Event type",
       "type": "nominal"
      },
      "size": {
@@ -708,9 +886,9 @@ TEMPLATES_JSON = r"""{
      },
      "tooltip": [
       {
-       "field": "seq",
-       "title": "Step",
-       "type": "quantitative"
+       "field": "steps",
+       "title": "Steps",
+       "type": "nominal"
       },
       {
        "field": "attempt",
@@ -728,13 +906,8 @@ TEMPLATES_JSON = r"""{
        "type": "nominal"
       },
       {
-       "field": "kind",
-       "title": "Event",
-       "type": "nominal"
-      },
-      {
-       "field": "layer",
-       "title": "Layer",
+       "field": "kinds",
+       "title": "Events",
        "type": "nominal"
       },
       {
@@ -750,10 +923,9 @@ TEMPLATES_JSON = r"""{
       },
       "field": "x",
       "scale": {
-       "domainMax": {
-        "expr": "x_max"
+       "domain": {
+        "expr": "[0, x_max]"
        },
-       "domainMin": 0,
        "nice": false
       },
       "title": "Virtual time",
@@ -804,6 +976,7 @@ TEMPLATES_JSON = r"""{
      "type": "text",
      "align": "left",
      "dx": 8,
+     "dy": -9,
      "fontSize": 9
     },
     "encoding": {
@@ -815,15 +988,14 @@ TEMPLATES_JSON = r"""{
       "value": 1.0
      },
      "text": {
-      "field": "seq",
-      "format": "d",
-      "type": "quantitative"
+      "field": "steps",
+      "type": "nominal"
      },
      "tooltip": [
       {
-       "field": "seq",
-       "title": "Step",
-       "type": "quantitative"
+       "field": "steps",
+       "title": "Steps",
+       "type": "nominal"
       },
       {
        "field": "attempt",
@@ -841,13 +1013,8 @@ TEMPLATES_JSON = r"""{
        "type": "nominal"
       },
       {
-       "field": "kind",
-       "title": "Event",
-       "type": "nominal"
-      },
-      {
-       "field": "layer",
-       "title": "Layer",
+       "field": "kinds",
+       "title": "Events",
        "type": "nominal"
       },
       {
@@ -863,10 +1030,9 @@ TEMPLATES_JSON = r"""{
       },
       "field": "x",
       "scale": {
-       "domainMax": {
-        "expr": "x_max"
+       "domain": {
+        "expr": "[0, x_max]"
        },
-       "domainMin": 0,
        "nice": false
       },
       "title": "Virtual time",
@@ -927,6 +1093,10 @@ TEMPLATES_JSON = r"""{
    {
     "name": "present",
     "value": 0
+   },
+   {
+    "name": "bands_present",
+    "value": 0
    }
   ],
   "width": 420,
@@ -955,7 +1125,11 @@ TEMPLATES_JSON = r"""{
       "field": "kind",
       "legend": {
        "labelLimit": 0,
-       "orient": "bottom"
+       "orient": "bottom",
+       "title": null,
+       "values": {
+        "expr": "bands_present"
+       }
       },
       "scale": {
        "domain": [
@@ -974,7 +1148,14 @@ TEMPLATES_JSON = r"""{
      },
      "stroke": {
       "field": "kind",
-      "legend": null,
+      "legend": {
+       "labelLimit": 0,
+       "orient": "bottom",
+       "title": null,
+       "values": {
+        "expr": "bands_present"
+       }
+      },
       "scale": {
        "domain": [
         "record retained",
@@ -987,6 +1168,7 @@ TEMPLATES_JSON = r"""{
         "#969696"
        ]
       },
+      "title": "Band",
       "type": "nominal"
      },
      "tooltip": [
@@ -1008,10 +1190,9 @@ TEMPLATES_JSON = r"""{
       },
       "field": "x",
       "scale": {
-       "domainMax": {
-        "expr": "x_max"
+       "domain": {
+        "expr": "[0, x_max]"
        },
-       "domainMin": 0,
        "nice": false
       },
       "title": "Virtual time",
@@ -1071,6 +1252,164 @@ TEMPLATES_JSON = r"""{
    },
    {
     "data": {
+     "name": "expiries"
+    },
+    "mark": {
+     "type": "rule",
+     "color": "#ffffff",
+     "strokeWidth": 4
+    },
+    "encoding": {
+     "tooltip": [
+      {
+       "field": "text",
+       "title": "Expiry",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "axis": {
+       "labelExpr": "format(datum.value, ',~f') + ' ' + unit_name",
+       "labelOverlap": true
+      },
+      "field": "x",
+      "scale": {
+       "domain": {
+        "expr": "[0, x_max]"
+       },
+       "nice": false
+      },
+      "title": "Virtual time",
+      "type": "quantitative"
+     },
+     "y": {
+      "axis": {
+       "domain": false,
+       "grid": false,
+       "labelExpr": "['channel','worker 1','worker 2','store','receiver'][datum.value]",
+       "values": [
+        0,
+        1,
+        2,
+        3,
+        4
+       ]
+      },
+      "field": "y",
+      "scale": {
+       "domain": [
+        -0.5,
+        4.5
+       ],
+       "nice": false,
+       "reverse": true,
+       "zero": false
+      },
+      "title": "Actor",
+      "type": "quantitative"
+     },
+     "y2": {
+      "field": "y2"
+     }
+    },
+    "transform": [
+     {
+      "calculate": "datum.at_seconds / unit",
+      "as": "x"
+     },
+     {
+      "calculate": "datum.y0",
+      "as": "y"
+     },
+     {
+      "calculate": "datum.y1",
+      "as": "y2"
+     }
+    ]
+   },
+   {
+    "data": {
+     "name": "expiries"
+    },
+    "mark": {
+     "type": "text",
+     "align": "right",
+     "baseline": "top",
+     "color": "#08519c",
+     "dx": -4,
+     "dy": 2,
+     "fontSize": 9
+    },
+    "encoding": {
+     "text": {
+      "value": "record expires"
+     },
+     "tooltip": [
+      {
+       "field": "text",
+       "title": "Expiry",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "axis": {
+       "labelExpr": "format(datum.value, ',~f') + ' ' + unit_name",
+       "labelOverlap": true
+      },
+      "field": "x",
+      "scale": {
+       "domain": {
+        "expr": "[0, x_max]"
+       },
+       "nice": false
+      },
+      "title": "Virtual time",
+      "type": "quantitative"
+     },
+     "y": {
+      "axis": {
+       "domain": false,
+       "grid": false,
+       "labelExpr": "['channel','worker 1','worker 2','store','receiver'][datum.value]",
+       "values": [
+        0,
+        1,
+        2,
+        3,
+        4
+       ]
+      },
+      "field": "y",
+      "scale": {
+       "domain": [
+        -0.5,
+        4.5
+       ],
+       "nice": false,
+       "reverse": true,
+       "zero": false
+      },
+      "title": "Actor",
+      "type": "quantitative"
+     }
+    },
+    "transform": [
+     {
+      "calculate": "datum.at_seconds / unit",
+      "as": "x"
+     },
+     {
+      "calculate": "datum.y0",
+      "as": "y"
+     },
+     {
+      "calculate": "datum.y1",
+      "as": "y2"
+     }
+    ]
+   },
+   {
+    "data": {
      "name": "deliveries"
     },
     "mark": {
@@ -1096,10 +1435,9 @@ TEMPLATES_JSON = r"""{
       },
       "field": "x",
       "scale": {
-       "domainMax": {
-        "expr": "x_max"
+       "domain": {
+        "expr": "[0, x_max]"
        },
-       "domainMin": 0,
        "nice": false
       },
       "title": "Virtual time",
@@ -1145,10 +1483,9 @@ TEMPLATES_JSON = r"""{
       },
       "field": "x",
       "scale": {
-       "domainMax": {
-        "expr": "x_max"
+       "domain": {
+        "expr": "[0, x_max]"
        },
-       "domainMin": 0,
        "nice": false
       },
       "title": "Virtual time",
@@ -1214,7 +1551,14 @@ TEMPLATES_JSON = r"""{
      },
      "shape": {
       "field": "marker",
-      "legend": null,
+      "legend": {
+       "columns": 3,
+       "labelLimit": 0,
+       "orient": "bottom",
+       "values": {
+        "expr": "present"
+       }
+      },
       "scale": {
        "domain": [
         "business effect",
@@ -1235,6 +1579,7 @@ TEMPLATES_JSON = r"""{
         "circle"
        ]
       },
+      "title": "Event type",
       "type": "nominal"
      },
      "size": {
@@ -1253,9 +1598,9 @@ TEMPLATES_JSON = r"""{
      },
      "tooltip": [
       {
-       "field": "seq",
-       "title": "Step",
-       "type": "quantitative"
+       "field": "steps",
+       "title": "Steps",
+       "type": "nominal"
       },
       {
        "field": "attempt",
@@ -1273,13 +1618,8 @@ TEMPLATES_JSON = r"""{
        "type": "nominal"
       },
       {
-       "field": "kind",
-       "title": "Event",
-       "type": "nominal"
-      },
-      {
-       "field": "layer",
-       "title": "Layer",
+       "field": "kinds",
+       "title": "Events",
        "type": "nominal"
       },
       {
@@ -1295,10 +1635,9 @@ TEMPLATES_JSON = r"""{
       },
       "field": "x",
       "scale": {
-       "domainMax": {
-        "expr": "x_max"
+       "domain": {
+        "expr": "[0, x_max]"
        },
-       "domainMin": 0,
        "nice": false
       },
       "title": "Virtual time",
@@ -1350,6 +1689,7 @@ TEMPLATES_JSON = r"""{
      "type": "text",
      "align": "left",
      "dx": 8,
+     "dy": -9,
      "fontSize": 9
     },
     "encoding": {
@@ -1361,15 +1701,14 @@ TEMPLATES_JSON = r"""{
       "value": 1.0
      },
      "text": {
-      "field": "seq",
-      "format": "d",
-      "type": "quantitative"
+      "field": "steps",
+      "type": "nominal"
      },
      "tooltip": [
       {
-       "field": "seq",
-       "title": "Step",
-       "type": "quantitative"
+       "field": "steps",
+       "title": "Steps",
+       "type": "nominal"
       },
       {
        "field": "attempt",
@@ -1387,13 +1726,8 @@ TEMPLATES_JSON = r"""{
        "type": "nominal"
       },
       {
-       "field": "kind",
-       "title": "Event",
-       "type": "nominal"
-      },
-      {
-       "field": "layer",
-       "title": "Layer",
+       "field": "kinds",
+       "title": "Events",
        "type": "nominal"
       },
       {
@@ -1409,10 +1743,9 @@ TEMPLATES_JSON = r"""{
       },
       "field": "x",
       "scale": {
-       "domainMax": {
-        "expr": "x_max"
+       "domain": {
+        "expr": "[0, x_max]"
        },
-       "domainMin": 0,
        "nice": false
       },
       "title": "Virtual time",
@@ -1474,6 +1807,2440 @@ TEMPLATES_JSON = r"""{
    {
     "name": "present",
     "value": 0
+   },
+   {
+    "name": "bands_present",
+    "value": 0
+   }
+  ],
+  "width": 420,
+  "$schema": "https://vega.github.io/schema/vega-lite/v6.4.1.json"
+ },
+ "bare_timeline": {
+  "config": {
+   "view": {
+    "continuousWidth": 300,
+    "continuousHeight": 300
+   }
+  },
+  "layer": [
+   {
+    "data": {
+     "name": "deliveries"
+    },
+    "mark": {
+     "type": "rule",
+     "color": "#777777",
+     "strokeDash": [
+      4,
+      3
+     ]
+    },
+    "encoding": {
+     "tooltip": [
+      {
+       "field": "text",
+       "title": "Delivery",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "axis": {
+       "labelExpr": "format(datum.value, ',~f') + ' ' + unit_name",
+       "labelOverlap": true
+      },
+      "field": "x",
+      "scale": {
+       "domain": {
+        "expr": "[0, x_max]"
+       },
+       "nice": false
+      },
+      "title": "Virtual time",
+      "type": "quantitative"
+     }
+    },
+    "transform": [
+     {
+      "calculate": "datum.at_seconds / unit",
+      "as": "x"
+     }
+    ]
+   },
+   {
+    "data": {
+     "name": "deliveries"
+    },
+    "mark": {
+     "type": "text",
+     "align": "left",
+     "baseline": "top",
+     "color": "#555555",
+     "dx": 3,
+     "fontSize": 10,
+     "y": 2
+    },
+    "encoding": {
+     "text": {
+      "field": "label",
+      "type": "nominal"
+     },
+     "tooltip": [
+      {
+       "field": "text",
+       "title": "Delivery",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "axis": {
+       "labelExpr": "format(datum.value, ',~f') + ' ' + unit_name",
+       "labelOverlap": true
+      },
+      "field": "x",
+      "scale": {
+       "domain": {
+        "expr": "[0, x_max]"
+       },
+       "nice": false
+      },
+      "title": "Virtual time",
+      "type": "quantitative"
+     }
+    },
+    "transform": [
+     {
+      "calculate": "datum.at_seconds / unit",
+      "as": "x"
+     }
+    ]
+   },
+   {
+    "data": {
+     "name": "events"
+    },
+    "mark": {
+     "type": "point",
+     "filled": true,
+     "stroke": "#000000"
+    },
+    "encoding": {
+     "color": {
+      "field": "marker",
+      "legend": {
+       "columns": 3,
+       "labelLimit": 0,
+       "orient": "bottom",
+       "values": {
+        "expr": "present"
+       }
+      },
+      "scale": {
+       "domain": [
+        "business effect",
+        "crash",
+        "timeout",
+        "lookup",
+        "pause",
+        "refused by a safeguard",
+        "delivery fact"
+       ],
+       "range": [
+        "#c0392b",
+        "#111111",
+        "#e67e22",
+        "#8e44ad",
+        "#7f7f7f",
+        "#1a9850",
+        "#2c7fb8"
+       ]
+      },
+      "title": "Event type",
+      "type": "nominal"
+     },
+     "opacity": {
+      "condition": {
+       "test": "datum.state == 'future'",
+       "value": 0.2
+      },
+      "value": 1.0
+     },
+     "shape": {
+      "field": "marker",
+      "legend": {
+       "columns": 3,
+       "labelLimit": 0,
+       "orient": "bottom",
+       "values": {
+        "expr": "present"
+       }
+      },
+      "scale": {
+       "domain": [
+        "business effect",
+        "crash",
+        "timeout",
+        "lookup",
+        "pause",
+        "refused by a safeguard",
+        "delivery fact"
+       ],
+       "range": [
+        "diamond",
+        "cross",
+        "triangle-up",
+        "square",
+        "triangle-down",
+        "triangle-left",
+        "circle"
+       ]
+      },
+      "title": "Event type",
+      "type": "nominal"
+     },
+     "size": {
+      "condition": {
+       "test": "datum.state == 'current'",
+       "value": 300
+      },
+      "value": 110
+     },
+     "strokeWidth": {
+      "condition": {
+       "test": "datum.state == 'current'",
+       "value": 2
+      },
+      "value": 0
+     },
+     "tooltip": [
+      {
+       "field": "steps",
+       "title": "Steps",
+       "type": "nominal"
+      },
+      {
+       "field": "attempt",
+       "title": "Delivery attempt",
+       "type": "quantitative"
+      },
+      {
+       "field": "at_text",
+       "title": "Time",
+       "type": "nominal"
+      },
+      {
+       "field": "lane_name",
+       "title": "Actor",
+       "type": "nominal"
+      },
+      {
+       "field": "kinds",
+       "title": "Events",
+       "type": "nominal"
+      },
+      {
+       "field": "description",
+       "title": "What happens",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "axis": {
+       "labelExpr": "format(datum.value, ',~f') + ' ' + unit_name",
+       "labelOverlap": true
+      },
+      "field": "x",
+      "scale": {
+       "domain": {
+        "expr": "[0, x_max]"
+       },
+       "nice": false
+      },
+      "title": "Virtual time",
+      "type": "quantitative"
+     },
+     "y": {
+      "axis": {
+       "domain": false,
+       "grid": false,
+       "labelExpr": "['channel','worker','store','receiver'][datum.value]",
+       "values": [
+        0,
+        1,
+        2,
+        3
+       ]
+      },
+      "field": "y",
+      "scale": {
+       "domain": [
+        -0.5,
+        3.5
+       ],
+       "nice": false,
+       "reverse": true,
+       "zero": false
+      },
+      "title": "Actor",
+      "type": "quantitative"
+     }
+    },
+    "transform": [
+     {
+      "calculate": "datum.at_seconds / unit",
+      "as": "x"
+     },
+     {
+      "calculate": "datum.lane_y",
+      "as": "y"
+     }
+    ]
+   },
+   {
+    "data": {
+     "name": "events"
+    },
+    "mark": {
+     "type": "text",
+     "align": "left",
+     "dx": 8,
+     "dy": -9,
+     "fontSize": 9
+    },
+    "encoding": {
+     "opacity": {
+      "condition": {
+       "test": "datum.state == 'future'",
+       "value": 0.2
+      },
+      "value": 1.0
+     },
+     "text": {
+      "field": "steps",
+      "type": "nominal"
+     },
+     "tooltip": [
+      {
+       "field": "steps",
+       "title": "Steps",
+       "type": "nominal"
+      },
+      {
+       "field": "attempt",
+       "title": "Delivery attempt",
+       "type": "quantitative"
+      },
+      {
+       "field": "at_text",
+       "title": "Time",
+       "type": "nominal"
+      },
+      {
+       "field": "lane_name",
+       "title": "Actor",
+       "type": "nominal"
+      },
+      {
+       "field": "kinds",
+       "title": "Events",
+       "type": "nominal"
+      },
+      {
+       "field": "description",
+       "title": "What happens",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "axis": {
+       "labelExpr": "format(datum.value, ',~f') + ' ' + unit_name",
+       "labelOverlap": true
+      },
+      "field": "x",
+      "scale": {
+       "domain": {
+        "expr": "[0, x_max]"
+       },
+       "nice": false
+      },
+      "title": "Virtual time",
+      "type": "quantitative"
+     },
+     "y": {
+      "axis": {
+       "domain": false,
+       "grid": false,
+       "labelExpr": "['channel','worker','store','receiver'][datum.value]",
+       "values": [
+        0,
+        1,
+        2,
+        3
+       ]
+      },
+      "field": "y",
+      "scale": {
+       "domain": [
+        -0.5,
+        3.5
+       ],
+       "nice": false,
+       "reverse": true,
+       "zero": false
+      },
+      "title": "Actor",
+      "type": "quantitative"
+     }
+    },
+    "transform": [
+     {
+      "calculate": "datum.at_seconds / unit",
+      "as": "x"
+     },
+     {
+      "calculate": "datum.lane_y",
+      "as": "y"
+     }
+    ]
+   }
+  ],
+  "height": 214,
+  "params": [
+   {
+    "name": "x_max",
+    "value": 0
+   },
+   {
+    "name": "unit",
+    "value": 0
+   },
+   {
+    "name": "unit_name",
+    "value": 0
+   },
+   {
+    "name": "present",
+    "value": 0
+   },
+   {
+    "name": "bands_present",
+    "value": 0
+   }
+  ],
+  "width": 420,
+  "$schema": "https://vega.github.io/schema/vega-lite/v6.4.1.json"
+ },
+ "sequence": {
+  "config": {
+   "view": {
+    "continuousWidth": 300,
+    "continuousHeight": 300,
+    "stroke": null
+   }
+  },
+  "layer": [
+   {
+    "data": {
+     "values": [
+      {
+       "lane": 0
+      },
+      {
+       "lane": 1
+      },
+      {
+       "lane": 2
+      },
+      {
+       "lane": 3
+      }
+     ]
+    },
+    "mark": {
+     "type": "rule",
+     "color": "#bbbbbb",
+     "strokeWidth": 1.5
+    },
+    "encoding": {
+     "x": {
+      "axis": {
+       "domain": false,
+       "grid": false,
+       "labelExpr": "['channel','worker','store','receiver'][datum.value]",
+       "labelFontSize": 12,
+       "labelFontWeight": "bold",
+       "orient": "top",
+       "ticks": false,
+       "title": null,
+       "values": [
+        0,
+        1,
+        2,
+        3
+       ]
+      },
+      "field": "lane",
+      "scale": {
+       "domain": [
+        -0.75,
+        3.5
+       ],
+       "nice": false,
+       "zero": false
+      },
+      "type": "quantitative"
+     }
+    }
+   },
+   {
+    "data": {
+     "name": "rows"
+    },
+    "mark": {
+     "type": "rule",
+     "strokeWidth": 1.5
+    },
+    "encoding": {
+     "color": {
+      "condition": {
+       "test": "datum.fate == 'lost'",
+       "value": "#c0392b"
+      },
+      "value": "#333333"
+     },
+     "opacity": {
+      "condition": {
+       "test": "datum.state == 'future'",
+       "value": 0.15
+      },
+      "value": 1.0
+     },
+     "strokeDash": {
+      "condition": {
+       "test": "datum.fate == 'lost'",
+       "value": [
+        5,
+        3
+       ]
+      },
+      "value": [
+       1,
+       0
+      ]
+     },
+     "strokeWidth": {
+      "condition": {
+       "test": "datum.state == 'current'",
+       "value": 3
+      },
+      "value": 1.5
+     },
+     "tooltip": [
+      {
+       "field": "step",
+       "title": "Step",
+       "type": "quantitative"
+      },
+      {
+       "field": "attempt",
+       "title": "Delivery attempt",
+       "type": "quantitative"
+      },
+      {
+       "field": "at_text",
+       "title": "Time",
+       "type": "nominal"
+      },
+      {
+       "field": "sender",
+       "title": "From",
+       "type": "nominal"
+      },
+      {
+       "field": "recipient",
+       "title": "To",
+       "type": "nominal"
+      },
+      {
+       "field": "message",
+       "title": "Message",
+       "type": "nominal"
+      },
+      {
+       "field": "fate",
+       "title": "Fate",
+       "type": "nominal"
+      },
+      {
+       "field": "description",
+       "title": "What happens",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "field": "from_x",
+      "scale": {
+       "domain": [
+        -0.75,
+        3.5
+       ],
+       "nice": false,
+       "zero": false
+      },
+      "type": "quantitative"
+     },
+     "x2": {
+      "field": "head_x"
+     },
+     "y": {
+      "axis": null,
+      "field": "row",
+      "scale": {
+       "domain": {
+        "expr": "[-0.7, rows - 0.3]"
+       },
+       "nice": false,
+       "reverse": true
+      },
+      "type": "quantitative"
+     }
+    },
+    "transform": [
+     {
+      "filter": "datum.fate != 'local'"
+     }
+    ]
+   },
+   {
+    "data": {
+     "name": "rows"
+    },
+    "mark": {
+     "type": "point",
+     "color": "#333333",
+     "filled": true,
+     "shape": "triangle-right",
+     "size": 70
+    },
+    "encoding": {
+     "opacity": {
+      "condition": {
+       "test": "datum.state == 'future'",
+       "value": 0.15
+      },
+      "value": 1.0
+     },
+     "tooltip": [
+      {
+       "field": "step",
+       "title": "Step",
+       "type": "quantitative"
+      },
+      {
+       "field": "attempt",
+       "title": "Delivery attempt",
+       "type": "quantitative"
+      },
+      {
+       "field": "at_text",
+       "title": "Time",
+       "type": "nominal"
+      },
+      {
+       "field": "sender",
+       "title": "From",
+       "type": "nominal"
+      },
+      {
+       "field": "recipient",
+       "title": "To",
+       "type": "nominal"
+      },
+      {
+       "field": "message",
+       "title": "Message",
+       "type": "nominal"
+      },
+      {
+       "field": "fate",
+       "title": "Fate",
+       "type": "nominal"
+      },
+      {
+       "field": "description",
+       "title": "What happens",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "field": "head_x",
+      "scale": {
+       "domain": [
+        -0.75,
+        3.5
+       ],
+       "nice": false,
+       "zero": false
+      },
+      "type": "quantitative"
+     },
+     "y": {
+      "axis": null,
+      "field": "row",
+      "scale": {
+       "domain": {
+        "expr": "[-0.7, rows - 0.3]"
+       },
+       "nice": false,
+       "reverse": true
+      },
+      "type": "quantitative"
+     }
+    },
+    "transform": [
+     {
+      "filter": "datum.fate == 'delivered' && datum.to_x > datum.from_x"
+     }
+    ]
+   },
+   {
+    "data": {
+     "name": "rows"
+    },
+    "mark": {
+     "type": "point",
+     "color": "#333333",
+     "filled": true,
+     "shape": "triangle-left",
+     "size": 70
+    },
+    "encoding": {
+     "opacity": {
+      "condition": {
+       "test": "datum.state == 'future'",
+       "value": 0.15
+      },
+      "value": 1.0
+     },
+     "tooltip": [
+      {
+       "field": "step",
+       "title": "Step",
+       "type": "quantitative"
+      },
+      {
+       "field": "attempt",
+       "title": "Delivery attempt",
+       "type": "quantitative"
+      },
+      {
+       "field": "at_text",
+       "title": "Time",
+       "type": "nominal"
+      },
+      {
+       "field": "sender",
+       "title": "From",
+       "type": "nominal"
+      },
+      {
+       "field": "recipient",
+       "title": "To",
+       "type": "nominal"
+      },
+      {
+       "field": "message",
+       "title": "Message",
+       "type": "nominal"
+      },
+      {
+       "field": "fate",
+       "title": "Fate",
+       "type": "nominal"
+      },
+      {
+       "field": "description",
+       "title": "What happens",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "field": "head_x",
+      "scale": {
+       "domain": [
+        -0.75,
+        3.5
+       ],
+       "nice": false,
+       "zero": false
+      },
+      "type": "quantitative"
+     },
+     "y": {
+      "axis": null,
+      "field": "row",
+      "scale": {
+       "domain": {
+        "expr": "[-0.7, rows - 0.3]"
+       },
+       "nice": false,
+       "reverse": true
+      },
+      "type": "quantitative"
+     }
+    },
+    "transform": [
+     {
+      "filter": "datum.fate == 'delivered' && datum.to_x < datum.from_x"
+     }
+    ]
+   },
+   {
+    "data": {
+     "name": "rows"
+    },
+    "mark": {
+     "type": "text",
+     "color": "#c0392b",
+     "fontSize": 15,
+     "fontWeight": "bold",
+     "text": "✗"
+    },
+    "encoding": {
+     "opacity": {
+      "condition": {
+       "test": "datum.state == 'future'",
+       "value": 0.15
+      },
+      "value": 1.0
+     },
+     "tooltip": [
+      {
+       "field": "step",
+       "title": "Step",
+       "type": "quantitative"
+      },
+      {
+       "field": "attempt",
+       "title": "Delivery attempt",
+       "type": "quantitative"
+      },
+      {
+       "field": "at_text",
+       "title": "Time",
+       "type": "nominal"
+      },
+      {
+       "field": "sender",
+       "title": "From",
+       "type": "nominal"
+      },
+      {
+       "field": "recipient",
+       "title": "To",
+       "type": "nominal"
+      },
+      {
+       "field": "message",
+       "title": "Message",
+       "type": "nominal"
+      },
+      {
+       "field": "fate",
+       "title": "Fate",
+       "type": "nominal"
+      },
+      {
+       "field": "description",
+       "title": "What happens",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "field": "head_x",
+      "scale": {
+       "domain": [
+        -0.75,
+        3.5
+       ],
+       "nice": false,
+       "zero": false
+      },
+      "type": "quantitative"
+     },
+     "y": {
+      "axis": null,
+      "field": "row",
+      "scale": {
+       "domain": {
+        "expr": "[-0.7, rows - 0.3]"
+       },
+       "nice": false,
+       "reverse": true
+      },
+      "type": "quantitative"
+     }
+    },
+    "transform": [
+     {
+      "filter": "datum.fate == 'lost'"
+     }
+    ]
+   },
+   {
+    "data": {
+     "name": "rows"
+    },
+    "mark": {
+     "type": "text",
+     "color": "#222222",
+     "dy": -7
+    },
+    "encoding": {
+     "opacity": {
+      "condition": {
+       "test": "datum.state == 'future'",
+       "value": 0.15
+      },
+      "value": 1.0
+     },
+     "size": {
+      "condition": {
+       "test": "datum.state == 'current'",
+       "value": 12
+      },
+      "value": 10
+     },
+     "text": {
+      "field": "message",
+      "type": "nominal"
+     },
+     "tooltip": [
+      {
+       "field": "step",
+       "title": "Step",
+       "type": "quantitative"
+      },
+      {
+       "field": "attempt",
+       "title": "Delivery attempt",
+       "type": "quantitative"
+      },
+      {
+       "field": "at_text",
+       "title": "Time",
+       "type": "nominal"
+      },
+      {
+       "field": "sender",
+       "title": "From",
+       "type": "nominal"
+      },
+      {
+       "field": "recipient",
+       "title": "To",
+       "type": "nominal"
+      },
+      {
+       "field": "message",
+       "title": "Message",
+       "type": "nominal"
+      },
+      {
+       "field": "fate",
+       "title": "Fate",
+       "type": "nominal"
+      },
+      {
+       "field": "description",
+       "title": "What happens",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "field": "label_x",
+      "scale": {
+       "domain": [
+        -0.75,
+        3.5
+       ],
+       "nice": false,
+       "zero": false
+      },
+      "type": "quantitative"
+     },
+     "y": {
+      "axis": null,
+      "field": "row",
+      "scale": {
+       "domain": {
+        "expr": "[-0.7, rows - 0.3]"
+       },
+       "nice": false,
+       "reverse": true
+      },
+      "type": "quantitative"
+     }
+    },
+    "transform": [
+     {
+      "filter": "datum.fate != 'local'"
+     }
+    ]
+   },
+   {
+    "data": {
+     "name": "rows"
+    },
+    "mark": {
+     "type": "text",
+     "align": "left",
+     "color": "#222222",
+     "dx": 10,
+     "fontStyle": "italic"
+    },
+    "encoding": {
+     "opacity": {
+      "condition": {
+       "test": "datum.state == 'future'",
+       "value": 0.15
+      },
+      "value": 1.0
+     },
+     "size": {
+      "condition": {
+       "test": "datum.state == 'current'",
+       "value": 12
+      },
+      "value": 10
+     },
+     "text": {
+      "field": "message",
+      "type": "nominal"
+     },
+     "tooltip": [
+      {
+       "field": "step",
+       "title": "Step",
+       "type": "quantitative"
+      },
+      {
+       "field": "attempt",
+       "title": "Delivery attempt",
+       "type": "quantitative"
+      },
+      {
+       "field": "at_text",
+       "title": "Time",
+       "type": "nominal"
+      },
+      {
+       "field": "sender",
+       "title": "From",
+       "type": "nominal"
+      },
+      {
+       "field": "recipient",
+       "title": "To",
+       "type": "nominal"
+      },
+      {
+       "field": "message",
+       "title": "Message",
+       "type": "nominal"
+      },
+      {
+       "field": "fate",
+       "title": "Fate",
+       "type": "nominal"
+      },
+      {
+       "field": "description",
+       "title": "What happens",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "field": "from_x",
+      "scale": {
+       "domain": [
+        -0.75,
+        3.5
+       ],
+       "nice": false,
+       "zero": false
+      },
+      "type": "quantitative"
+     },
+     "y": {
+      "axis": null,
+      "field": "row",
+      "scale": {
+       "domain": {
+        "expr": "[-0.7, rows - 0.3]"
+       },
+       "nice": false,
+       "reverse": true
+      },
+      "type": "quantitative"
+     }
+    },
+    "transform": [
+     {
+      "filter": "datum.fate == 'local' && datum.from_x < 3"
+     }
+    ]
+   },
+   {
+    "data": {
+     "name": "rows"
+    },
+    "mark": {
+     "type": "text",
+     "align": "right",
+     "color": "#222222",
+     "dx": -10,
+     "fontStyle": "italic"
+    },
+    "encoding": {
+     "opacity": {
+      "condition": {
+       "test": "datum.state == 'future'",
+       "value": 0.15
+      },
+      "value": 1.0
+     },
+     "size": {
+      "condition": {
+       "test": "datum.state == 'current'",
+       "value": 12
+      },
+      "value": 10
+     },
+     "text": {
+      "field": "message",
+      "type": "nominal"
+     },
+     "tooltip": [
+      {
+       "field": "step",
+       "title": "Step",
+       "type": "quantitative"
+      },
+      {
+       "field": "attempt",
+       "title": "Delivery attempt",
+       "type": "quantitative"
+      },
+      {
+       "field": "at_text",
+       "title": "Time",
+       "type": "nominal"
+      },
+      {
+       "field": "sender",
+       "title": "From",
+       "type": "nominal"
+      },
+      {
+       "field": "recipient",
+       "title": "To",
+       "type": "nominal"
+      },
+      {
+       "field": "message",
+       "title": "Message",
+       "type": "nominal"
+      },
+      {
+       "field": "fate",
+       "title": "Fate",
+       "type": "nominal"
+      },
+      {
+       "field": "description",
+       "title": "What happens",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "field": "from_x",
+      "scale": {
+       "domain": [
+        -0.75,
+        3.5
+       ],
+       "nice": false,
+       "zero": false
+      },
+      "type": "quantitative"
+     },
+     "y": {
+      "axis": null,
+      "field": "row",
+      "scale": {
+       "domain": {
+        "expr": "[-0.7, rows - 0.3]"
+       },
+       "nice": false,
+       "reverse": true
+      },
+      "type": "quantitative"
+     }
+    },
+    "transform": [
+     {
+      "filter": "datum.fate == 'local' && datum.from_x == 3"
+     }
+    ]
+   },
+   {
+    "data": {
+     "name": "rows"
+    },
+    "mark": {
+     "type": "point",
+     "filled": true,
+     "stroke": "#000000"
+    },
+    "encoding": {
+     "color": {
+      "field": "marker",
+      "legend": {
+       "columns": 3,
+       "labelLimit": 0,
+       "orient": "bottom",
+       "values": {
+        "expr": "present"
+       }
+      },
+      "scale": {
+       "domain": [
+        "business effect",
+        "crash",
+        "timeout",
+        "lookup",
+        "pause",
+        "refused by a safeguard",
+        "delivery fact"
+       ],
+       "range": [
+        "#c0392b",
+        "#111111",
+        "#e67e22",
+        "#8e44ad",
+        "#7f7f7f",
+        "#1a9850",
+        "#2c7fb8"
+       ]
+      },
+      "title": "Event type",
+      "type": "nominal"
+     },
+     "opacity": {
+      "condition": {
+       "test": "datum.state == 'future'",
+       "value": 0.15
+      },
+      "value": 1.0
+     },
+     "shape": {
+      "field": "marker",
+      "legend": {
+       "columns": 3,
+       "labelLimit": 0,
+       "orient": "bottom",
+       "values": {
+        "expr": "present"
+       }
+      },
+      "scale": {
+       "domain": [
+        "business effect",
+        "crash",
+        "timeout",
+        "lookup",
+        "pause",
+        "refused by a safeguard",
+        "delivery fact"
+       ],
+       "range": [
+        "diamond",
+        "cross",
+        "triangle-up",
+        "square",
+        "triangle-down",
+        "triangle-left",
+        "circle"
+       ]
+      },
+      "title": "Event type",
+      "type": "nominal"
+     },
+     "size": {
+      "condition": {
+       "test": "datum.state == 'current'",
+       "value": 260
+      },
+      "value": 110
+     },
+     "strokeWidth": {
+      "condition": {
+       "test": "datum.state == 'current'",
+       "value": 2
+      },
+      "value": 0.5
+     },
+     "tooltip": [
+      {
+       "field": "step",
+       "title": "Step",
+       "type": "quantitative"
+      },
+      {
+       "field": "attempt",
+       "title": "Delivery attempt",
+       "type": "quantitative"
+      },
+      {
+       "field": "at_text",
+       "title": "Time",
+       "type": "nominal"
+      },
+      {
+       "field": "sender",
+       "title": "From",
+       "type": "nominal"
+      },
+      {
+       "field": "recipient",
+       "title": "To",
+       "type": "nominal"
+      },
+      {
+       "field": "message",
+       "title": "Message",
+       "type": "nominal"
+      },
+      {
+       "field": "fate",
+       "title": "Fate",
+       "type": "nominal"
+      },
+      {
+       "field": "description",
+       "title": "What happens",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "field": "point_x",
+      "scale": {
+       "domain": [
+        -0.75,
+        3.5
+       ],
+       "nice": false,
+       "zero": false
+      },
+      "type": "quantitative"
+     },
+     "y": {
+      "axis": null,
+      "field": "row",
+      "scale": {
+       "domain": {
+        "expr": "[-0.7, rows - 0.3]"
+       },
+       "nice": false,
+       "reverse": true
+      },
+      "type": "quantitative"
+     }
+    },
+    "transform": [
+     {
+      "filter": "datum.marker != null"
+     }
+    ]
+   },
+   {
+    "data": {
+     "name": "rows"
+    },
+    "mark": {
+     "type": "text",
+     "align": "left",
+     "color": "#666666",
+     "fontSize": 10
+    },
+    "encoding": {
+     "opacity": {
+      "condition": {
+       "test": "datum.state == 'future'",
+       "value": 0.15
+      },
+      "value": 1.0
+     },
+     "text": {
+      "field": "step_label",
+      "type": "nominal"
+     },
+     "x": {
+      "field": "left",
+      "scale": {
+       "domain": [
+        -0.75,
+        3.5
+       ],
+       "nice": false,
+       "zero": false
+      },
+      "type": "quantitative"
+     },
+     "y": {
+      "axis": null,
+      "field": "row",
+      "scale": {
+       "domain": {
+        "expr": "[-0.7, rows - 0.3]"
+       },
+       "nice": false,
+       "reverse": true
+      },
+      "type": "quantitative"
+     }
+    },
+    "transform": [
+     {
+      "filter": "datum.step_label != ''"
+     },
+     {
+      "calculate": "-0.7",
+      "as": "left"
+     }
+    ]
+   }
+  ],
+  "height": 26,
+  "params": [
+   {
+    "name": "rows",
+    "value": 1
+   },
+   {
+    "name": "present",
+    "value": []
+   }
+  ],
+  "width": 420,
+  "$schema": "https://vega.github.io/schema/vega-lite/v6.4.1.json"
+ },
+ "workers_sequence": {
+  "config": {
+   "view": {
+    "continuousWidth": 300,
+    "continuousHeight": 300,
+    "stroke": null
+   }
+  },
+  "layer": [
+   {
+    "data": {
+     "values": [
+      {
+       "lane": 0
+      },
+      {
+       "lane": 1
+      },
+      {
+       "lane": 2
+      },
+      {
+       "lane": 3
+      },
+      {
+       "lane": 4
+      }
+     ]
+    },
+    "mark": {
+     "type": "rule",
+     "color": "#bbbbbb",
+     "strokeWidth": 1.5
+    },
+    "encoding": {
+     "x": {
+      "axis": {
+       "domain": false,
+       "grid": false,
+       "labelExpr": "['channel','worker 1','worker 2','store','receiver'][datum.value]",
+       "labelFontSize": 12,
+       "labelFontWeight": "bold",
+       "orient": "top",
+       "ticks": false,
+       "title": null,
+       "values": [
+        0,
+        1,
+        2,
+        3,
+        4
+       ]
+      },
+      "field": "lane",
+      "scale": {
+       "domain": [
+        -0.75,
+        4.5
+       ],
+       "nice": false,
+       "zero": false
+      },
+      "type": "quantitative"
+     }
+    }
+   },
+   {
+    "data": {
+     "name": "rows"
+    },
+    "mark": {
+     "type": "rule",
+     "strokeWidth": 1.5
+    },
+    "encoding": {
+     "color": {
+      "condition": {
+       "test": "datum.fate == 'lost'",
+       "value": "#c0392b"
+      },
+      "value": "#333333"
+     },
+     "opacity": {
+      "condition": {
+       "test": "datum.state == 'future'",
+       "value": 0.15
+      },
+      "value": 1.0
+     },
+     "strokeDash": {
+      "condition": {
+       "test": "datum.fate == 'lost'",
+       "value": [
+        5,
+        3
+       ]
+      },
+      "value": [
+       1,
+       0
+      ]
+     },
+     "strokeWidth": {
+      "condition": {
+       "test": "datum.state == 'current'",
+       "value": 3
+      },
+      "value": 1.5
+     },
+     "tooltip": [
+      {
+       "field": "step",
+       "title": "Step",
+       "type": "quantitative"
+      },
+      {
+       "field": "attempt",
+       "title": "Delivery attempt",
+       "type": "quantitative"
+      },
+      {
+       "field": "at_text",
+       "title": "Time",
+       "type": "nominal"
+      },
+      {
+       "field": "sender",
+       "title": "From",
+       "type": "nominal"
+      },
+      {
+       "field": "recipient",
+       "title": "To",
+       "type": "nominal"
+      },
+      {
+       "field": "message",
+       "title": "Message",
+       "type": "nominal"
+      },
+      {
+       "field": "fate",
+       "title": "Fate",
+       "type": "nominal"
+      },
+      {
+       "field": "description",
+       "title": "What happens",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "field": "from_x",
+      "scale": {
+       "domain": [
+        -0.75,
+        4.5
+       ],
+       "nice": false,
+       "zero": false
+      },
+      "type": "quantitative"
+     },
+     "x2": {
+      "field": "head_x"
+     },
+     "y": {
+      "axis": null,
+      "field": "row",
+      "scale": {
+       "domain": {
+        "expr": "[-0.7, rows - 0.3]"
+       },
+       "nice": false,
+       "reverse": true
+      },
+      "type": "quantitative"
+     }
+    },
+    "transform": [
+     {
+      "filter": "datum.fate != 'local'"
+     }
+    ]
+   },
+   {
+    "data": {
+     "name": "rows"
+    },
+    "mark": {
+     "type": "point",
+     "color": "#333333",
+     "filled": true,
+     "shape": "triangle-right",
+     "size": 70
+    },
+    "encoding": {
+     "opacity": {
+      "condition": {
+       "test": "datum.state == 'future'",
+       "value": 0.15
+      },
+      "value": 1.0
+     },
+     "tooltip": [
+      {
+       "field": "step",
+       "title": "Step",
+       "type": "quantitative"
+      },
+      {
+       "field": "attempt",
+       "title": "Delivery attempt",
+       "type": "quantitative"
+      },
+      {
+       "field": "at_text",
+       "title": "Time",
+       "type": "nominal"
+      },
+      {
+       "field": "sender",
+       "title": "From",
+       "type": "nominal"
+      },
+      {
+       "field": "recipient",
+       "title": "To",
+       "type": "nominal"
+      },
+      {
+       "field": "message",
+       "title": "Message",
+       "type": "nominal"
+      },
+      {
+       "field": "fate",
+       "title": "Fate",
+       "type": "nominal"
+      },
+      {
+       "field": "description",
+       "title": "What happens",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "field": "head_x",
+      "scale": {
+       "domain": [
+        -0.75,
+        4.5
+       ],
+       "nice": false,
+       "zero": false
+      },
+      "type": "quantitative"
+     },
+     "y": {
+      "axis": null,
+      "field": "row",
+      "scale": {
+       "domain": {
+        "expr": "[-0.7, rows - 0.3]"
+       },
+       "nice": false,
+       "reverse": true
+      },
+      "type": "quantitative"
+     }
+    },
+    "transform": [
+     {
+      "filter": "datum.fate == 'delivered' && datum.to_x > datum.from_x"
+     }
+    ]
+   },
+   {
+    "data": {
+     "name": "rows"
+    },
+    "mark": {
+     "type": "point",
+     "color": "#333333",
+     "filled": true,
+     "shape": "triangle-left",
+     "size": 70
+    },
+    "encoding": {
+     "opacity": {
+      "condition": {
+       "test": "datum.state == 'future'",
+       "value": 0.15
+      },
+      "value": 1.0
+     },
+     "tooltip": [
+      {
+       "field": "step",
+       "title": "Step",
+       "type": "quantitative"
+      },
+      {
+       "field": "attempt",
+       "title": "Delivery attempt",
+       "type": "quantitative"
+      },
+      {
+       "field": "at_text",
+       "title": "Time",
+       "type": "nominal"
+      },
+      {
+       "field": "sender",
+       "title": "From",
+       "type": "nominal"
+      },
+      {
+       "field": "recipient",
+       "title": "To",
+       "type": "nominal"
+      },
+      {
+       "field": "message",
+       "title": "Message",
+       "type": "nominal"
+      },
+      {
+       "field": "fate",
+       "title": "Fate",
+       "type": "nominal"
+      },
+      {
+       "field": "description",
+       "title": "What happens",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "field": "head_x",
+      "scale": {
+       "domain": [
+        -0.75,
+        4.5
+       ],
+       "nice": false,
+       "zero": false
+      },
+      "type": "quantitative"
+     },
+     "y": {
+      "axis": null,
+      "field": "row",
+      "scale": {
+       "domain": {
+        "expr": "[-0.7, rows - 0.3]"
+       },
+       "nice": false,
+       "reverse": true
+      },
+      "type": "quantitative"
+     }
+    },
+    "transform": [
+     {
+      "filter": "datum.fate == 'delivered' && datum.to_x < datum.from_x"
+     }
+    ]
+   },
+   {
+    "data": {
+     "name": "rows"
+    },
+    "mark": {
+     "type": "text",
+     "color": "#c0392b",
+     "fontSize": 15,
+     "fontWeight": "bold",
+     "text": "✗"
+    },
+    "encoding": {
+     "opacity": {
+      "condition": {
+       "test": "datum.state == 'future'",
+       "value": 0.15
+      },
+      "value": 1.0
+     },
+     "tooltip": [
+      {
+       "field": "step",
+       "title": "Step",
+       "type": "quantitative"
+      },
+      {
+       "field": "attempt",
+       "title": "Delivery attempt",
+       "type": "quantitative"
+      },
+      {
+       "field": "at_text",
+       "title": "Time",
+       "type": "nominal"
+      },
+      {
+       "field": "sender",
+       "title": "From",
+       "type": "nominal"
+      },
+      {
+       "field": "recipient",
+       "title": "To",
+       "type": "nominal"
+      },
+      {
+       "field": "message",
+       "title": "Message",
+       "type": "nominal"
+      },
+      {
+       "field": "fate",
+       "title": "Fate",
+       "type": "nominal"
+      },
+      {
+       "field": "description",
+       "title": "What happens",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "field": "head_x",
+      "scale": {
+       "domain": [
+        -0.75,
+        4.5
+       ],
+       "nice": false,
+       "zero": false
+      },
+      "type": "quantitative"
+     },
+     "y": {
+      "axis": null,
+      "field": "row",
+      "scale": {
+       "domain": {
+        "expr": "[-0.7, rows - 0.3]"
+       },
+       "nice": false,
+       "reverse": true
+      },
+      "type": "quantitative"
+     }
+    },
+    "transform": [
+     {
+      "filter": "datum.fate == 'lost'"
+     }
+    ]
+   },
+   {
+    "data": {
+     "name": "rows"
+    },
+    "mark": {
+     "type": "text",
+     "color": "#222222",
+     "dy": -7
+    },
+    "encoding": {
+     "opacity": {
+      "condition": {
+       "test": "datum.state == 'future'",
+       "value": 0.15
+      },
+      "value": 1.0
+     },
+     "size": {
+      "condition": {
+       "test": "datum.state == 'current'",
+       "value": 12
+      },
+      "value": 10
+     },
+     "text": {
+      "field": "message",
+      "type": "nominal"
+     },
+     "tooltip": [
+      {
+       "field": "step",
+       "title": "Step",
+       "type": "quantitative"
+      },
+      {
+       "field": "attempt",
+       "title": "Delivery attempt",
+       "type": "quantitative"
+      },
+      {
+       "field": "at_text",
+       "title": "Time",
+       "type": "nominal"
+      },
+      {
+       "field": "sender",
+       "title": "From",
+       "type": "nominal"
+      },
+      {
+       "field": "recipient",
+       "title": "To",
+       "type": "nominal"
+      },
+      {
+       "field": "message",
+       "title": "Message",
+       "type": "nominal"
+      },
+      {
+       "field": "fate",
+       "title": "Fate",
+       "type": "nominal"
+      },
+      {
+       "field": "description",
+       "title": "What happens",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "field": "label_x",
+      "scale": {
+       "domain": [
+        -0.75,
+        4.5
+       ],
+       "nice": false,
+       "zero": false
+      },
+      "type": "quantitative"
+     },
+     "y": {
+      "axis": null,
+      "field": "row",
+      "scale": {
+       "domain": {
+        "expr": "[-0.7, rows - 0.3]"
+       },
+       "nice": false,
+       "reverse": true
+      },
+      "type": "quantitative"
+     }
+    },
+    "transform": [
+     {
+      "filter": "datum.fate != 'local'"
+     }
+    ]
+   },
+   {
+    "data": {
+     "name": "rows"
+    },
+    "mark": {
+     "type": "text",
+     "align": "left",
+     "color": "#222222",
+     "dx": 10,
+     "fontStyle": "italic"
+    },
+    "encoding": {
+     "opacity": {
+      "condition": {
+       "test": "datum.state == 'future'",
+       "value": 0.15
+      },
+      "value": 1.0
+     },
+     "size": {
+      "condition": {
+       "test": "datum.state == 'current'",
+       "value": 12
+      },
+      "value": 10
+     },
+     "text": {
+      "field": "message",
+      "type": "nominal"
+     },
+     "tooltip": [
+      {
+       "field": "step",
+       "title": "Step",
+       "type": "quantitative"
+      },
+      {
+       "field": "attempt",
+       "title": "Delivery attempt",
+       "type": "quantitative"
+      },
+      {
+       "field": "at_text",
+       "title": "Time",
+       "type": "nominal"
+      },
+      {
+       "field": "sender",
+       "title": "From",
+       "type": "nominal"
+      },
+      {
+       "field": "recipient",
+       "title": "To",
+       "type": "nominal"
+      },
+      {
+       "field": "message",
+       "title": "Message",
+       "type": "nominal"
+      },
+      {
+       "field": "fate",
+       "title": "Fate",
+       "type": "nominal"
+      },
+      {
+       "field": "description",
+       "title": "What happens",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "field": "from_x",
+      "scale": {
+       "domain": [
+        -0.75,
+        4.5
+       ],
+       "nice": false,
+       "zero": false
+      },
+      "type": "quantitative"
+     },
+     "y": {
+      "axis": null,
+      "field": "row",
+      "scale": {
+       "domain": {
+        "expr": "[-0.7, rows - 0.3]"
+       },
+       "nice": false,
+       "reverse": true
+      },
+      "type": "quantitative"
+     }
+    },
+    "transform": [
+     {
+      "filter": "datum.fate == 'local' && datum.from_x < 4"
+     }
+    ]
+   },
+   {
+    "data": {
+     "name": "rows"
+    },
+    "mark": {
+     "type": "text",
+     "align": "right",
+     "color": "#222222",
+     "dx": -10,
+     "fontStyle": "italic"
+    },
+    "encoding": {
+     "opacity": {
+      "condition": {
+       "test": "datum.state == 'future'",
+       "value": 0.15
+      },
+      "value": 1.0
+     },
+     "size": {
+      "condition": {
+       "test": "datum.state == 'current'",
+       "value": 12
+      },
+      "value": 10
+     },
+     "text": {
+      "field": "message",
+      "type": "nominal"
+     },
+     "tooltip": [
+      {
+       "field": "step",
+       "title": "Step",
+       "type": "quantitative"
+      },
+      {
+       "field": "attempt",
+       "title": "Delivery attempt",
+       "type": "quantitative"
+      },
+      {
+       "field": "at_text",
+       "title": "Time",
+       "type": "nominal"
+      },
+      {
+       "field": "sender",
+       "title": "From",
+       "type": "nominal"
+      },
+      {
+       "field": "recipient",
+       "title": "To",
+       "type": "nominal"
+      },
+      {
+       "field": "message",
+       "title": "Message",
+       "type": "nominal"
+      },
+      {
+       "field": "fate",
+       "title": "Fate",
+       "type": "nominal"
+      },
+      {
+       "field": "description",
+       "title": "What happens",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "field": "from_x",
+      "scale": {
+       "domain": [
+        -0.75,
+        4.5
+       ],
+       "nice": false,
+       "zero": false
+      },
+      "type": "quantitative"
+     },
+     "y": {
+      "axis": null,
+      "field": "row",
+      "scale": {
+       "domain": {
+        "expr": "[-0.7, rows - 0.3]"
+       },
+       "nice": false,
+       "reverse": true
+      },
+      "type": "quantitative"
+     }
+    },
+    "transform": [
+     {
+      "filter": "datum.fate == 'local' && datum.from_x == 4"
+     }
+    ]
+   },
+   {
+    "data": {
+     "name": "rows"
+    },
+    "mark": {
+     "type": "point",
+     "filled": true,
+     "stroke": "#000000"
+    },
+    "encoding": {
+     "color": {
+      "field": "marker",
+      "legend": {
+       "columns": 3,
+       "labelLimit": 0,
+       "orient": "bottom",
+       "values": {
+        "expr": "present"
+       }
+      },
+      "scale": {
+       "domain": [
+        "business effect",
+        "crash",
+        "timeout",
+        "lookup",
+        "pause",
+        "refused by a safeguard",
+        "delivery fact"
+       ],
+       "range": [
+        "#c0392b",
+        "#111111",
+        "#e67e22",
+        "#8e44ad",
+        "#7f7f7f",
+        "#1a9850",
+        "#2c7fb8"
+       ]
+      },
+      "title": "Event type",
+      "type": "nominal"
+     },
+     "opacity": {
+      "condition": {
+       "test": "datum.state == 'future'",
+       "value": 0.15
+      },
+      "value": 1.0
+     },
+     "shape": {
+      "field": "marker",
+      "legend": {
+       "columns": 3,
+       "labelLimit": 0,
+       "orient": "bottom",
+       "values": {
+        "expr": "present"
+       }
+      },
+      "scale": {
+       "domain": [
+        "business effect",
+        "crash",
+        "timeout",
+        "lookup",
+        "pause",
+        "refused by a safeguard",
+        "delivery fact"
+       ],
+       "range": [
+        "diamond",
+        "cross",
+        "triangle-up",
+        "square",
+        "triangle-down",
+        "triangle-left",
+        "circle"
+       ]
+      },
+      "title": "Event type",
+      "type": "nominal"
+     },
+     "size": {
+      "condition": {
+       "test": "datum.state == 'current'",
+       "value": 260
+      },
+      "value": 110
+     },
+     "strokeWidth": {
+      "condition": {
+       "test": "datum.state == 'current'",
+       "value": 2
+      },
+      "value": 0.5
+     },
+     "tooltip": [
+      {
+       "field": "step",
+       "title": "Step",
+       "type": "quantitative"
+      },
+      {
+       "field": "attempt",
+       "title": "Delivery attempt",
+       "type": "quantitative"
+      },
+      {
+       "field": "at_text",
+       "title": "Time",
+       "type": "nominal"
+      },
+      {
+       "field": "sender",
+       "title": "From",
+       "type": "nominal"
+      },
+      {
+       "field": "recipient",
+       "title": "To",
+       "type": "nominal"
+      },
+      {
+       "field": "message",
+       "title": "Message",
+       "type": "nominal"
+      },
+      {
+       "field": "fate",
+       "title": "Fate",
+       "type": "nominal"
+      },
+      {
+       "field": "description",
+       "title": "What happens",
+       "type": "nominal"
+      }
+     ],
+     "x": {
+      "field": "point_x",
+      "scale": {
+       "domain": [
+        -0.75,
+        4.5
+       ],
+       "nice": false,
+       "zero": false
+      },
+      "type": "quantitative"
+     },
+     "y": {
+      "axis": null,
+      "field": "row",
+      "scale": {
+       "domain": {
+        "expr": "[-0.7, rows - 0.3]"
+       },
+       "nice": false,
+       "reverse": true
+      },
+      "type": "quantitative"
+     }
+    },
+    "transform": [
+     {
+      "filter": "datum.marker != null"
+     }
+    ]
+   },
+   {
+    "data": {
+     "name": "rows"
+    },
+    "mark": {
+     "type": "text",
+     "align": "left",
+     "color": "#666666",
+     "fontSize": 10
+    },
+    "encoding": {
+     "opacity": {
+      "condition": {
+       "test": "datum.state == 'future'",
+       "value": 0.15
+      },
+      "value": 1.0
+     },
+     "text": {
+      "field": "step_label",
+      "type": "nominal"
+     },
+     "x": {
+      "field": "left",
+      "scale": {
+       "domain": [
+        -0.75,
+        4.5
+       ],
+       "nice": false,
+       "zero": false
+      },
+      "type": "quantitative"
+     },
+     "y": {
+      "axis": null,
+      "field": "row",
+      "scale": {
+       "domain": {
+        "expr": "[-0.7, rows - 0.3]"
+       },
+       "nice": false,
+       "reverse": true
+      },
+      "type": "quantitative"
+     }
+    },
+    "transform": [
+     {
+      "filter": "datum.step_label != ''"
+     },
+     {
+      "calculate": "-0.7",
+      "as": "left"
+     }
+    ]
+   }
+  ],
+  "height": 26,
+  "params": [
+   {
+    "name": "rows",
+    "value": 1
+   },
+   {
+    "name": "present",
+    "value": []
    }
   ],
   "width": 420,
@@ -1573,11 +4340,8 @@ TEMPLATES_JSON = r"""{
       },
       "field": "x",
       "scale": {
-       "domainMax": {
-        "expr": "x_max"
-       },
-       "domainMin": {
-        "expr": "x_min"
+       "domain": {
+        "expr": "[x_min, x_max]"
        },
        "nice": false,
        "zero": false
@@ -1595,11 +4359,8 @@ TEMPLATES_JSON = r"""{
       },
       "field": "y",
       "scale": {
-       "domainMax": {
-        "expr": "y_max"
-       },
-       "domainMin": {
-        "expr": "y_min"
+       "domain": {
+        "expr": "[y_min, y_max]"
        },
        "nice": false,
        "zero": false
@@ -1683,11 +4444,8 @@ TEMPLATES_JSON = r"""{
       },
       "field": "x",
       "scale": {
-       "domainMax": {
-        "expr": "x_max"
-       },
-       "domainMin": {
-        "expr": "x_min"
+       "domain": {
+        "expr": "[x_min, x_max]"
        },
        "nice": false,
        "zero": false
@@ -1702,11 +4460,8 @@ TEMPLATES_JSON = r"""{
       },
       "field": "y",
       "scale": {
-       "domainMax": {
-        "expr": "y_max"
-       },
-       "domainMin": {
-        "expr": "y_min"
+       "domain": {
+        "expr": "[y_min, y_max]"
        },
        "nice": false,
        "zero": false
@@ -1751,11 +4506,8 @@ TEMPLATES_JSON = r"""{
       },
       "field": "x",
       "scale": {
-       "domainMax": {
-        "expr": "x_max"
-       },
-       "domainMin": {
-        "expr": "x_min"
+       "domain": {
+        "expr": "[x_min, x_max]"
        },
        "nice": false,
        "zero": false
@@ -1770,11 +4522,8 @@ TEMPLATES_JSON = r"""{
       },
       "field": "y",
       "scale": {
-       "domainMax": {
-        "expr": "y_max"
-       },
-       "domainMin": {
-        "expr": "y_min"
+       "domain": {
+        "expr": "[y_min, y_max]"
        },
        "nice": false,
        "zero": false
@@ -1831,11 +4580,8 @@ TEMPLATES_JSON = r"""{
       },
       "field": "x",
       "scale": {
-       "domainMax": {
-        "expr": "x_max"
-       },
-       "domainMin": {
-        "expr": "x_min"
+       "domain": {
+        "expr": "[x_min, x_max]"
        },
        "nice": false,
        "zero": false
@@ -1850,11 +4596,8 @@ TEMPLATES_JSON = r"""{
       },
       "field": "y",
       "scale": {
-       "domainMax": {
-        "expr": "y_max"
-       },
-       "domainMin": {
-        "expr": "y_min"
+       "domain": {
+        "expr": "[y_min, y_max]"
        },
        "nice": false,
        "zero": false
@@ -1965,8 +4708,10 @@ TEMPLATES_JSON = r"""{
      "y": {
       "field": "low",
       "scale": {
-       "domainMax": 1,
-       "domainMin": 1e-06,
+       "domain": [
+        1e-06,
+        1
+       ],
        "nice": false,
        "type": "log"
       },
@@ -2021,12 +4766,23 @@ TEMPLATES_JSON = r"""{
      },
      "y": {
       "axis": {
-       "format": "~e"
+       "labelExpr": "format(datum.value * 100, '~r') + ' %'",
+       "values": [
+        1e-06,
+        1e-05,
+        0.0001,
+        0.001,
+        0.01,
+        0.1,
+        1.0
+       ]
       },
       "field": "p",
       "scale": {
-       "domainMax": 1,
-       "domainMin": 1e-06,
+       "domain": [
+        1e-06,
+        1
+       ],
        "nice": false,
        "type": "log"
       },
@@ -2187,8 +4943,10 @@ TEMPLATES_JSON = r"""{
      "y": {
       "field": "t",
       "scale": {
-       "domainMax": 1,
-       "domainMin": 1e-06,
+       "domain": [
+        1e-06,
+        1
+       ],
        "nice": false,
        "type": "log"
       },

@@ -7,7 +7,7 @@ altair.
 from enum import StrEnum
 from typing import Final, Literal, TypedDict
 
-from asyncfail.charts.lanes import LANES, lane_name, lane_positions
+from asyncfail.charts.lanes import LANES, lane_name
 from asyncfail.ground.durations import human
 from asyncfail.ground.prose import counted, plural
 from asyncfail.lab.events import LOOKUP_KINDS, Event, EventKind
@@ -73,7 +73,6 @@ class TimelineRow(TypedDict):
     state: StepState
     at_seconds: int | float
     at_text: str
-    lane_y: float
     lane_name: str
     worker: int | None
 
@@ -110,11 +109,10 @@ def timeline_rows(result: LabResult, step: int | None = None) -> list[TimelineRo
             state=state_of(e.seq, shown),
             at_seconds=e.at.json_number,
             at_text=human(e.at),
-            lane_y=y,
             lane_name=lane_name(e),
             worker=e.worker,
         )
-        for e, y in zip(result.events, lane_positions(result), strict=True)
+        for e in result.events
     ]
 
 
@@ -129,7 +127,9 @@ def narrate(result: LabResult, step: int) -> str:
 
 
 def describe_timeline(result: LabResult) -> str:
-    """A text description of a timeline chart, for screen readers and static pages."""
+    """A chart's text alternative in one sentence, for screen readers and static pages: the
+    runtime, the fault, the events, the deliveries and the effects, and the steps of the
+    effects, crashes and timeouts. Every event is in the chart's table (``tables``)."""
     c = result.counts
     marked = {
         marker: [str(e.seq) for e in result.events if marker_of(e) is marker]
@@ -140,13 +140,10 @@ def describe_timeline(result: LabResult) -> str:
         for marker, seqs in marked.items()
         if seqs
     )
-    sequence = ", ".join(f"{e.seq} {e.kind.value} ({e.actor.value})" for e in result.events)
     return (
         f"Timeline of the {result.mode.value} runtime under {result.subject}: "
         f"{counted(len(result.events), 'event')} over {counted(c.attempts, 'delivery attempt')}, "
-        f"{counted(c.effects, 'business effect')}"
-        + (f" ({notes})" if notes else "")
-        + f". Events in order: {sequence}."
+        f"{counted(c.effects, 'business effect')}" + (f" ({notes})" if notes else "") + "."
     )
 
 

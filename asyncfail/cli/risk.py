@@ -15,14 +15,13 @@ from asyncfail.cli.output import (
     bounded_int,
     duration_argument,
 )
+from asyncfail.cli.plain_text import risk_text
 from asyncfail.cli.progress import progress_line
 from asyncfail.cli.settings_options import NONE, add_settings, optional, settings_of
 from asyncfail.ground.canonical import to_json
-from asyncfail.ground.durations import approx, human
 from asyncfail.ground.prose import echoed
 from asyncfail.lab.faults import Fault
 from asyncfail.lab.scenario import Mode
-from asyncfail.risk.estimates import Estimate
 from asyncfail.risk.inputs import (
     DEFAULT_INPUTS,
     MAX_TRIALS,
@@ -30,7 +29,7 @@ from asyncfail.risk.inputs import (
     RiskInputs,
     parse_probability,
 )
-from asyncfail.risk.report import RiskReport, assess
+from asyncfail.risk.report import assess
 
 
 def probability_argument() -> Callable[[str], float]:
@@ -172,43 +171,5 @@ def run(args: argparse.Namespace) -> str:
         if line is not None:
             line.close()
     if args.format == OutputFormat.TEXT:
-        return render_text(report)
+        return risk_text(report)
     return to_json(report.model_dump(mode="json"))
-
-
-def _line(name: str, e: Estimate) -> str:
-    return (
-        f"{name:<10} {e.count:>7}   {e.probability:.6f}   95% interval {e.low:.6f} to {e.high:.6f}"
-    )
-
-
-def render_text(r: RiskReport) -> str:
-    """A terminal report: the estimates at the retention, the settling times, the required
-    retention, and the exact answer when there is one."""
-    retention = "kept for ever" if r.retention is None else human(r.retention)
-    lines = [
-        f"Risk: {r.trials:,} trials, seed {r.seed}, {r.inputs.mode} runtime, records {retention}",
-        f"{'':<10} {'trials':>7}   probability",
-        _line("duplicate", r.duplicate),
-        _line("unknown", r.unknown),
-        _line("lost", r.lost),
-        f"settled: median {approx(r.settled.median)}, 90% by {approx(r.settled.p90)}, "
-        f"99% by {approx(r.settled.p99)}, last {approx(r.settled.longest)}",
-    ]
-    req = r.required
-    need = "no retention is enough" if req.estimate is None else approx(req.estimate, up=True)
-    lines.append(f"retention for a duplicate risk below {req.target:g}: {need} (estimate)")
-    if req.confident is not None:
-        lines.append(f"  with 95% confidence: {approx(req.confident, up=True)}")
-    else:
-        lines.append(
-            f"  with 95% confidence: not shown by {r.trials:,} trials "
-            f"(at least {req.trials_needed:,} without a duplicate are needed)"
-        )
-    if r.exact is not None:
-        inside = r.duplicate.low <= r.exact.probability <= r.duplicate.high
-        lines.append(
-            f"exact ({r.exact.case}): {r.exact.probability:.6f}, "
-            f"{'inside' if inside else 'outside'} the interval"
-        )
-    return "\n".join(lines) + "\n"

@@ -25,6 +25,7 @@ from asyncfail.lab.scenario import Mode, Scenario, option
 from asyncfail.lab.simulation import simulate_each_mode
 from asyncfail.risk.inputs import Jitter, RiskInputs, command_line
 from asyncfail.risk.report import RiskRun, assess
+from asyncfail.risk.sentences import OUTCOME_LABELS, estimate_sentence, exact_sentence
 
 
 def _plain(markdown: str) -> str:
@@ -324,20 +325,12 @@ class RiskDemo:
         report = self.run().report
         match view:
             case RiskView.DUPLICATE:
-                d = report.duplicate
-                return TERMINAL_DUPLICATE.format(
-                    count=d.count, p=d.probability, low=d.low, high=d.high
-                )
+                label = dict(OUTCOME_LABELS)["duplicate"]
+                return estimate_sentence(label, report.duplicate, report.trials).rstrip(".")
             case RiskView.EXACT if report.exact is not None:
-                d, p = report.duplicate, report.exact.probability
-                inside = "inside" if d.low <= p <= d.high else "outside"
-                return TERMINAL_EXACT.format(case=report.exact.case, p=p, inside=inside)
+                return exact_sentence(report.exact, report.duplicate).rstrip(".")
         raise ValueError(f"a terminal's report has no {view.value} line for {self.inputs()}")
 
-
-TERMINAL_DUPLICATE: Final = "duplicate {count} {p:.6f} 95% interval {low:.6f} to {high:.6f}"
-TERMINAL_EXACT: Final = "exact ({case}): {p:.6f}, {inside} the interval"
-"""Two lines of ``asyncfail risk --format text``, as it prints them (a test checks)."""
 
 DEFAULTS_LEAD: Final = "Real defaults"
 """What leads the real systems' defaults, as the lesson judges a prediction against them."""

@@ -4,8 +4,9 @@ Every sentence the library builds uses these, so a count or a list reads the sam
 the CLI, the review handoff and the readiness report.
 """
 
+import math
 from collections.abc import Sequence
-from decimal import Decimal
+from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 from typing import Final
 
 _NUMBER_WORDS: Final = (
@@ -83,3 +84,72 @@ def echoed(value: str) -> str:
     while len(repr(value[:end] + "…")) > ECHO_LIMIT:
         end -= 1
     return f"{value[:end] + '…'!r} ({counted(len(value), 'character')})"
+
+
+def significant(x: float | Decimal, digits: int = 2) -> str:
+    """A non-negative number rounded to ``digits`` significant figures and written out in full,
+    never with an exponent, trailing zeros dropped and thousands grouped: ``0.0025``,
+    ``0.19``, ``520``, ``1,000,000``. Rounding is half to even on the number's exact decimal
+    value (a float's ``repr``), so the same number always gives the same text."""
+    value = x if isinstance(x, Decimal) else Decimal(repr(x))
+    if value == 0:
+        return "0"
+    with localcontext(prec=1000):
+        rounded = value
+        # Twice: rounding can carry into a new digit (9.96 -> 10.0), which moves the last place.
+        for _ in range(2):
+            step = Decimal(1).scaleb(rounded.adjusted() - digits + 1)
+            rounded = rounded.quantize(step, rounding=ROUND_HALF_EVEN)
+        text = f"{rounded:,f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+CHANCE_FLOOR: Final = 1e-6
+"""The smallest chance ``chance`` and ``percent`` write out: below one in a million they say
+only that."""
+
+
+def percent(p: float) -> str:
+    """A probability as a percentage to two significant figures, never an exponent and never
+    ``100 %`` short of certainty (more figures then): ``0.25 %``, ``99.6 %``, ``0 %``; below
+    ``CHANCE_FLOOR``, ``less than 0.0001 %``."""
+    if math.isnan(p) or not 0 <= p <= 1:
+        raise ValueError(f"a probability is a number from 0 to 1, not {p!r}")
+    if 0 < p < CHANCE_FLOOR:
+        return "less than 0.0001 %"
+    exact = Decimal(repr(p))
+    digits = 2
+    while p < 1 and significant(exact * 100, digits) == "100":
+        digits += 1
+    return f"{significant(exact * 100, digits)} %"
+
+
+def chance(p: float) -> str:
+    """A probability as a learner reads it: how many times in how many, then a percentage,
+    to two significant figures and never with an exponent.
+
+    Rule: 0 is ``never (0 %)`` and 1 is ``every time (100 %)``; up to one half, ``1 in N``
+    with N = 1/p to two significant figures, then to a whole number (0.0025 is ``1 in 400
+    (0.25 %)``, 0.003 is ``1 in 330 (0.3 %)``, 0.45 is ``1 in 2 (45 %)``); above one half, ``K
+    in 100`` with K = 100 p rounded, at most 99 (0.73 is ``73 in 100 (73 %)``), in lowest
+    terms when K is a multiple of ten (0.7 is ``7 in 10``, 0.503 is ``1 in 2 (50 %)``); below
+    ``CHANCE_FLOOR``, ``less than 1 in 1,000,000``. The percentage is ``percent``'s: one
+    that would round to 100 % without being 1 takes more figures (0.996 is ``99.6 %``). A value
+    outside 0..1 (or not a number) is a ``ValueError``: a probability that is not one is a
+    defect.
+    """
+    share = percent(p)
+    if p == 0:
+        return f"never ({share})"
+    if p == 1:
+        return f"every time ({share})"
+    if p < CHANCE_FLOOR:
+        return f"less than 1 in 1,000,000 ({share})"
+    if p <= 0.5:
+        with localcontext(prec=1000):
+            times = Decimal(significant(1 / Decimal(repr(p))).replace(",", "")).to_integral_value()
+        return f"1 in {times:,} ({share})"
+    k = min(round(p * 100), 99)
+    if k == 50:
+        return f"1 in 2 ({share})"
+    return f"{k // 10} in 10 ({share})" if k % 10 == 0 else f"{k} in 100 ({share})"
