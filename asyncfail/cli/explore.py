@@ -4,14 +4,20 @@ invariants, with the smallest counterexample of each."""
 import argparse
 
 from asyncfail.cli.lab import settings_line, trace_lines
-from asyncfail.cli.output import OutputFormat, add_deliveries, add_format, bounded_int
+from asyncfail.cli.output import (
+    OutputFormat,
+    UsageError,
+    add_deliveries,
+    add_format,
+    bounded_int,
+)
 from asyncfail.cli.settings_options import add_settings, settings_of
 from asyncfail.explore.explorer import Exploration, InvariantReport, explore
 from asyncfail.explore.plans import MAX_FAULTS
 from asyncfail.ground.canonical import to_json
 from asyncfail.ground.prose import counted
 from asyncfail.lab.faults import FaultPlan, plan_text
-from asyncfail.lab.scenario import DEFAULT_DELIVERIES, Mode
+from asyncfail.lab.scenario import DEFAULT_DELIVERIES, Mode, key_refusal
 
 DEFAULT_MAX_FAULTS = 2
 
@@ -35,9 +41,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> str:
-    exploration = explore(
-        Mode(args.mode), settings_of(args, "explore"), args.deliveries, args.max_faults
-    )
+    mode, settings = Mode(args.mode), settings_of(args, "explore")
+    refusal = key_refusal(mode, settings)
+    if refusal is not None:
+        raise UsageError(f"asyncfail explore: error: {refusal}")
+    exploration = explore(mode, settings, args.deliveries, args.max_faults)
     if args.format == OutputFormat.TEXT:
         return render_text(exploration)
     return to_json(exploration.model_dump(mode="json"))
