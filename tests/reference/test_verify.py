@@ -18,6 +18,7 @@ from typing import Any
 import jsonschema
 import pytest
 
+from asyncfail.cli.verify import REFERENCE_KEYS
 from asyncfail.course import truth_lesson
 from asyncfail.lab.faults import Fault
 from asyncfail.lab.scenario import Mode
@@ -158,7 +159,7 @@ def test_a_reference_broken_on_purpose_disagrees_and_is_named(
     document = json.loads(out)
     durable = [
         " ".join(("crash-after-effect", Mode.DURABLE, *rest))
-        for rest in itertools.product(KeyStability, RecordWrite, ReceiverContract)
+        for rest in itertools.product(REFERENCE_KEYS, RecordWrite, ReceiverContract)
     ]
     assert code == 1
     assert document["disagreements"] == durable, "the naive rows still agree"
