@@ -14,8 +14,9 @@ Two workflows, one per runtime:
 
 - checkpoint (a plain engine step): ``debit_step`` calls the tool and returns the ledger entry,
   which DBOS checkpoints once the step returns. No reply raises, and DBOS retries the step (it
-  does not by default: this app allows two attempts, the model's step retry). The key is none,
-  the workflow id and step id (``stable``), or those with the delivery attempt.
+  does not by default: this app allows two attempts, the model's step retry, 1 s apart as
+  DBOS's default interval; the pause also gives a receiver that crashed time to restart). The
+  key is none, the workflow id and step id (``stable``), or those with the delivery attempt.
 - durable (the course's pattern, on DBOS): ``intent_step`` journals the dispatch intent (its
   output is the delivery it was written in); ``dispatch_step`` then calls, and when the intent
   is from an earlier delivery, or a call got no reply, looks the key up first; the operation key
@@ -90,7 +91,7 @@ class Delivery:
 ME: Delivery
 
 
-@DBOS.step(retries_allowed=True, max_attempts=CALLS_PER_DELIVERY, interval_seconds=0.01)
+@DBOS.step(retries_allowed=True, max_attempts=CALLS_PER_DELIVERY)  # DBOS's 1 s interval
 def debit_step() -> int:
     """The checkpoint runtime's step: call the tool; DBOS checkpoints what it returns."""
     ME.reach("before-dispatch")

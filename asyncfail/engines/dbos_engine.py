@@ -29,7 +29,6 @@ from asyncfail.lab.settings import KeyStability, ReceiverContract
 from asyncfail.reference import receiver
 from asyncfail.reference.supervisor import (
     LOOKUP_TIMEOUT,
-    TIMEOUT,
     Processes,
     RealRun,
     Receiver,
@@ -45,13 +44,17 @@ PYTHON: Final = (sys.executable, "-I")
 """The application's interpreter: isolated from the environment and the current folder, but
 with its installed packages (DBOS is one)."""
 ACKNOWLEDGED: Final = 0
+TIMEOUT: Final = 1.0
+"""Seconds the application waits for a debit's reply: twice the reference worker's, as a DBOS
+process on a loaded machine answers more slowly (a slow reply taken for a lost one would
+disagree)."""
 PACKAGE: Final = "dbos"
 DEBIT_STEPS: Final = frozenset({"debit_step", "dispatch_step"})
 """The steps whose recorded output is the debit's result (checkpoint, durable)."""
 
 STEP_RETRY_NOTE: Final = (
     "DBOS retries a step only when the step allows it (off by default); this application "
-    "allows two attempts, as the model's step retry does"
+    "allows two attempts, 1 s apart (DBOS's default interval), as the model's step retry does"
 )
 
 

@@ -8,7 +8,13 @@ left behind; bad input is one line; a second engine is one module (a stand-in en
 import gc
 import importlib.metadata
 import json
+import os
+import re
+import signal
+import subprocess
+import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -17,13 +23,14 @@ import pytest
 from asyncfail.engines import dbos_engine, registry
 from asyncfail.engines.adapter import EngineRun
 from asyncfail.engines.dbos_engine import APP_SCRIPT, DbosEngine
+from asyncfail.ground import engine_verified
 from asyncfail.lab.faults import Fault
 from asyncfail.lab.scenario import Mode, Scenario
 from asyncfail.lab.settings import KeyStability, LabSettings, ReceiverContract
 from asyncfail.lab.simulation import simulate
 from asyncfail.reference.supervisor import Processes, run_case
 from asyncfail.reference.verification import Case
-from tests.cli_support import run_main
+from tests.cli_support import ROOT, run_main
 from tests.reference.test_verify import children, open_files, processes_mentioning
 
 Matrix = tuple[int, dict[str, Any], str]
@@ -280,3 +287,38 @@ def test_a_second_engine_is_one_module_registered_by_name(monkeypatch: pytest.Mo
     doc = json.loads(out)
     assert [r["case"]["mode"] for r in doc["rows"]] == ["naive"]
     assert doc["rows"][0]["real"]["effects"] == 2  # the naive loop's blind retry, for real
+
+
+# --- Ctrl-C; the recorded table -------------------------------------------------------------------
+
+
+def test_ctrl_c_ends_every_dbos_process_and_removes_every_file(tmp_path: Path) -> None:
+    run = subprocess.Popen(
+        [sys.executable, "-m", "asyncfail", "verify", "--engine", "dbos"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "TMPDIR": str(tmp_path)},
+    )
+    deadline = time.monotonic() + 120
+    while not list(tmp_path.glob("asyncfail-engine-*/*/dbos.sqlite")):
+        assert time.monotonic() < deadline and run.poll() is None, "no DBOS process started"
+        time.sleep(0.05)
+    run.send_signal(signal.SIGINT)
+    out, err = run.communicate(timeout=60)
+    assert (run.returncode, out, err) == (130, "", "asyncfail: interrupted\n")
+    assert list(tmp_path.iterdir()) == []
+    assert processes_mentioning(str(tmp_path)) == set()
+
+
+def test_the_recorded_table_the_lesson_shows_is_what_a_fresh_run_finds(
+    dbos_matrix: Matrix,
+) -> None:
+    recorded = json.loads(engine_verified.ENGINE_VERIFIED_JSON)
+    fresh = dbos_matrix[1]
+    assert recorded["command"] == "asyncfail verify --engine dbos"
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d", recorded["recorded"])
+    assert recorded["platform"].startswith(("Linux", "Darwin"))
+    assert (recorded["engine"], recorded["version"]) == (fresh["engine"], fresh["version"])
+    assert recorded["rows"] == fresh["rows"]
