@@ -28,7 +28,6 @@ from asyncfail.lab.scenario import Mode, Scenario
 from asyncfail.lab.settings import KeyStability, ReceiverContract
 from asyncfail.reference import receiver
 from asyncfail.reference.supervisor import (
-    LOOKUP_TIMEOUT,
     Processes,
     RealRun,
     Receiver,
@@ -44,10 +43,13 @@ PYTHON: Final = (sys.executable, "-I")
 """The application's interpreter: isolated from the environment and the current folder, but
 with its installed packages (DBOS is one)."""
 ACKNOWLEDGED: Final = 0
-TIMEOUT: Final = 1.0
-"""Seconds the application waits for a debit's reply: twice the reference worker's, as a DBOS
-process on a loaded machine answers more slowly (a slow reply taken for a lost one would
-disagree)."""
+TIMEOUT: Final = 2.0
+"""Seconds the application waits for a debit's reply: four times the reference worker's, as a
+DBOS process and its receiver on a loaded machine answer more slowly (a slow reply taken for a
+lost one would disagree)."""
+LOOKUP_TIMEOUT: Final = 5.0
+"""Seconds it waits for a lookup's reply: long enough for a receiver that crashed to restart on
+a loaded machine (the reference worker waits 2 s)."""
 PACKAGE: Final = "dbos"
 DEBIT_STEPS: Final = frozenset({"debit_step", "dispatch_step"})
 """The steps whose recorded output is the debit's result (checkpoint, durable)."""

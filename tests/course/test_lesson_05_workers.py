@@ -53,7 +53,7 @@ def test_a_stalled_request_without_safeguards_debits_twice_in_both_runtimes() ->
     )
     assert defs["scenario"] == scenario
     specs = vega_specs(page)
-    for spec, mode in zip(specs, Mode, strict=False):
+    for spec, mode in zip(specs, SEED_MODES, strict=False):
         result = simulate(scenario.model_copy(update={"mode": mode}))
         assert spec["datasets"] == time_timeline_spec(result, width=380)["datasets"]
         lanes = {r["lane_name"] for r in spec["datasets"]["events"]}

@@ -162,3 +162,11 @@ def test_the_explorer_finds_the_engine_step_at_least_once_and_its_statuses_truth
     found = {r.name: r for r in apart.invariants}[Invariant.AT_MOST_ONCE].counterexample
     assert found is not None
     assert [i.point for i in found.plan] == [FaultPoint.RECEIVER_BEFORE_RECORD]
+
+
+def test_no_key_breaks_the_seeds_stable_key_assumption_and_nothing_else() -> None:
+    settings = LabSettings(key="none")
+    broken = simulate(Scenario(mode=Mode.CHECKPOINT, settings=settings)).broken_assumptions
+    assert [(b.assumption, b.by) for b in broken] == [
+        (2, ("key none: requests carry no operation key at all",))
+    ]
