@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 
 from asyncfail.engines import dbos_engine, registry
@@ -105,6 +106,12 @@ def test_real_dbos_runs_show_what_the_issue_says(dbos_matrix: Matrix, name: str)
     assert (row["note"] is not None) == timeout
     if timeout:
         assert "off by default" in row["note"]
+
+
+def test_the_schema_describes_the_document(dbos_matrix: Matrix) -> None:
+    code, out, _ = run_main("schema", "engine-verify")
+    assert code == 0
+    jsonschema.validate(dbos_matrix[1], json.loads(out))
 
 
 def test_the_model_column_is_the_models_own_prediction(dbos_matrix: Matrix) -> None:
