@@ -12,7 +12,7 @@ PORT   ?= 2718
 VERIFY ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help serve lab test lint typecheck pytest golden verify-record bench export picture relock clean
+.PHONY: help serve lab test lint typecheck pytest golden verify-record engine-record bench export picture relock clean
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  make %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -56,6 +56,9 @@ golden: $(STAMP) ## Regenerate the golden lab documents, chart templates and doc
 
 verify-record: $(STAMP) ## Verify the model on real processes; record the table lesson 1 shows
 	$(BIN)/python tests/golden/record_verification.py
+
+engine-record: $(STAMP) ## Verify the model on a real engine (DBOS); record the table its lesson shows
+	$(BIN)/python tests/golden/record_engine_verification.py
 
 bench: $(STAMP) ## Print performance figures and ratios
 	$(BIN)/python bench/lab_bench.py

@@ -1,5 +1,6 @@
 """Benchmark of `asyncfail verify` (`make bench`): the default matrix's wall time on the real
-parts, as a median of a few whole runs, against its goal (under 60 s on a two-core machine).
+parts, as a median of a few whole runs, against its goal (under 60 s on a two-core machine);
+then the same for `--engine dbos` (goal: under 2 minutes), when DBOS is installed.
 
 Most of a case is waiting (a lost message costs the worker's timeout, a crash the queue's
 visibility timeout), so the figure is wall time, not CPU time; the machine is shared and noisy,
@@ -11,10 +12,15 @@ import os
 import statistics
 import time
 
+from asyncfail.engines.adapter import EngineUnavailable, engine_matrix
+from asyncfail.engines.registry import ENGINES
+from asyncfail.engines.verification import DEFAULT_ENGINE_JOBS, verify_engine
+from asyncfail.lab.faults import Fault
 from asyncfail.reference.supervisor import TIMEOUT, VISIBILITY
 from asyncfail.reference.verification import DEFAULT_JOBS, matrix, verify
 
 GOAL_SECONDS = 60.0
+ENGINE_GOAL_SECONDS = 120.0
 REPEATS = 3
 
 
@@ -39,6 +45,36 @@ def main() -> None:
     print(f"verify: per case   median {median / len(cases) * 1e3:6.0f} ms")
     verdict = "every case agreed" if not disagreements else f"DISAGREED: {sorted(disagreements)}"
     print(f"verify: {REPEATS} runs, {verdict}")
+    engine_bench("dbos")
+
+
+def engine_bench(name: str) -> None:
+    """The engine's default matrix, timed the same way (skipped when it is not installed)."""
+    engine = ENGINES[name]
+    try:
+        version = engine.version()
+    except EngineUnavailable as error:
+        print(f"verify --engine {name}: skipped ({error})")
+        return
+    cases = engine_matrix(engine, tuple(Fault))
+    samples, disagreements = [], []
+    for _ in range(REPEATS):
+        start = time.perf_counter()
+        found = verify_engine(engine, cases)
+        samples.append(time.perf_counter() - start)
+        disagreements += found.disagreements
+    median = statistics.median(samples)
+    runs = ", ".join(f"{s:.1f}" for s in samples)
+    print(
+        f"verify --engine {name} ({version}): default matrix, {len(cases)} cases, "
+        f"{DEFAULT_ENGINE_JOBS} at once on {os.cpu_count()} cores"
+    )
+    print(
+        f"verify --engine {name}: wall time  median {median:6.1f} s  (runs {runs} s; goal < "
+        f"{ENGINE_GOAL_SECONDS:g} s, ratio {median / ENGINE_GOAL_SECONDS:.2f})"
+    )
+    verdict = "every case agreed" if not disagreements else f"DISAGREED: {sorted(disagreements)}"
+    print(f"verify --engine {name}: {REPEATS} runs, {verdict}")
 
 
 if __name__ == "__main__":

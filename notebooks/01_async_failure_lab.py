@@ -181,7 +181,7 @@ def counts_panel(
             for c in _checks
         ]
         counts_view = mo.vstack(
-            [mo.hstack([_runtime_panel(m) for m in Mode], widths="equal"), *_feedback]
+            [mo.hstack([_runtime_panel(m) for m in results], widths="equal"), *_feedback]
         )
     else:
         counts_view = mo.callout(mo.md(words.REVEAL_PROMPT), kind="neutral")
@@ -231,7 +231,7 @@ def _(
             [
                 mo.md(words.TRACES_TITLE),
                 step,
-                mo.hstack([_trace_panel(m) for m in Mode], widths="equal", gap=2, align="start"),
+                mo.hstack([_trace_panel(m) for m in results], widths="equal", gap=2, align="start"),
             ]
         )
         if revealed
@@ -252,7 +252,7 @@ def _(Fault, Mode, Scenario, command_lines, fault, mo, results, to_json, words):
                     words.JSON_LABEL.format(mode=m.value): mo.md(
                         f"```json\n{to_json(results[m].model_dump(mode='json'))}```"
                     )
-                    for m in Mode
+                    for m in results
                 }
             ),
         ]

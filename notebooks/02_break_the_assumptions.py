@@ -255,7 +255,7 @@ def _(Mode, check_predictions, lab_lesson, mo, prediction, results, revealed, wo
         ]
         _view = mo.vstack(
             [
-                mo.hstack([_runtime_panel(m) for m in Mode], widths="equal"),
+                mo.hstack([_runtime_panel(m) for m in results], widths="equal"),
                 *_feedback,
                 mo.md(words.broken_text(results[Mode.DURABLE])),
             ]
@@ -277,7 +277,7 @@ def _(Mode, mo, page, results, revealed, scenario, time_timeline_spec, timeline_
             [
                 mo.md(words.TRACES_TITLE),
                 mo.md(words.TRACES_TEXT),
-                mo.hstack([_trace_panel(m) for m in Mode], widths="equal", gap=2, align="start"),
+                mo.hstack([_trace_panel(m) for m in results], widths="equal", gap=2, align="start"),
                 mo.callout(
                     mo.md(words.restore_text(scenario, results[Mode.DURABLE])), kind="success"
                 ),

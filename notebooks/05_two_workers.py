@@ -181,7 +181,7 @@ def _(
             [
                 mo.md(words.TRACES_TITLE),
                 *_feedback,
-                mo.hstack([_panel(m) for m in Mode], widths="equal", gap=2, align="start"),
+                mo.hstack([_panel(m) for m in results], widths="equal", gap=2, align="start"),
             ]
         )
     else:

@@ -30,20 +30,36 @@ MAY_IMPORT: dict[str, set[str]] = {
     "explore": {"ground", "lab"},
     "risk": {"ground", "lab"},
     "reference": {"ground", "lab"},
+    "engines": {"ground", "lab", "reference"},
     "course": {"ground", "lab", "contract", "handoff", "charts", "explore", "risk"},
-    "cli": {"ground", "lab", "contract", "handoff", "charts", "explore", "risk", "reference"},
+    "cli": {
+        "ground",
+        "lab",
+        "contract",
+        "handoff",
+        "charts",
+        "explore",
+        "risk",
+        "reference",
+        "engines",
+    },
 }
 # The reference implementation runs real processes, sockets and databases: only the CLI, which
 # runs it on request, may reach it, and nothing a lesson or the model imports.
 REAL_PARTS = "reference"
-REACHES_REAL_PARTS = {"cli"}
+REACHES_REAL_PARTS = {"cli", "engines"}
+# Real engines (DBOS) run their own applications in their own processes: only the CLI reaches
+# the wing, and no module of the library imports an engine's package (its script does).
+ENGINES = "engines"
+REACHES_ENGINES = {"cli"}
+ENGINE_PACKAGES = {"dbos"}
 # The package root re-exports the lab's public API; `python -m asyncfail` runs the CLI.
 ROOT_MODULES: dict[str, set[str]] = {"asyncfail": {"ground", "lab"}, "asyncfail.__main__": {"cli"}}
 # The readiness checklist runs the contract experiment, never the failure lab.
 READINESS = {"asyncfail.handoff.design", "asyncfail.handoff.checks", "asyncfail.handoff.report"}
 # The model may not touch the process: no threads, processes, files, network, clock or RNG. The
 # CLI and the reference implementation (the real parts the model is checked against) may.
-TOUCH_THE_PROCESS = {"cli", REAL_PARTS}
+TOUCH_THE_PROCESS = {"cli", REAL_PARTS, ENGINES}
 NOT_IN_THE_MODEL = {
     "threading",
     "subprocess",
@@ -152,7 +168,32 @@ def test_the_lessons_library_loads_no_real_parts_and_no_subprocess() -> None:
     code = (
         f"import sys; import {', '.join(course)}; "
         "print(sorted(m for m in sys.modules if m == 'subprocess' or "
-        f"m.startswith('asyncfail.{REAL_PARTS}')))"
+        f"m.startswith(('asyncfail.{REAL_PARTS}', 'asyncfail.{ENGINES}', 'dbos'))))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+
+
+def test_only_the_cli_reaches_the_engines() -> None:
+    for name in modules():
+        wing = wing_of(name)
+        if wing in REACHES_ENGINES | {ENGINES} or name in ROOT_MODULES:
+            continue
+        reached = {n for n in reachable(name) if wing_of(n) == ENGINES}
+        assert not reached, f"{name} reaches {sorted(reached)}"
+
+
+def test_no_library_module_imports_an_engines_package_but_its_application_script() -> None:
+    scripts = {"asyncfail.engines.dbos_app"}
+    for name, path in modules().items():
+        roots = {imported.split(".")[0] for _, imported in imports_of(parsed(path))}
+        if name not in scripts:
+            assert not roots & ENGINE_PACKAGES, f"{name} imports {sorted(roots & ENGINE_PACKAGES)}"
+    # and the whole library, the CLI's verify included, loads without the package
+    library = sorted(n for n in modules() if n not in scripts and n != "asyncfail.__main__")
+    code = (
+        f"import sys; import {', '.join(library)}; "
+        f"print(sorted(m for m in sys.modules if m.split('.')[0] in {sorted(ENGINE_PACKAGES)}))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"

@@ -3,14 +3,20 @@ invariants, with the smallest counterexample of each."""
 
 import argparse
 
-from asyncfail.cli.output import OutputFormat, add_deliveries, add_format, bounded_int
+from asyncfail.cli.output import (
+    OutputFormat,
+    UsageError,
+    add_deliveries,
+    add_format,
+    bounded_int,
+)
 from asyncfail.cli.plain_text import explore_text
 from asyncfail.cli.progress import progress_line
 from asyncfail.cli.settings_options import add_settings, settings_of
 from asyncfail.explore.explorer import explore
 from asyncfail.explore.plans import MAX_FAULTS
 from asyncfail.ground.canonical import to_json
-from asyncfail.lab.scenario import DEFAULT_DELIVERIES, Mode
+from asyncfail.lab.scenario import DEFAULT_DELIVERIES, Mode, key_refusal
 
 DEFAULT_MAX_FAULTS = 2
 
@@ -34,10 +40,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> str:
-    settings = settings_of(args, "explore")
+    mode, settings = Mode(args.mode), settings_of(args, "explore")
+    refusal = key_refusal(mode, settings)
+    if refusal is not None:
+        raise UsageError(f"asyncfail explore: error: {refusal}")
     line = progress_line("explore", "plan")
     try:
-        exploration = explore(Mode(args.mode), settings, args.deliveries, args.max_faults, line)
+        exploration = explore(mode, settings, args.deliveries, args.max_faults, line)
     finally:
         if line is not None:
             line.close()

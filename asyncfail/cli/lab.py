@@ -27,6 +27,7 @@ from asyncfail.lab.scenario import (
     DEFAULT_DELIVERIES,
     Mode,
     Scenario,
+    key_refusal,
     option,
     option_value,
 )
@@ -85,6 +86,9 @@ def scenario_of(args: argparse.Namespace) -> Scenario:
     if args.fault is not None and args.plan is not None:
         raise UsageError("asyncfail lab: error: give --fault or --plan, not both")
     settings = settings_of(args, "lab")
+    refusal = key_refusal(Mode(args.mode or _DEFAULT.mode), settings)
+    if refusal is not None:
+        raise UsageError(f"asyncfail lab: error: {refusal}")
     source: dict[str, object] = (
         {"plan": args.plan} if args.plan is not None else {"fault": args.fault or _DEFAULT.fault}
     )

@@ -31,7 +31,8 @@ COMMANDS: Final[dict[str, str]] = {
     "schema": "Print the JSON Schema of one `asyncfail lab` result.",
     "review": "Write the reliability review handoff for a fault (Markdown by default).",
     "contract": "Run the idempotency contract experiment: two requests at one receiver (JSON).",
-    "verify": "Run the reference implementation on real processes and check the model (JSON).",
+    "verify": "Run the reference implementation (or, with --engine, a real engine) on real "
+    "processes and check the model (JSON).",
 }
 """Every subcommand, in the order ``--help`` lists them, with its summary; its module is
 ``asyncfail.cli.<name>``."""

@@ -13,12 +13,14 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Final, TypeVar
 
+from asyncfail.cli import engine_verify
 from asyncfail.cli.output import OutputFormat, Unsuccessful, UsageError, bounded_int
 from asyncfail.cli.progress import progress_line
+from asyncfail.engines.registry import ENGINES
 from asyncfail.ground.canonical import to_json
 from asyncfail.ground.prose import counted, echoed, joined
 from asyncfail.lab.faults import Fault
-from asyncfail.lab.scenario import DEFAULT_DELIVERIES, MAX_DELIVERIES, Mode, option
+from asyncfail.lab.scenario import DEFAULT_DELIVERIES, MAX_DELIVERIES, SEED_MODES, Mode, option
 from asyncfail.lab.settings import (
     KeyStability,
     LabSettings,
@@ -39,6 +41,9 @@ from asyncfail.reference.verification import (
 )
 
 PREFIX: Final = "asyncfail verify: error:"
+REFERENCE: Final = "reference"
+REFERENCE_KEYS: Final = (KeyStability.STABLE, KeyStability.PER_ATTEMPT)
+"""The keys the reference implementation's durable worker sends."""
 NAMED_IN_A_LINE: Final = 3
 """How many disagreeing cases the error line names (the output names them all)."""
 KEEP_RULE: Final = "name a new or empty folder you can write in; missing parent folders are created"
@@ -50,6 +55,13 @@ cannot be a folder) is bad input: exit 2, one line, checked before any case runs
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     both = "(default: both)"
+    parser.add_argument(
+        "--engine",
+        choices=[REFERENCE, *ENGINES],
+        default=REFERENCE,
+        help="what runs the cases: the reference implementation (default), or a real "
+        "durable-execution engine (dbos: the checkpoint and durable runtimes on DBOS)",
+    )
     parser.add_argument(
         "--fault", choices=[f.value for f in Fault], help="one fault (default: every one)"
     )
@@ -94,11 +106,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> str:
     refuse_unsupported(args)
+    if args.engine != REFERENCE:
+        keep = None if args.keep is None else keep_folder(args.keep)
+        line = progress_line("verify", "case")
+        try:
+            return engine_verify.run(args, keep, line)
+        finally:
+            if line is not None:
+                line.close()
+    if args.mode == Mode.CHECKPOINT or args.key == KeyStability.NONE:
+        raise UsageError(
+            f"{PREFIX} the reference implementation runs the naive and durable runtimes with a "
+            "key; the checkpoint runtime and --key none run on an engine (--engine dbos)"
+        )
     keep = None if args.keep is None else keep_folder(args.keep)
     cases = matrix(
         chosen(Fault, args.fault),
-        chosen(Mode, args.mode),
-        chosen(KeyStability, args.key),
+        SEED_MODES if args.mode is None else (Mode(args.mode),),
+        REFERENCE_KEYS if args.key is None else (KeyStability(args.key),),
         chosen(RecordWrite, args.record),
         chosen(ReceiverContract, args.receiver),
     )

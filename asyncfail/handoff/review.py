@@ -49,7 +49,15 @@ from asyncfail.lab.reading import (
     result_record_of,
 )
 from asyncfail.lab.results import LabResult
-from asyncfail.lab.scenario import MODE_TITLES, SEED_FAULT, Mode, Scenario, option, option_value
+from asyncfail.lab.scenario import (
+    MODE_TITLES,
+    SEED_FAULT,
+    SEED_MODES,
+    Mode,
+    Scenario,
+    option,
+    option_value,
+)
 from asyncfail.lab.settings import DEFAULT_SETTINGS, LabSettings
 from asyncfail.lab.simulation import simulate
 
@@ -152,7 +160,7 @@ class Review(BaseModel):
         capitalised."""
         if len(set(phrases.values())) == 1:
             return capitalised(phrases[Mode.NAIVE])
-        return capitalised("; ".join(f"{MODE_TITLES[m].lower()}: {phrases[m]}" for m in Mode))
+        return capitalised("; ".join(f"{MODE_TITLES[m].lower()}: {phrases[m]}" for m in SEED_MODES))
 
     def _no_failure(self) -> bool:
         return all(failure_event(r.events) is None for r in self.runs)
@@ -180,7 +188,7 @@ class Review(BaseModel):
         point = FAULT_POINT[self.fault]
         if point is None:
             return "None: no fault is injected"
-        phrases = {mode: _ORDER_PLACE[order_of(self.run(mode).events)] for mode in Mode}
+        phrases = {mode: _ORDER_PLACE[order_of(self.run(mode).events)] for mode in SEED_MODES}
         return f"{self._per_runtime(phrases)}, {POINT_PROSE[point].place}"
 
     def evidence(self) -> str:
@@ -191,16 +199,16 @@ class Review(BaseModel):
 
     def presence(self, kind: EventKind) -> str:
         """In which traces an event of ``kind`` is recorded."""
-        present = [mode for mode in Mode if has_kind(self.run(mode).events, kind)]
+        present = [mode for mode in SEED_MODES if has_kind(self.run(mode).events, kind)]
         if not present:
             return "Recorded in neither trace"
-        if len(present) == len(Mode):
+        if len(present) == len(SEED_MODES):
             return "Recorded in both traces"
         return f"Recorded only in the {present[0]} trace"
 
     def effect_evidence(self) -> str:
         phrases: dict[Mode, str] = {}
-        for mode in Mode:
+        for mode in SEED_MODES:
             order = order_of(self.run(mode).events)
             if order is Order.NO_FAULT or FAULT_POINT[self.fault] is None:
                 phrases[mode] = "the virtual debit happens with no injected fault"
@@ -215,17 +223,23 @@ class Review(BaseModel):
     def result_evidence(self) -> str:
         if FAULT_POINT[self.fault] is None or self._no_failure():
             return self.presence(EventKind.TOOL_RESULT_RECORDED)
-        records = {mode: result_record_of(self.run(mode).events) for mode in Mode}
-        first = [mode for mode in Mode if records[mode] is ResultRecord.BEFORE_FAILURE]
+        records = {mode: result_record_of(self.run(mode).events) for mode in SEED_MODES}
+        first = [mode for mode in SEED_MODES if records[mode] is ResultRecord.BEFORE_FAILURE]
         if first:
-            where = "in both traces" if len(first) == len(Mode) else f"only in the {first[0]} trace"
+            where = (
+                "in both traces"
+                if len(first) == len(SEED_MODES)
+                else f"only in the {first[0]} trace"
+            )
             return f"Recorded before the {self._injection()} {where}"
-        return self._per_runtime({mode: _ABSENCE[records[mode]] for mode in Mode})
+        return self._per_runtime({mode: _ABSENCE[records[mode]] for mode in SEED_MODES})
 
     def replay_evidence(self) -> str:
         if self._no_failure():
             return "Nothing is replayed: no fault is injected"
-        phrases = (f"{mode.value} {_RECOVERY[recovery_of(self.run(mode).events)]}" for mode in Mode)
+        phrases = (
+            f"{mode.value} {_RECOVERY[recovery_of(self.run(mode).events)]}" for mode in SEED_MODES
+        )
         return capitalised("; ".join(phrases))
 
     def summary(self) -> str:
@@ -293,7 +307,7 @@ class Review(BaseModel):
 
     def _evidence(self) -> tuple[Block, ...]:
         return (
-            *(_runtime_block(mode, self.run(mode)) for mode in Mode),
+            *(_runtime_block(mode, self.run(mode)) for mode in SEED_MODES),
             Paragraph((self.summary(),)),
         )
 

@@ -235,7 +235,16 @@ class DurableStore:
         self.trace.emit(EventKind.DISPATCH_INTENT_RECORDED, key=key)
         return True
 
-    def record_result(self, operation: str, key: str, receipt: Receipt) -> bool:
+    def start_workflow(self, operation: str) -> bool:
+        """Record that a checkpoint runtime's workflow has started (no trace event: the engine's
+        own bookkeeping, as DBOS writes the workflow's status before its first step); False
+        when the store cannot be written."""
+        if not self._writable():
+            return False
+        self.runs[operation] = DispatchRecord()
+        return True
+
+    def record_result(self, operation: str, key: str | None, receipt: Receipt) -> bool:
         """Record the call's result; False when the store cannot be written."""
         if not self._writable():
             return False

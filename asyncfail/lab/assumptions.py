@@ -41,6 +41,8 @@ def _reasons(settings: LabSettings, deliveries: int, injections: int) -> dict[in
         reasons[SINGLE_FAULT].append(f"a fault plan of {injections} injections")
     if settings.key is KeyStability.PER_ATTEMPT:
         reasons[STABLE_KEY].append("key per-attempt: a new operation key on every redelivery")
+    if settings.key is KeyStability.NONE:
+        reasons[STABLE_KEY].append("key none: requests carry no operation key at all")
     times = delivery_times(settings.schedule, settings.redelivery_delay, deliveries)
     retention = settings.retention
     if retention is not None and not retained(times[-1], retention, settings.boundary):
@@ -78,13 +80,14 @@ def broken_assumptions(
     """The seed's assumptions the settings set aside, in the seed's order.
 
     Rules: (1) a single injected fault: broken by a plan of more than one injection; (2) a
-    stable key: broken by ``key=per-attempt``; (3) a record retained throughout the retry
-    window and atomic with the effect: broken by a retention that lets the record expire by the
-    latest delivery the channel may make (under the boundary convention in force), and by
-    ``record=separate``; (4) lookups succeed and storage is available: broken by either
-    outage; (5) outages, expiry and concurrency are not modeled: no longer so once a lookup
-    outage, a finite retention or a second worker is set. Settings that only strengthen the
-    runtime (``receiver=dedupe``) or only move the clock break nothing.
+    stable key: broken by ``key=per-attempt``, and by ``key=none`` (the checkpoint runtime
+    only); (3) a record retained throughout the retry window and atomic with the effect: broken
+    by a retention that lets the record expire by the latest delivery the channel may make
+    (under the boundary convention in force), and by ``record=separate``; (4) lookups succeed
+    and storage is available: broken by either outage; (5) outages, expiry and concurrency are
+    not modeled: no longer so once a lookup outage, a finite retention or a second worker is
+    set. Settings that only strengthen the runtime (``receiver=dedupe``) or only move the clock
+    break nothing.
     """
     reasons = _reasons(settings, deliveries, injections)
     return tuple(

@@ -33,6 +33,7 @@ from typing import Final
 
 from asyncfail.ground.durations import Duration
 from asyncfail.lab.actors import DurableStore, Receiver
+from asyncfail.lab.checkpoint import CheckpointRuntime
 from asyncfail.lab.delivery import Delivery
 from asyncfail.lab.events import Event, EventKind
 from asyncfail.lab.faults import FaultPlan, FaultPoint
@@ -42,7 +43,11 @@ from asyncfail.lab.schedules import redelivery_delays
 from asyncfail.lab.settings import LabSettings
 from asyncfail.lab.trace import TraceRecorder
 
-RUNTIMES: Final[dict[Mode, Runtime]] = {Mode.NAIVE: NaiveRuntime(), Mode.DURABLE: DurableRuntime()}
+RUNTIMES: Final[dict[Mode, Runtime]] = {
+    Mode.NAIVE: NaiveRuntime(),
+    Mode.DURABLE: DurableRuntime(),
+    Mode.CHECKPOINT: CheckpointRuntime(),
+}
 
 
 @dataclass(frozen=True, slots=True)

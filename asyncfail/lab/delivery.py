@@ -101,6 +101,14 @@ class Delivery:
             return False
         return self.store.record_intent(operation, key)
 
+    def record_checkpoint(self, operation: str, key: str | None, receipt: Receipt) -> bool:
+        """Journal a step's result (the checkpoint runtime's one journal write after a call);
+        False when it cannot be written (an injected journal outage, or ``store=outage``)."""
+        if self._strikes(FaultPoint.JOURNAL_WRITE):
+            self.trace.emit(EventKind.STORE_WRITE_FAILED, point=FaultPoint.JOURNAL_WRITE)
+            return False
+        return self.store.record_result(operation, key, receipt)
+
     def send(self, key: str | None) -> Generator[FaultPoint, None, Receipt | Refusal | None]:
         """Send the debit request and wait for the reply (a step: the request may stall at the
         receiver, ``pause-in-request``).

@@ -8,22 +8,34 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from asyncfail.ground.durations import Duration
 from asyncfail.lab.faults import Fault, FaultPlan, injection_text, plan_text
-from asyncfail.lab.settings import DEFAULT_SETTINGS, LabSettings
+from asyncfail.lab.settings import DEFAULT_SETTINGS, KeyStability, LabSettings
 
 DEFAULT_DELIVERIES: Final = 3
 MAX_DELIVERIES: Final = 9
 
 
 class Mode(StrEnum):
-    """The two runtimes the lab compares."""
+    """The runtimes the lab runs: the seed's two (``SEED_MODES``), and a durable engine's
+    step."""
 
     NAIVE = "naive"
     """A retry loop: call the tool on every delivery, keep the result in process memory."""
     DURABLE = "durable"
     """Record a dispatch intent under a stable operation key; reconcile by lookup on replay."""
+    CHECKPOINT = "checkpoint"
+    """A durable engine's step (DBOS, Restate, Temporal): journal the step's result after the
+    call returns; on recovery re-run a step whose result is not journaled."""
 
 
-MODE_TITLES: Final[dict[Mode, str]] = {Mode.NAIVE: "Naive loop", Mode.DURABLE: "Durable runtime"}
+SEED_MODES: Final[tuple[Mode, ...]] = (Mode.NAIVE, Mode.DURABLE)
+"""The two runtimes the seed compares, naive first: what "both runtimes" means wherever the
+lab, the review and the lessons set runs side by side."""
+
+MODE_TITLES: Final[dict[Mode, str]] = {
+    Mode.NAIVE: "Naive loop",
+    Mode.DURABLE: "Durable runtime",
+    Mode.CHECKPOINT: "Engine checkpoint",
+}
 """The runtimes as the seed handoff titles their evidence."""
 
 
@@ -87,6 +99,13 @@ class Scenario(BaseModel):
                 )
         return self
 
+    @model_validator(mode="after")
+    def _a_key_for_the_durable_runtime(self) -> "Scenario":
+        refusal = key_refusal(self.mode, self.settings)
+        if refusal is not None:
+            raise ValueError(refusal)
+        return self
+
     @property
     def last_attempt(self) -> int:
         """The last delivery attempt a plan may strike: the budget's last, or the operator's
@@ -100,6 +119,18 @@ class Scenario(BaseModel):
             return self.plan
         assert self.fault is not None  # the validator allows no scenario without either
         return FaultPlan.for_fault(self.fault)
+
+
+def key_refusal(mode: Mode, settings: LabSettings) -> str | None:
+    """Why ``mode`` cannot run under ``settings``, or None. Rule: ``key=none`` (send no key)
+    leaves the durable runtime nothing to look up, so it is refused there; the naive loop
+    sends no key anyway, and the checkpoint runtime sends none."""
+    if mode is Mode.DURABLE and settings.key is KeyStability.NONE:
+        return (
+            "key=none sends no operation key, and the durable runtime needs one to look up "
+            "(use --key stable or per-attempt, or --mode checkpoint)"
+        )
+    return None
 
 
 def option(setting: str) -> str:
@@ -130,5 +161,6 @@ def command_line(scenario: Scenario) -> str:
 
 
 def command_lines(scenario: Scenario) -> str:
-    """The command for ``scenario`` under each runtime, naive first, one per line."""
-    return "\n".join(command_line(scenario.model_copy(update={"mode": m})) for m in Mode)
+    """The command for ``scenario`` under each of the seed's runtimes, naive first, one per
+    line."""
+    return "\n".join(command_line(scenario.model_copy(update={"mode": m})) for m in SEED_MODES)

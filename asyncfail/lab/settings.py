@@ -29,13 +29,16 @@ class ReceiverContract(StrEnum):
 
 
 class KeyStability(StrEnum):
-    """Where the operation key the durable runtime sends comes from."""
+    """Where the operation key the durable and checkpoint runtimes send comes from."""
 
     STABLE = "stable"
     """The business operation: the same key on every delivery attempt (the seed's)."""
     PER_ATTEMPT = "per-attempt"
     """The delivery attempt: a new key on each redelivery, as when an activity's execution id
     changes on each retry."""
+    NONE = "none"
+    """No key at all: a plain engine step's request (the checkpoint runtime only; the durable
+    runtime needs a key to look up, and refuses it)."""
 
 
 class RecordWrite(StrEnum):
@@ -117,7 +120,7 @@ SETTING_DESCRIPTIONS: Final[dict[str, str]] = {
     "receiver": "Whether the receiver only records keys and answers lookups (the seed's), or "
     "also deduplicates a repeated keyed request.",
     "key": "Whether the durable runtime's operation key is stable (the seed's) or changes "
-    "with each delivery attempt.",
+    "with each delivery attempt; the checkpoint runtime may also send none.",
     "record": "Whether the receiver writes the idempotency record with the debit (the "
     "seed's) or in a separate transaction.",
     "lookup": "Whether lookups by key answer (the seed's) or the lookup service is down for "

@@ -11,7 +11,7 @@ from asyncfail.lab.channel import Execution
 from asyncfail.lab.events import Event
 from asyncfail.lab.faults import Fault, FaultPlan
 from asyncfail.lab.results import LabResult
-from asyncfail.lab.scenario import Mode, Scenario
+from asyncfail.lab.scenario import SEED_MODES, Mode, Scenario
 from asyncfail.lab.settings import DEFAULT_SETTINGS, LabSettings
 
 __all__ = ["Execution", "execute", "result_of", "run_plan", "simulate", "simulate_all"]
@@ -59,17 +59,18 @@ def result_of(scenario: Scenario, events: tuple[Event, ...]) -> LabResult:
 
 
 def simulate_each_mode(scenario: Scenario) -> dict[Mode, LabResult]:
-    """``scenario``'s fault and settings under both runtimes, naive first (its own mode is
-    ignored): what a lesson sets side by side."""
-    return {mode: simulate(scenario.model_copy(update={"mode": mode})) for mode in Mode}
+    """``scenario``'s fault and settings under both of the seed's runtimes, naive first (its
+    own mode is ignored): what a lesson sets side by side."""
+    return {mode: simulate(scenario.model_copy(update={"mode": mode})) for mode in SEED_MODES}
 
 
 def simulate_all(
     deliveries: int = Scenario().deliveries, settings: LabSettings = DEFAULT_SETTINGS
 ) -> tuple[LabResult, ...]:
-    """Every named fault under both runtimes, faults in declaration order, naive first."""
+    """Every named fault under both of the seed's runtimes, faults in declaration order, naive
+    first."""
     return tuple(
         simulate(Scenario(fault=fault, mode=mode, deliveries=deliveries, settings=settings))
         for fault in Fault
-        for mode in Mode
+        for mode in SEED_MODES
     )

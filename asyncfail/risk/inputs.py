@@ -5,12 +5,12 @@ from decimal import Decimal, InvalidOperation
 from enum import StrEnum
 from typing import Annotated, Final
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 from asyncfail.ground.durations import Duration
 from asyncfail.ground.prose import echoed
 from asyncfail.lab.faults import Failure, Fault
-from asyncfail.lab.scenario import MAX_DELIVERIES, Mode, option, option_value
+from asyncfail.lab.scenario import MAX_DELIVERIES, Mode, key_refusal, option, option_value
 from asyncfail.lab.settings import DEFAULT_SETTINGS, LabSettings
 
 
@@ -105,6 +105,13 @@ class RiskInputs(BaseModel):
     target: Probability = Field(
         1e-4, description="The duplicate risk a retention must bring the estimate below."
     )
+
+    @model_validator(mode="after")
+    def _a_key_for_the_durable_runtime(self) -> "RiskInputs":
+        refusal = key_refusal(self.mode, self.settings)
+        if refusal is not None:
+            raise ValueError(refusal)
+        return self
 
     def probability_of(self, failure: Failure) -> float:
         """The chance an injection of ``failure`` strikes at one point of one delivery."""

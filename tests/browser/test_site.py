@@ -28,6 +28,7 @@ from asyncfail.course import lab_lesson, site  # noqa: E402
 from asyncfail.course.catalog import COURSE_LINE, COURSE_QUESTION, COURSE_TITLE  # noqa: E402
 from asyncfail.course.site import PageKind, page_title  # noqa: E402
 from asyncfail.lab.faults import describe_fault  # noqa: E402
+from asyncfail.lab.scenario import SEED_MODES  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -88,7 +89,7 @@ def read_lab_json(page: Page) -> dict[str, Any]:
     """The JSON documents lesson 1 shows under "JSON printed by `asyncfail lab`", by runtime:
     each accordion item is opened and its code block parsed (None where it does not parse)."""
     shown: dict[str, Any] = {}
-    for mode in Mode:
+    for mode in SEED_MODES:
         header = page.get_by_text(lab_lesson.JSON_LABEL.format(mode=mode.value).replace("`", ""))
         if not header.count():
             continue
@@ -262,7 +263,7 @@ def test_wasm_lab_lesson_boots_offline_and_prints_what_the_cli_prints(
     for index, fault in enumerate(FAULTS):
         if index:
             dropdown.select_option(label=fault.value)
-        expected = {mode.value: cli_lab(fault, mode) for mode in Mode}
+        expected = {mode.value: cli_lab(fault, mode) for mode in SEED_MODES}
         shown = wait_for_lab(page, expected, BOOT_WAIT_S if index == 0 else RECOMPUTE_WAIT_S)
         shot(page, screenshots, f"wasm-lab-{fault.value}")
         assert shown == expected, fault

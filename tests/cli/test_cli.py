@@ -10,6 +10,7 @@ import jsonschema
 import pytest
 
 from asyncfail import Fault, Mode, Scenario, simulate
+from asyncfail.lab.scenario import SEED_MODES
 from tests.cli_support import ROOT, run_main, run_process
 
 SCRIPT = Path(sys.executable).parent / "asyncfail"
@@ -41,7 +42,7 @@ def test_lab_all_lists_every_fault_and_mode() -> None:
     docs = json.loads(out)
     assert code == 0
     assert [(d["fault"], d["mode"]) for d in docs] == [
-        (f.value, m.value) for f in Fault for m in Mode
+        (f.value, m.value) for f in Fault for m in SEED_MODES
     ]
 
 
@@ -175,7 +176,7 @@ def test_text_of_every_run_states_the_assumptions_once() -> None:
     code, out, _ = run_main("lab", "--all", "--format", "text")
     assert code == 0
     assert out.count("Assumptions:") == 1
-    assert out.count("Async Failure Lab: ") == len(Fault) * len(Mode)
+    assert out.count("Async Failure Lab: ") == len(Fault) * len(SEED_MODES)
     for assumption in simulate(Scenario()).assumptions:
         assert out.count(assumption) == 1
     single = run_main("lab", "--format", "text")[1]

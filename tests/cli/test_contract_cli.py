@@ -14,7 +14,7 @@ from asyncfail.contract.sweep import sweep_around_boundary
 from asyncfail.ground.canonical import to_json
 from asyncfail.lab.faults import Fault
 from asyncfail.lab.results import LabResult
-from asyncfail.lab.scenario import Mode
+from asyncfail.lab.scenario import SEED_MODES
 from tests.cli_support import ROOT, run_main, run_process
 from tests.golden.regenerate import cli_output, golden_path
 
@@ -26,7 +26,7 @@ def lab_all_from_golden_files() -> str:
     documents = [
         json.loads(golden_path(fault, mode).read_text(encoding="utf-8"))
         for fault in Fault
-        for mode in Mode
+        for mode in SEED_MODES
     ]
     return to_json(documents)
 
@@ -178,7 +178,7 @@ def test_lab_output_is_unaffected_by_running_the_contract_in_the_same_process() 
     assert run_main("contract", "--scope", "operation", "--second", "other-tenant")[0] == 0
     sweep_around_boundary(ContractScenario(), radius_seconds=3)
     for fault in Fault:
-        for mode in Mode:
+        for mode in SEED_MODES:
             assert cli_output(fault, mode) == golden_path(fault, mode).read_text(encoding="utf-8")
     assert run_main("lab", "--all")[1] == lab_all_from_golden_files()
 

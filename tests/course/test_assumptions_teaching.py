@@ -23,6 +23,7 @@ from asyncfail.lab.faults import parse_plan
 from asyncfail.lab.reading import Outcome, Status
 from asyncfail.lab.restore import restorations
 from asyncfail.lab.results import LabResult
+from asyncfail.lab.scenario import SEED_MODES
 from asyncfail.lab.schedules import delivery_times
 from asyncfail.lab.settings import LabSettings
 from tests.notebook_support import NOTEBOOKS, load_notebook, run_lesson
@@ -33,7 +34,7 @@ E = EventKind
 
 def runs(fault: Fault, **settings: object) -> dict[Mode, LabResult]:
     chosen = LabSettings.model_validate(settings)
-    return {m: simulate(Scenario(fault=fault, mode=m, settings=chosen)) for m in Mode}
+    return {m: simulate(Scenario(fault=fault, mode=m, settings=chosen)) for m in SEED_MODES}
 
 
 def effects(fault: Fault, **settings: object) -> tuple[int, int]:
@@ -300,7 +301,7 @@ def test_a_crash_before_dispatch_on_every_delivery_debits_nothing_until_one_more
     plan = parse_plan("1:before-dispatch,2:before-dispatch,3:before-dispatch")
     spent = Scenario(plan=plan)
     assert SettingsDemo(SINGLE_FAULT).scenario() == spent
-    for mode in Mode:
+    for mode in SEED_MODES:
         result = simulate(spent.model_copy(update={"mode": mode}))
         assert (result.counts.attempts, result.counts.effects) == (3, 0)
         assert result.status is Status.NEVER_APPLIED

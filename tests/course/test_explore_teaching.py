@@ -24,6 +24,7 @@ from asyncfail.explore.invariants import ADMITS_NOT_KNOWING, Invariant
 from asyncfail.explore.plans import injection_space
 from asyncfail.lab.faults import FaultPlan, parse_plan, plan_text
 from asyncfail.lab.reading import Status
+from asyncfail.lab.scenario import SEED_MODES
 from asyncfail.lab.settings import LabSettings
 from tests.notebook_support import load_notebook, run_lesson, visible_text
 
@@ -182,7 +183,7 @@ def test_the_bounds_of_the_search() -> None:
 def test_every_row_has_one_worker_where_a_stall_only_delays() -> None:
     assert {row.settings.workers for row in ROWS} == {1}
     for point in (p for p in FaultPoint if p.value.startswith("pause-")):
-        for mode in Mode:
+        for mode in SEED_MODES:
             result = simulate(Scenario(plan=parse_plan(f"1:{point}"), mode=mode))
             assert (result.counts.attempts, result.counts.effects) == (1, 1), point
             assert result.status is Status.APPLIED_ONCE

@@ -11,6 +11,7 @@ from asyncfail import Fault, Mode, Scenario, simulate
 from asyncfail.charts.timeline import narrate, timeline_rows
 from asyncfail.cli.main import main
 from asyncfail.course.questions import LAB_QUESTION
+from asyncfail.lab.scenario import SEED_MODES
 from tests.notebook_support import (
     load_notebook,
     run_lesson,
@@ -46,15 +47,15 @@ def test_each_fault_shows_the_librarys_counts_status_and_traces(fault: Fault) ->
         skip_prediction=mo.ui.switch(value=True),
     )
     text = visible_text(page)
-    expected = {m: simulate(Scenario(fault=fault, mode=m)) for m in Mode}
+    expected = {m: simulate(Scenario(fault=fault, mode=m)) for m in SEED_MODES}
     assert defs["results"] == expected
     for result in expected.values():
         assert result.status.value in text
         assert f"Tool calls {result.counts.tool_calls} · lookups {result.counts.lookups}" in text
         assert f"outcome {result.outcome.value}" in text
     specs = vega_specs(page)
-    assert [s["title"] for s in specs] == [f"{m.value} runtime: {fault.value}" for m in Mode]
-    for spec, mode in zip(specs, Mode, strict=True):
+    assert [s["title"] for s in specs] == [f"{m.value} runtime: {fault.value}" for m in SEED_MODES]
+    for spec, mode in zip(specs, SEED_MODES, strict=True):
         assert spec["datasets"]["events"] == timeline_rows(expected[mode], defs["step"].value)
         assert spec["description"].startswith(f"Timeline of the {mode.value} runtime")
 
@@ -82,7 +83,7 @@ def test_stepping_moves_narration_and_highlight() -> None:
 
 
 def test_committed_prediction_is_judged_against_the_model() -> None:
-    results = {m: simulate(Scenario(mode=m)) for m in Mode}
+    results = {m: simulate(Scenario(mode=m)) for m in SEED_MODES}
     guess = SimpleNamespace(value={"naive": 1, "durable": 1})
     view, _ = nb.counts_panel.run(prediction=guess, revealed=True, results=results)
     text = visible_text(view.text)
@@ -107,7 +108,7 @@ def test_skipping_lasts_across_faults_while_the_prediction_is_per_fault() -> Non
 def test_cli_command_and_json_match_the_cli() -> None:
     page, _ = run(fault=mo.ui.dropdown([f.value for f in Fault], value="response-lost"))
     text = visible_text(page)
-    for mode in Mode:
+    for mode in SEED_MODES:
         argv = ["lab", "--fault", "response-lost", "--mode", mode.value]
         assert "asyncfail " + " ".join(argv) in text
         out = io.StringIO()

@@ -12,6 +12,7 @@ from asyncfail.charts.specs import time_timeline_spec
 from asyncfail.course.questions import WORKERS_QUESTION
 from asyncfail.explore.explorer import explore
 from asyncfail.lab.faults import parse_plan
+from asyncfail.lab.scenario import SEED_MODES
 from asyncfail.lab.settings import LabSettings
 from tests.cli_support import run_main
 from tests.notebook_support import load_notebook, run_lesson, stats, vega_specs, visible_text
@@ -52,7 +53,7 @@ def test_a_stalled_request_without_safeguards_debits_twice_in_both_runtimes() ->
     )
     assert defs["scenario"] == scenario
     specs = vega_specs(page)
-    for spec, mode in zip(specs, Mode, strict=False):
+    for spec, mode in zip(specs, SEED_MODES, strict=False):
         result = simulate(scenario.model_copy(update={"mode": mode}))
         assert spec["datasets"] == time_timeline_spec(result, width=380)["datasets"]
         lanes = {r["lane_name"] for r in spec["datasets"]["events"]}
@@ -89,7 +90,7 @@ def test_the_explorer_verdict_is_the_explorers() -> None:
 
 def test_the_commands_shown_print_the_runs() -> None:
     page, defs = run(**controls(claim="lease", fencing="token"), skip_prediction=SKIP)
-    for mode in Mode:
+    for mode in SEED_MODES:
         command = (
             "asyncfail lab --plan 1:pause-in-request --mode "
             f"{mode.value} --workers 2 --claim lease --fencing token"

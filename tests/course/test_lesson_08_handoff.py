@@ -6,7 +6,7 @@ from asyncfail.charts.timeline import timeline_rows
 from asyncfail.course.questions import HANDOFF_QUESTION
 from asyncfail.handoff.review import build_review
 from asyncfail.lab.faults import Fault
-from asyncfail.lab.scenario import Mode
+from asyncfail.lab.scenario import SEED_MODES
 from tests.notebook_support import load_notebook, run_lesson, vega_specs, visible_text
 
 nb = load_notebook("08_review_handoff")
@@ -19,7 +19,7 @@ def test_defaults_show_the_seed_handoff_and_its_timelines() -> None:
     assert review.html(standalone=False) in page
     assert "Async Reliability Review: sample handoff" in visible_text(page)
     titles = [s["title"] for s in vega_specs(page)]
-    assert titles == [f"{m.value} runtime: crash-after-effect" for m in Mode]
+    assert titles == [f"{m.value} runtime: crash-after-effect" for m in SEED_MODES]
 
 
 def test_the_handoff_follows_the_chosen_fault() -> None:

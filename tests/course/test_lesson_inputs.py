@@ -7,9 +7,10 @@ from typing import Any
 import marimo as mo
 import pytest
 
-from asyncfail import Mode, Scenario, simulate
+from asyncfail import Scenario, simulate
 from asyncfail.handoff.design import MAX_TEXT
 from asyncfail.handoff.report import assess
+from asyncfail.lab.scenario import SEED_MODES
 from tests.notebook_support import load_notebook, run_lesson, stats, visible_text
 
 LAB = load_notebook("01_async_failure_lab")
@@ -31,12 +32,12 @@ READINESS = load_notebook("07_readiness_checklist")
 def test_a_committed_guess_that_is_not_a_count_is_explained_not_judged(
     guesses: dict[str, object],
 ) -> None:
-    results = {m: simulate(Scenario(mode=m)) for m in Mode}
+    results = {m: simulate(Scenario(mode=m)) for m in SEED_MODES}
     view, _ = LAB.counts_panel.run(
         prediction=SimpleNamespace(value=guesses), revealed=True, results=results
     )
     text = visible_text(view.text)
-    for mode in Mode:
+    for mode in SEED_MODES:
         assert f"{mode.value}: no guess to judge; enter a whole number" in text
     assert ("Business effects", "2") in stats(view.text), "the counts still show"
 

@@ -67,6 +67,7 @@ from asyncfail.lab.reading import (
     result_record_of,
 )
 from asyncfail.lab.results import LabResult
+from asyncfail.lab.scenario import SEED_MODES
 from asyncfail.lab.schedules import delivery_times
 from asyncfail.lab.settings import DEFAULT_SETTINGS, LabSettings
 from tests.golden.regenerate import TEACHING_GUIDE
@@ -298,12 +299,12 @@ def test_seed_case_second_attempt_events() -> None:
 
 def test_request_lost_and_response_lost_look_the_same_from_inside_the_worker() -> None:
     for fault in (Fault.REQUEST_LOST, Fault.RESPONSE_LOST):
-        for mode in Mode:
+        for mode in SEED_MODES:
             failure = failure_event(lab(fault, mode).events)
             assert failure is not None
             assert (failure.kind, failure.attempt) == (EventKind.TIMEOUT_OBSERVED, 1)
     # Under request-lost no debit has happened at the timeout; under response-lost it has.
-    for mode in Mode:
+    for mode in SEED_MODES:
         assert order_of(lab(Fault.REQUEST_LOST, mode).events) is Order.FAULT_FIRST
         assert order_of(lab(Fault.RESPONSE_LOST, mode).events) is Order.EFFECT_FIRST
 
@@ -324,7 +325,7 @@ def test_time_passes_only_between_deliveries_so_the_naive_retry_is_at_the_same_i
     times = delivery_times(DEFAULT_SETTINGS.schedule, DEFAULT_SETTINGS.redelivery_delay, 3)
     assert times == (Duration(0), Duration.of_seconds(30), Duration.of_seconds(60))
     for fault in Fault:
-        for mode in Mode:
+        for mode in SEED_MODES:
             for event in lab(fault, mode).events:
                 assert event.at == times[event.attempt - 1]
     naive = lab(Fault.RESPONSE_LOST, Mode.NAIVE).events

@@ -22,6 +22,7 @@ from asyncfail.lab.events import EVENT_KINDS, Event, EventKind
 from asyncfail.lab.faults import FaultPlan, parse_plan, plan_text
 from asyncfail.lab.reading import Status
 from asyncfail.lab.results import LabResult
+from asyncfail.lab.scenario import SEED_MODES
 from asyncfail.lab.settings import LabSettings
 from tests.course.test_assumptions_teaching import _cell_arguments
 from tests.notebook_support import load_notebook, run_lesson, visible_text
@@ -45,7 +46,9 @@ def workers_demos() -> list[WorkersDemo]:
 def runs(plan: str = IN_REQUEST, **settings: object) -> dict[Mode, LabResult]:
     """Both runtimes with two workers, worker 1 stalling as ``plan`` says."""
     chosen = LabSettings.model_validate({"workers": 2} | settings)
-    return {m: simulate(Scenario(plan=parse_plan(plan), mode=m, settings=chosen)) for m in Mode}
+    return {
+        m: simulate(Scenario(plan=parse_plan(plan), mode=m, settings=chosen)) for m in SEED_MODES
+    }
 
 
 def effects(plan: str = IN_REQUEST, **settings: object) -> tuple[int, int]:

@@ -16,6 +16,7 @@ from asyncfail.lab.events import Event, EventKind
 from asyncfail.lab.faults import FAULT_POINT, FaultPoint
 from asyncfail.lab.reading import Order, failure_event, order_of
 from asyncfail.lab.results import LabResult
+from asyncfail.lab.scenario import SEED_MODES
 from tests.markup_support import Node, assert_self_contained_page, parse_html
 
 # Written out here, independently of the module's own table.
@@ -74,7 +75,7 @@ def model_evidence(result: LabResult) -> dict[str, object]:
 @pytest.mark.parametrize("fault", list(Fault))
 def test_markdown_figures_and_events_are_the_models(fault: Fault) -> None:
     text = build_review(fault).markdown()
-    for mode in Mode:
+    for mode in SEED_MODES:
         assert parse_markdown_evidence(text, mode) == model_evidence(expected(fault, mode))
 
 
@@ -105,7 +106,7 @@ def html_evidence(root: Node, mode: Mode) -> dict[str, object]:
 @pytest.mark.parametrize("fault", list(Fault))
 def test_html_figures_and_events_are_the_models(fault: Fault) -> None:
     root = assert_self_contained_page(build_review(fault).html())
-    for mode in Mode:
+    for mode in SEED_MODES:
         assert html_evidence(root, mode) == model_evidence(expected(fault, mode))
 
 
@@ -236,7 +237,7 @@ def test_failure_point_sentences_agree_with_the_traces(fault: Fault) -> None:
     assert ("crash" in facts(text)["Flow"]) is crashed
     intent_in = frozenset(
         m
-        for m in Mode
+        for m in SEED_MODES
         if any(e.kind.value == "DispatchIntentRecorded" for e in review.run(m).events)
     )
     assert (
@@ -334,7 +335,7 @@ def test_runtimes_that_disagree_are_described_one_by_one() -> None:
 
 def test_failure_event_is_the_first_crash_or_timeout() -> None:
     for fault in Fault:
-        for mode in Mode:
+        for mode in SEED_MODES:
             result = expected(fault, mode)
             event = failure_event(result.events)
             kinds = [e.kind for e in result.events]

@@ -19,6 +19,7 @@ from typing import Any
 import jsonschema
 import pytest
 
+from asyncfail.cli.verify import REFERENCE_KEYS
 from asyncfail.course import truth_lesson
 from asyncfail.ground.prose import echoed
 from asyncfail.lab.faults import Fault
@@ -160,7 +161,7 @@ def test_a_reference_broken_on_purpose_disagrees_and_is_named(
     document = json.loads(out)
     durable = [
         " ".join(("crash-after-effect", Mode.DURABLE, *rest))
-        for rest in itertools.product(KeyStability, RecordWrite, ReceiverContract)
+        for rest in itertools.product(REFERENCE_KEYS, RecordWrite, ReceiverContract)
     ]
     assert code == 1
     assert document["disagreements"] == durable, "the naive rows still agree"

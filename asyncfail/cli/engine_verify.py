@@ -1,0 +1,152 @@
+"""``asyncfail verify --engine NAME``: a real durable-execution engine, case by case, beside the
+model, with the engine's own records (``asyncfail.engines``).
+
+The same output formats, exit statuses, ``--keep`` and clean-up as ``asyncfail verify``: 0 when
+every case agrees, 1 when one does not (naming them) or the engine cannot run, 2 for a runtime,
+key or receiver the engine does not run, 130 on Ctrl-C.
+"""
+
+import argparse
+from collections.abc import Callable
+from enum import StrEnum
+from pathlib import Path
+from typing import Final, TypeVar
+
+from asyncfail.cli.output import OutputFormat, Unsuccessful, UsageError
+from asyncfail.engines.adapter import Engine, EngineUnavailable, engine_matrix
+from asyncfail.engines.registry import ENGINES
+from asyncfail.engines.verification import EngineRow, EngineVerification, verify_engine
+from asyncfail.ground.canonical import to_json
+from asyncfail.ground.prose import counted, joined
+from asyncfail.lab.faults import Fault
+from asyncfail.lab.scenario import Mode
+from asyncfail.lab.settings import KeyStability, ReceiverContract, RecordWrite
+from asyncfail.reference.supervisor import ReferenceFailure
+from asyncfail.reference.verification import Case, Figures
+
+PREFIX: Final = "asyncfail verify: error:"
+NAMED_IN_A_LINE: Final = 3
+
+Choice = TypeVar("Choice", bound=StrEnum)
+
+
+def narrowed(kind: type[Choice], value: str | None) -> tuple[Choice, ...] | None:
+    return None if value is None else (kind(value),)
+
+
+def figures_text(f: Figures) -> str:
+    """``2 1 1 1 exactly-once``: attempts, effects, tool calls, lookups, outcome."""
+    return f"{f.attempts} {f.effects} {f.tool_calls} {f.lookups} {f.outcome}"
+
+
+def supported_cases(engine: Engine, args: argparse.Namespace) -> tuple[Case, ...]:
+    """The engine's matrix narrowed by the options; an option it does not run is bad input."""
+    if args.record is not None and args.record != RecordWrite.ATOMIC:
+        raise UsageError(f"{PREFIX} argument --record: the {engine.name} engine runs atomic only")
+    modes = narrowed(Mode, args.mode)
+    if modes is not None and modes[0] not in engine.modes():
+        raise UsageError(
+            f"{PREFIX} argument --mode: the {engine.name} engine runs "
+            f"{joined([m.value for m in engine.modes()])}"
+        )
+    faults = (Fault(args.fault),) if args.fault is not None else tuple(Fault)
+    cases = engine_matrix(
+        engine,
+        faults,
+        modes,
+        narrowed(KeyStability, args.key),
+        narrowed(ReceiverContract, args.receiver),
+    )
+    if not cases:
+        raise UsageError(
+            f"{PREFIX} the {engine.name} engine runs no case with these options "
+            f"(checkpoint: --key none or stable, either receiver; durable: --key stable or "
+            "per-attempt, --receiver lookup-only)"
+        )
+    return cases
+
+
+def run(
+    args: argparse.Namespace, keep: Path | None, progress: Callable[[int, int], None] | None
+) -> str:
+    engine = ENGINES[args.engine]
+    cases = supported_cases(engine, args)
+    try:
+        verification = verify_engine(
+            engine,
+            cases,
+            args.deliveries,
+            args.jobs,
+            keep,
+            progress,
+        )
+    except EngineUnavailable as error:
+        raise Unsuccessful(f"{PREFIX} {error}") from None
+    except (ReferenceFailure, OSError) as error:
+        raise Unsuccessful(f"{PREFIX} the {engine.name} engine failed: {error}") from None
+    text = (
+        render_text(verification)
+        if args.format == OutputFormat.TEXT
+        else to_json(verification.model_dump(mode="json"))
+    )
+    if not verification.agrees:
+        raise Unsuccessful(disagreement_line(verification), output=text)
+    return text
+
+
+def disagreement_line(verification: EngineVerification) -> str:
+    names = verification.disagreements
+    shown = "; ".join(names[:NAMED_IN_A_LINE])
+    more = f"; and {len(names) - NAMED_IN_A_LINE} more" if len(names) > NAMED_IN_A_LINE else ""
+    total = counted(len(verification.rows), "case")
+    return f"asyncfail verify: {len(names)} of {total} disagree with the model: {shown}{more}"
+
+
+HEADERS: Final = ("fault", "mode", "key", "receiver", "model", "real", "processes", "verdict")
+
+
+def row_cells(row: EngineRow) -> tuple[str, ...]:
+    case, model, real = row.case, row.model, row.real
+    return (
+        case.fault,
+        case.mode,
+        case.key,
+        case.receiver,
+        figures_text(model),
+        figures_text(real),
+        " ".join(real.workers),
+        "agrees" if row.agrees else "DISAGREES",
+    )
+
+
+def render_text(verification: EngineVerification) -> str:
+    """A table for the terminal: one line per case, then under it what the engine recorded
+    (and the note, where it differs from the model by design), then the verdict."""
+    v = verification
+    rows = [row_cells(row) for row in v.rows]
+    widths = [max(len(cells[i]) for cells in [HEADERS, *rows]) for i in range(len(HEADERS))]
+    lines = [
+        f"Does the model tell the truth? {v.engine} {v.version} on real processes, up to "
+        f"{counted(v.deliveries, 'delivery')} per case",
+        "model, real: attempts effects tool-calls lookups outcome; processes: how each "
+        "delivery's process ended",
+        "",
+        "  ".join(h.ljust(w) for h, w in zip(HEADERS, widths, strict=True)).rstrip(),
+    ]
+    for row, cells in zip(v.rows, rows, strict=True):
+        lines.append("  ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)).rstrip())
+        lines.append(
+            f"    {v.engine}: workflow {', '.join(row.workflows) or 'none'}; steps "
+            f"{', '.join(row.steps) or 'none'}"
+        )
+        if row.note is not None:
+            lines.append(f"    by design: {row.note}")
+    total = counted(len(v.rows), "case")
+    names = v.disagreements
+    lines += [
+        "",
+        f"{total}: every one agrees with the model"
+        if not names
+        else f"{len(names)} of {total} disagree with the model: {'; '.join(names)}",
+    ]
+    return "\n".join(lines) + "\n"

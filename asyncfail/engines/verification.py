@@ -1,0 +1,119 @@
+"""A real engine beside the model: every case it supports, the real figures, the engine's own
+records and the model's prediction, side by side.
+
+The figures are the reference verification's (``asyncfail.reference.verification``: attempts,
+effects, tool calls, lookups, outcome, how each delivery's process ended, which receivers
+died), read the same way from what the engine's run left behind; a row agrees when every
+figure is equal. Beside them, the engine's own records (for DBOS: the workflow's status and its
+recorded steps), and a note where the engine differs from the model by design. Results hold no
+times: the same inputs give the same document.
+"""
+
+import shutil
+import tempfile
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor, as_completed
+from pathlib import Path
+from typing import Final
+
+from pydantic import BaseModel, ConfigDict, Field, computed_field
+
+from asyncfail.engines.adapter import Engine, EngineRun
+from asyncfail.lab.scenario import DEFAULT_DELIVERIES, MAX_DELIVERIES
+from asyncfail.reference.supervisor import Processes
+from asyncfail.reference.verification import Case, Figures, folder, observed, predicted
+
+DEFAULT_ENGINE_JOBS: Final = 4
+"""Cases run at once: most of a DBOS process's life is starting the interpreter and waiting."""
+
+
+class EngineRow(BaseModel):
+    """One case: the model's figures, the real ones, the engine's records, and a note."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    case: Case
+    model: Figures
+    real: Figures
+    workflows: tuple[str, ...] = Field(description="The engine's record of each workflow.")
+    steps: tuple[str, ...] = Field(description="The steps the engine recorded, in order.")
+    note: str | None = Field(
+        None,
+        description="Where the engine differs from the model by design, and how the "
+        "application makes them comparable.",
+    )
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def agrees(self) -> bool:
+        return self.model == self.real
+
+
+class EngineVerification(BaseModel):
+    """Every case of one engine's verification, in its matrix's order."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    engine: str
+    version: str
+    deliveries: int = Field(ge=1, le=MAX_DELIVERIES)
+    rows: tuple[EngineRow, ...]
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def agrees(self) -> bool:
+        """Whether every row agrees."""
+        return all(row.agrees for row in self.rows)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def disagreements(self) -> tuple[str, ...]:
+        """The names of the rows that do not agree."""
+        return tuple(row.case.name for row in self.rows if not row.agrees)
+
+
+def verify_engine(
+    engine: Engine,
+    cases: Sequence[Case],
+    deliveries: int = DEFAULT_DELIVERIES,
+    jobs: int = DEFAULT_ENGINE_JOBS,
+    keep: Path | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> EngineVerification:
+    """Run every case on ``engine``, ``jobs`` at a time, and set it beside the model.
+
+    As the reference's ``verify``: each case in its own folder, under ``keep`` (left there) or
+    a new temporary folder removed at the end; every process ended and reaped before this
+    returns or raises (Ctrl-C too); ``progress(done, total)`` told of each finished case.
+    """
+    version = engine.version()
+    processes = Processes()
+    root = keep if keep is not None else Path(tempfile.mkdtemp(prefix="asyncfail-engine-"))
+    pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="asyncfail-engine")
+    try:
+        futures: dict[Future[EngineRun], int] = {
+            pool.submit(engine.run_case, case, deliveries, root / folder(case), processes): index
+            for index, case in enumerate(cases)
+        }
+        runs: dict[int, EngineRun] = {}
+        for future in as_completed(futures):
+            runs[futures[future]] = future.result()
+            if progress is not None:
+                progress(len(runs), len(cases))
+    finally:
+        processes.stop()
+        pool.shutdown(wait=True, cancel_futures=True)
+        if keep is None:
+            shutil.rmtree(root, ignore_errors=True)
+    rows = tuple(
+        EngineRow(
+            case=case,
+            model=predicted(case, deliveries),
+            real=observed(runs[index].real),
+            workflows=runs[index].workflows,
+            steps=runs[index].steps,
+            note=engine.note(case),
+        )
+        for index, case in enumerate(cases)
+    )
+    return EngineVerification(engine=engine.name, version=version, deliveries=deliveries, rows=rows)
