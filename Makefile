@@ -49,7 +49,7 @@ typecheck: $(STAMP) ## mypy --strict on the library
 pytest: $(STAMP) ## The pytest suite
 	$(BIN)/pytest
 
-golden: $(STAMP) ## Regenerate the golden lab documents, chart templates and docs/teaching.md
+golden: $(STAMP) ## Regenerate the golden lab documents, the chart templates and notebooks/README.md
 	$(BIN)/python tests/golden/regenerate.py
 
 verify-record: $(STAMP) ## Verify the model on real processes; record the table lesson 1 shows

@@ -1,6 +1,6 @@
 """Regenerate the golden lab documents by running the real CLI (`make golden`), the chart
-templates from the altair builders, and two documents from the library: `notebooks/README.md`
-(the catalog) and the instructor guide (`docs/teaching.md`).
+templates from the altair builders, and `notebooks/README.md` (the catalog) from the library.
+The instructor guide (`docs/teaching.md`) is written by hand: `tests/docs` runs its examples.
 
 Golden files are never edited by hand: a change to the model shows up as a diff here.
 """
@@ -11,7 +11,6 @@ from pathlib import Path
 
 from asyncfail.cli.main import main
 from asyncfail.course.catalog import notebooks_readme
-from asyncfail.course.guide import guide_markdown
 from asyncfail.lab.faults import Fault
 from asyncfail.lab.scenario import Mode
 
@@ -19,7 +18,6 @@ HERE = Path(__file__).parent / "lab"
 ROOT = Path(__file__).resolve().parents[2]
 CHART_TEMPLATES = ROOT / "asyncfail" / "charts" / "templates.py"
 NOTEBOOKS_README = ROOT / "notebooks" / "README.md"
-TEACHING_GUIDE = ROOT / "docs" / "teaching.md"
 
 
 def golden_path(fault: Fault, mode: Mode) -> Path:
@@ -55,5 +53,3 @@ if __name__ == "__main__":
     print(f"wrote {CHART_TEMPLATES}")
     NOTEBOOKS_README.write_text(notebooks_readme(), encoding="utf-8")
     print(f"wrote {NOTEBOOKS_README}")
-    TEACHING_GUIDE.write_text(guide_markdown(), encoding="utf-8")
-    print(f"wrote {TEACHING_GUIDE}")
