@@ -27,15 +27,15 @@ from asyncfail.explore.invariants import Invariant
 from asyncfail.ground.durations import approx, human
 from asyncfail.ground.prose import counted, quoted
 from asyncfail.ground.seed import Boundary
-from asyncfail.handoff.design import design_from_answers
-from asyncfail.handoff.report import assess
-from asyncfail.handoff.review import build_review
-from asyncfail.handoff.verdict import STATUS_LABELS, CheckStatus
 from asyncfail.lab.faults import Fault, FaultPlan, plan_text
 from asyncfail.lab.restore import restorations
 from asyncfail.lab.results import LabResult
 from asyncfail.lab.scenario import Mode, Scenario
 from asyncfail.lab.simulation import simulate
+from asyncfail.readiness.design import design_from_answers
+from asyncfail.readiness.report import assess
+from asyncfail.readiness.verdict import STATUS_LABELS, CheckStatus
+from asyncfail.review.handoff import build_review
 from asyncfail.risk.inputs import RiskInputs
 from asyncfail.risk.report import REAL_RETENTIONS, RiskRun
 from asyncfail.risk.report import assess as assess_risk

@@ -12,6 +12,7 @@ from typing import Final
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from asyncfail.contract.terms import KeyScope
+from asyncfail.document.markup import plain
 from asyncfail.ground.durations import (
     Duration,
     TimeUnit,
@@ -20,7 +21,6 @@ from asyncfail.ground.durations import (
     parse_amount,
 )
 from asyncfail.ground.prose import echoed
-from asyncfail.handoff.markup import plain
 
 MAX_TEXT: Final = 10_000
 """The longest free-text answer accepted (an owner's name or team), in characters."""
