@@ -61,6 +61,7 @@ bench: $(STAMP) ## Print performance figures and ratios
 	$(BIN)/python bench/lessons_bench.py
 	$(BIN)/python bench/export_bench.py
 	$(BIN)/python bench/verify_bench.py
+	$(BIN)/python bench/tests_bench.py
 
 export: $(STAMP) ## Build the publishable site in exports/site/ (needs Chromium, for pictures)
 	$(BIN)/python exports/build.py

@@ -334,3 +334,23 @@ def test_a_lessons_controls_take_labels_options_and_defaults_from_the_library(
                     if re.search("[A-Za-z]", literal_text(v))
                 ]
     assert written == []
+
+
+def test_a_module_that_lists_its_names_lists_every_public_function_and_class() -> None:
+    for name, path in modules().items():
+        tree = parsed(path)
+        listed = [
+            node.value
+            for node in tree.body
+            if isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)
+        ]
+        if not listed:
+            continue
+        names = set(ast.literal_eval(listed[0]))
+        defined = {
+            node.name
+            for node in tree.body
+            if isinstance(node, ast.FunctionDef | ast.ClassDef) and not node.name.startswith("_")
+        }
+        assert defined <= names, f"{name}.__all__ misses {sorted(defined - names)}"

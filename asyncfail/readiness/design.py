@@ -211,10 +211,6 @@ UNKNOWN_SCOPE: Final = "unknown"
 """How a form says the key's scope is not known (``key_scope=None``)."""
 
 
-def _not_one_of(raw: object, options: str) -> str:
-    return f"{echoed(str(raw))} is not one of {options}"
-
-
 def _read(field: str, raw: object) -> object:
     """One raw answer as ``ReplayDesign`` holds it, or ValueError with a one-line reason."""
     match field:
