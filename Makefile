@@ -8,6 +8,8 @@ COURSE := $(VENV)/.course
 STAMP  := $(VENV)/.installed
 HOST   ?= 127.0.0.1
 PORT   ?= 2718
+# pytest-xdist workers for `make pytest` (auto: one per core; 0 runs in this process).
+WORKERS ?= auto
 
 .DEFAULT_GOAL := help
 .PHONY: help serve lab test lint typecheck pytest golden verify-record bench export picture relock clean
@@ -46,8 +48,8 @@ lint: $(STAMP) ## ruff lint and format check; marimo check on the notebooks
 typecheck: $(STAMP) ## mypy --strict on the library
 	$(BIN)/mypy --strict asyncfail
 
-pytest: $(STAMP) ## The pytest suite
-	$(BIN)/pytest
+pytest: $(STAMP) ## The pytest suite, on every core (WORKERS=0 runs it in one process)
+	$(BIN)/pytest -n $(WORKERS) --dist loadgroup
 
 golden: $(STAMP) ## Regenerate the golden lab documents, the chart templates and notebooks/README.md
 	$(BIN)/python tests/golden/regenerate.py
