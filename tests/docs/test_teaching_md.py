@@ -94,3 +94,22 @@ def test_the_glance_table_names_notebooks_that_exist() -> None:
     assert named, "the course at a glance names no notebook"
     for path in named:
         assert (ROOT / path).exists(), path
+
+
+def test_every_check_in_the_guide_is_a_lessons_check_with_its_answer() -> None:
+    from asyncfail.course import questions
+    from asyncfail.ground.quiz import Question
+
+    known = {q.prompt: q for q in vars(questions).values() if isinstance(q, Question)}
+    sections = re.findall(r"^## Lesson \d+ · Check for understanding\n\n(.*?)(?=^## |\Z)", TEXT,
+                          re.MULTILINE | re.DOTALL)  # fmt: skip
+    assert len(sections) == len(LESSONS)
+    for section in sections:
+        prompt, rest = section.split("\n\n", 1)
+        assert prompt in known, prompt
+        question = known[prompt]
+        options = re.findall(r"^- (.*)$", rest, re.MULTILINE)
+        marked = f"**{question.answer}** (the answer)"
+        assert options == [marked if o == question.answer else o for o in question.options]
+        assert f"**Answer:** {question.answer}\n" in rest
+        assert f"**Why:** {question.explanation}\n" in rest
