@@ -10,6 +10,7 @@ import re
 import subprocess
 import sys
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -94,7 +95,10 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+@cache
 def modules() -> dict[str, Path]:
+    # Read once per session: every rule below walks the same files (a copy is not needed,
+    # nothing changes them while the tests run).
     return {module_name(p): p for p in sorted(LIBRARY.rglob("*.py"))}
 
 
@@ -103,6 +107,7 @@ def wing_of(name: str) -> str | None:
     return parts[1] if len(parts) > 2 or (len(parts) == 2 and parts[1] in MAY_IMPORT) else None
 
 
+@cache
 def parsed(path: Path) -> ast.Module:
     return ast.parse(path.read_text(encoding="utf-8"))
 
@@ -120,8 +125,11 @@ def imports_of(tree: ast.Module) -> Iterator[tuple[ast.stmt, str]]:
                 yield node, sub if sub in known else node.module
 
 
-def library_imports(path: Path) -> set[str]:
-    return {name for _, name in imports_of(parsed(path)) if name.split(".")[0] == "asyncfail"}
+@cache
+def library_imports(path: Path) -> frozenset[str]:
+    return frozenset(
+        name for _, name in imports_of(parsed(path)) if name.split(".")[0] == "asyncfail"
+    )
 
 
 def test_every_module_belongs_to_a_wing_or_the_root() -> None:
