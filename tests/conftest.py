@@ -16,17 +16,27 @@ ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ROOT / "docs" / "seeds"
 TESTS = ROOT / "tests"
 
-# Test folders whose tests share one costly session fixture (the exported site; the reference
-# implementation's default matrix, a few hundred real processes): under `--dist loadgroup`
-# each folder's tests run on one worker, so the fixture is built once, not once per worker.
-ONE_WORKER: dict[str, str] = {"browser": "site", "reference": "reference"}
+# Tests that share one costly session fixture (the exported site; the reference
+# implementation's default matrix, a few hundred real processes), by folder or file under
+# tests/: under `--dist loadgroup` each group runs on one worker, so the fixture is built once,
+# not once per worker. Lesson 1's live run starts the reference too: it runs beside the rest
+# of the reference's tests, never at the same time as them.
+ONE_WORKER: dict[str, str] = {
+    "browser": "site",
+    "reference": "reference",
+    "course/test_truth_section.py": "reference",
+}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
-        parts = item.path.relative_to(TESTS).parts if item.path.is_relative_to(TESTS) else ()
-        if len(parts) > 1 and parts[0] in ONE_WORKER:
-            item.add_marker(pytest.mark.xdist_group(ONE_WORKER[parts[0]]))
+        if not item.path.is_relative_to(TESTS):
+            continue
+        parts = item.path.relative_to(TESTS).parts
+        for key in ("/".join(parts), parts[0]):
+            if key in ONE_WORKER:
+                item.add_marker(pytest.mark.xdist_group(ONE_WORKER[key]))
+                break
 
 
 @pytest.fixture(scope="session")
