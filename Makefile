@@ -10,6 +10,8 @@ HOST   ?= 127.0.0.1
 PORT   ?= 2718
 # Lesson 1's live verification: on or off; empty means on for a loopback HOST, off otherwise.
 VERIFY ?=
+# pytest-xdist workers for `make pytest` (auto: one per core; 0 runs in this process).
+WORKERS ?= auto
 
 .DEFAULT_GOAL := help
 .PHONY: help serve lab test lint typecheck pytest golden verify-record engine-record bench export picture relock clean
@@ -48,10 +50,10 @@ lint: $(STAMP) ## ruff lint and format check; marimo check on the notebooks
 typecheck: $(STAMP) ## mypy --strict on the library
 	$(BIN)/mypy --strict asyncfail
 
-pytest: $(STAMP) ## The pytest suite
-	$(BIN)/pytest
+pytest: $(STAMP) ## The pytest suite, on every core (WORKERS=0 runs it in one process)
+	$(BIN)/pytest -n $(WORKERS) --dist loadgroup
 
-golden: $(STAMP) ## Regenerate the golden lab documents, chart templates and docs/teaching.md
+golden: $(STAMP) ## Regenerate the golden lab documents, the chart templates and notebooks/README.md
 	$(BIN)/python tests/golden/regenerate.py
 
 verify-record: $(STAMP) ## Verify the model on real processes; record the table lesson 1 shows
@@ -67,6 +69,7 @@ bench: $(STAMP) ## Print performance figures and ratios
 	$(BIN)/python bench/export_bench.py
 	$(BIN)/python bench/verify_bench.py
 	$(BIN)/python bench/limits_bench.py
+	$(BIN)/python bench/tests_bench.py
 
 export: $(STAMP) ## Build the publishable site in exports/site/ (needs Chromium, for pictures)
 	$(BIN)/python exports/build.py

@@ -39,7 +39,7 @@ def _():
     from asyncfail.course import page
     from asyncfail.course.catalog import lesson
     from asyncfail.course.questions import CONTRACT_QUESTION
-    from asyncfail.handoff.markdown import md_text
+    from asyncfail.document.markdown import md_text
 
     return (
         BOUNDARY_WORDS,

@@ -28,16 +28,16 @@ def _():
     from asyncfail.course import readiness_lesson as words
     from asyncfail.course.catalog import lesson
     from asyncfail.course.questions import READINESS_QUESTION
+    from asyncfail.document.html_page import html_text
     from asyncfail.ground.seed import RecommendationId
-    from asyncfail.handoff.design import (
+    from asyncfail.readiness.design import (
         HINTS,
         QUESTIONS,
         UNKNOWN_SCOPE,
         Role,
         design_from_answers,
     )
-    from asyncfail.handoff.html_page import html_text
-    from asyncfail.handoff.report import assess
+    from asyncfail.readiness.report import assess
 
     return (
         HINTS,

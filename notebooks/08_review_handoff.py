@@ -25,8 +25,8 @@ def _():
     from asyncfail.course import page
     from asyncfail.course.catalog import lesson
     from asyncfail.course.questions import HANDOFF_QUESTION
-    from asyncfail.handoff.review import build_review
     from asyncfail.lab.faults import Fault, describe_fault
+    from asyncfail.review.handoff import build_review
 
     return (
         Fault,

@@ -1,4 +1,6 @@
-"""Shared fixtures: the two seed documents (copied verbatim into docs/seeds/)."""
+"""Shared fixtures: the two seed documents (copied verbatim into docs/seeds/); and, when the
+suite runs in parallel (``make pytest`` runs pytest-xdist), what keeps a session's one costly
+build on one worker."""
 
 from pathlib import Path
 
@@ -12,6 +14,29 @@ settings.load_profile("asyncfail")
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ROOT / "docs" / "seeds"
+TESTS = ROOT / "tests"
+
+# Tests that share one costly session fixture (the exported site; the reference
+# implementation's default matrix, a few hundred real processes), by folder or file under
+# tests/: under `--dist loadgroup` each group runs on one worker, so the fixture is built once,
+# not once per worker. Lesson 1's live run starts the reference too: it runs beside the rest
+# of the reference's tests, never at the same time as them.
+ONE_WORKER: dict[str, str] = {
+    "browser": "site",
+    "reference": "reference",
+    "course/test_truth_section.py": "reference",
+}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if not item.path.is_relative_to(TESTS):
+            continue
+        parts = item.path.relative_to(TESTS).parts
+        for key in ("/".join(parts), parts[0]):
+            if key in ONE_WORKER:
+                item.add_marker(pytest.mark.xdist_group(ONE_WORKER[key]))
+                break
 
 
 @pytest.fixture(scope="session")

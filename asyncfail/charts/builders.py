@@ -2,7 +2,7 @@
 
 Lessons do not import this module (altair cannot be loaded in an offline browser): they draw
 ``asyncfail.charts.specs`` specs, whose templates ``templates()`` produces and ``make golden``
-writes into ``asyncfail/charts/templates.py``; a test keeps the two identical. What varies from
+writes into ``asyncfail/charts/templates.json``; a test keeps the two identical. What varies from
 one drawing to the next (its data, its size, the ends of an axis, the findings in a legend) is a
 named dataset or a top-level parameter, so a drawing fills in top-level keys and nothing deeper.
 """

@@ -1,7 +1,7 @@
 """Vega-Lite specs of the lessons' charts, drawn from the library's plain-data rows.
 
 No altair here: a spec is a template (built by altair in ``asyncfail.charts.builders`` and kept
-in ``asyncfail.charts.templates``) with one drawing's data, sizes, parameters and titles filled
+in ``asyncfail/charts/templates.json``) with one drawing's data, sizes, parameters and titles filled
 in at its top level. That keeps a slider move to a fraction of a millisecond and lets the
 lessons run in an offline browser, where altair cannot be installed. ``VegaLite`` hands a spec
 to marimo, which renders it exactly as it renders an altair chart. Every chart comes with a
@@ -33,7 +33,7 @@ from asyncfail.charts.look import (
 )
 from asyncfail.charts.risk_charts import Bin, CurveRow, Mark
 from asyncfail.charts.sequence import describe_sequence, sequence_rows, sequence_table
-from asyncfail.charts.templates import TEMPLATES_JSON
+from asyncfail.charts.templates import TEMPLATES
 from asyncfail.charts.timeline import Marker, describe_timeline, markers_present, timeline_rows
 from asyncfail.contract.experiment import evaluate
 from asyncfail.contract.rules import Finding
@@ -41,7 +41,7 @@ from asyncfail.contract.sweep import RetentionSweep
 from asyncfail.ground.durations import Duration, human, human_unit
 from asyncfail.lab.results import LabResult
 
-_TEMPLATES: Final[dict[str, dict[str, Any]]] = json.loads(TEMPLATES_JSON)
+_TEMPLATES: Final[dict[str, dict[str, Any]]] = TEMPLATES
 
 
 def fill(

@@ -16,9 +16,9 @@ from pathlib import Path
 from asyncfail.cli.output import OutputError, UsageError, report
 from asyncfail.cli.settings_options import add_settings, settings_of
 from asyncfail.ground.prose import echoed
-from asyncfail.handoff.review import ReviewFormat, build_review
 from asyncfail.lab.faults import Fault
 from asyncfail.lab.scenario import SEED_FAULT
+from asyncfail.review.handoff import ReviewFormat, build_review
 
 # What a target that is not a regular file is, for the one line that refuses it.
 _KINDS = {

@@ -2,7 +2,6 @@
 
 Owns every lesson's control labels and defaults, its prose, its check for understanding, and the
 judging of a learner's prediction. Lessons read all of it from here, so a word a learner sees
-is written once. It also holds the instructor guide (``teaching``, the ``*_teaching`` plans,
-``demos`` and ``guide``), which reads the same words and runs the same model. It may import
-every wing below it (ground, lab, contract, handoff, charts), never the CLI.
+is written once. It may import every wing below it, never the CLI. (The instructor guide,
+``docs/teaching.md``, is written by hand; ``tests/docs`` runs its examples.)
 """

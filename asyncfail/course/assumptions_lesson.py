@@ -15,11 +15,11 @@ from typing import Final
 from pydantic import ValidationError
 
 from asyncfail.course.prediction import read_guess
+from asyncfail.document.markdown import md_table, md_text
+from asyncfail.document.markup import Code, Inline, Rich, Table
 from asyncfail.ground.durations import Duration, duration_error, parse_duration
 from asyncfail.ground.prose import counted, echoed
 from asyncfail.ground.seed import ASSUMPTIONS
-from asyncfail.handoff.markdown import md_table, md_text
-from asyncfail.handoff.markup import Code, Inline, Rich, Table
 from asyncfail.lab.assumptions import (
     BREAKS,
     LOOKUP_AND_STORE,

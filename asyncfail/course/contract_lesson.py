@@ -19,9 +19,9 @@ from asyncfail.contract.terms import (
     REQUESTS_TITLE,
     ContractProfile,
 )
+from asyncfail.document.markdown import md_table
+from asyncfail.document.markup import Table
 from asyncfail.ground.durations import duration_error, parse_duration
-from asyncfail.handoff.markdown import md_table
-from asyncfail.handoff.markup import Table
 
 INTRO: Final = """\
 The Async Failure Lab assumes a **stable key** and a **retained record**. This separate

@@ -11,13 +11,13 @@ from dataclasses import dataclass
 from typing import Final
 
 from asyncfail.course.prediction import read_guess
+from asyncfail.document.markdown import md_table, md_text
+from asyncfail.document.markup import Rich, Table
 from asyncfail.explore.explorer import Exploration, InvariantReport, explore, plans_to_explore
 from asyncfail.explore.invariants import REASONS, RULES, Invariant
 from asyncfail.explore.plans import MAX_FAULTS
 from asyncfail.ground.durations import duration_error, parse_duration
 from asyncfail.ground.prose import counted, echoed
-from asyncfail.handoff.markdown import md_table, md_text
-from asyncfail.handoff.markup import Rich, Table
 from asyncfail.lab.faults import FaultPlan, plan_text
 from asyncfail.lab.scenario import DEFAULT_DELIVERIES, MAX_DELIVERIES, Mode, Scenario
 from asyncfail.lab.settings import SETTING_DESCRIPTIONS, LabSettings

@@ -10,8 +10,8 @@ from typing import Any, Final
 
 from asyncfail.charts.specs import VegaLite
 from asyncfail.course.catalog import LessonInfo
+from asyncfail.document.html_page import html_text
 from asyncfail.ground.quiz import Question
-from asyncfail.handoff.html_page import html_text
 
 OBJECTIVES_TITLE: Final = "**After this lesson you will be able to:**"
 SNAPSHOT_BANNER: Final = (

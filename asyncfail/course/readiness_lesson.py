@@ -7,7 +7,7 @@ exactly what the report answers.
 from typing import Any, Final
 
 from asyncfail.ground.durations import TimeUnit
-from asyncfail.handoff.design import QUESTIONS, Answer
+from asyncfail.readiness.design import QUESTIONS, Answer
 
 INTRO: Final = """\
 The lab's durable runtime was safe **under its assumptions**: one key carried across every

@@ -16,8 +16,8 @@ from asyncfail.lab.schedules import delivery_times
 from asyncfail.lab.settings import LabSettings
 
 MAX_FAULTS: Final = 3
-"""The most injections the explorer puts in one plan (3 over 8 points and 3 deliveries is
-2,325 plans)."""
+"""The most injections the explorer puts in one plan (3 over 11 points and 3 deliveries is
+6,018 plans)."""
 
 
 def injection_space(settings: LabSettings, deliveries: int) -> tuple[Injection, ...]:

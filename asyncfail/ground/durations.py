@@ -113,7 +113,6 @@ class Duration:
 
 
 MAX_DURATION: Final = Duration.of_seconds(MAX_SECONDS)
-ZERO: Final = Duration(0)
 
 ACCEPTED: Final = (
     f"a number of seconds from 0 to {MAX_SECONDS} (30 days), such as 60 or 0.5, written with "
@@ -243,13 +242,6 @@ def human_unit(largest: Duration) -> tuple[str, int]:
         ((name, size) for name, size in HUMAN_UNITS if largest.millis >= 2 * size * 1000),
         HUMAN_UNITS[-1],
     )
-
-
-def in_unit(duration: Duration, unit_seconds: int) -> str:
-    """``duration`` as a plain decimal number of a unit, rounded to three decimals at most, no
-    exponent: ``2.5``, ``0.017``, ``720`` (for axis labels, where a unit is shared)."""
-    value = Decimal(duration.millis) / (unit_seconds * MILLIS_PER_SECOND)
-    return _plain_decimal(value.quantize(Decimal("0.001")))
 
 
 def human(duration: Duration) -> str:

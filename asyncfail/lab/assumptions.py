@@ -29,12 +29,6 @@ class BrokenAssumption(BaseModel):
     by: tuple[str, ...] = Field(description="What breaks it, one clause per setting.")
 
 
-def last_delivery(settings: LabSettings, deliveries: int) -> tuple[int, str]:
-    """The latest delivery the channel may make (its number and time, in words)."""
-    times = delivery_times(settings.schedule, settings.redelivery_delay, deliveries)
-    return len(times), human(times[-1])
-
-
 def _reasons(settings: LabSettings, deliveries: int, injections: int) -> dict[int, list[str]]:
     reasons: dict[int, list[str]] = {n: [] for n in range(1, len(ASSUMPTIONS) + 1)}
     if injections > 1:

@@ -14,7 +14,15 @@ from asyncfail.lab.results import LabResult
 from asyncfail.lab.scenario import SEED_MODES, Mode, Scenario
 from asyncfail.lab.settings import DEFAULT_SETTINGS, LabSettings
 
-__all__ = ["Execution", "execute", "result_of", "run_plan", "simulate", "simulate_all"]
+__all__ = [
+    "Execution",
+    "execute",
+    "result_of",
+    "run_plan",
+    "simulate",
+    "simulate_all",
+    "simulate_each_mode",
+]
 
 
 def run_plan(

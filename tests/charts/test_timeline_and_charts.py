@@ -136,7 +136,7 @@ def test_chart_templates_are_regenerated_from_the_altair_builders() -> None:
     from tests.golden.regenerate import CHART_TEMPLATES, chart_templates_source
 
     assert CHART_TEMPLATES.read_text(encoding="utf-8") == chart_templates_source(), (
-        "asyncfail/chart_templates.py is stale: run `make golden`"
+        "asyncfail/charts/templates.json is stale: run `make golden`"
     )
 
 

@@ -14,7 +14,7 @@ import pytest
 from asyncfail import Fault
 from asyncfail.cli import review as review_command
 from asyncfail.cli.main import main
-from asyncfail.handoff.review import build_review
+from asyncfail.review.handoff import build_review
 from tests.cli_support import ROOT, run_main
 from tests.markup_support import assert_self_contained_page
 

@@ -122,8 +122,8 @@ def test_records_are_never_called_absent() -> None:
 def test_a_copied_scenario_or_result_never_carries_stale_derived_values() -> None:
     # The class of bug behind a cached property on a frozen model: model_copy(update=...)
     # copies the cache with the fields.
-    from asyncfail.handoff.design import ReplayDesign
-    from asyncfail.handoff.report import ReadinessReport
+    from asyncfail.readiness.design import ReplayDesign
+    from asyncfail.readiness.report import ReadinessReport
 
     seed = ContractScenario()
     assert seed.settings.retention == Duration.of_seconds(3600)

@@ -8,15 +8,15 @@ import pytest
 from asyncfail.contract.terms import KeyScope
 from asyncfail.ground.durations import TimeUnit
 from asyncfail.ground.seed import RecommendationId
-from asyncfail.handoff.design import (
+from asyncfail.readiness.design import (
     MAX_TEXT,
     Answer,
     ReplayDesign,
     StatedDuration,
     duration_from_text,
 )
-from asyncfail.handoff.report import assess
-from asyncfail.handoff.verdict import CheckStatus
+from asyncfail.readiness.report import assess
+from asyncfail.readiness.verdict import CheckStatus
 from tests.notebook_support import load_notebook, run_lesson, vega_specs, visible_text
 
 nb = load_notebook("07_readiness_checklist")

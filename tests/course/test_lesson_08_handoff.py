@@ -4,9 +4,9 @@ import marimo as mo
 
 from asyncfail.charts.timeline import timeline_rows
 from asyncfail.course.questions import HANDOFF_QUESTION
-from asyncfail.handoff.review import build_review
 from asyncfail.lab.faults import Fault
 from asyncfail.lab.scenario import SEED_MODES
+from asyncfail.review.handoff import build_review
 from tests.notebook_support import load_notebook, run_lesson, vega_specs, visible_text
 
 nb = load_notebook("08_review_handoff")

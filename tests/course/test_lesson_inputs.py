@@ -8,9 +8,9 @@ import marimo as mo
 import pytest
 
 from asyncfail import Scenario, simulate
-from asyncfail.handoff.design import MAX_TEXT
-from asyncfail.handoff.report import assess
 from asyncfail.lab.scenario import SEED_MODES
+from asyncfail.readiness.design import MAX_TEXT
+from asyncfail.readiness.report import assess
 from tests.notebook_support import load_notebook, run_lesson, stats, visible_text
 
 LAB = load_notebook("01_async_failure_lab")

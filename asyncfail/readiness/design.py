@@ -12,6 +12,7 @@ from typing import Final
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from asyncfail.contract.terms import KeyScope
+from asyncfail.document.markup import plain
 from asyncfail.ground.durations import (
     Duration,
     TimeUnit,
@@ -20,7 +21,6 @@ from asyncfail.ground.durations import (
     parse_amount,
 )
 from asyncfail.ground.prose import echoed
-from asyncfail.handoff.markup import plain
 
 MAX_TEXT: Final = 10_000
 """The longest free-text answer accepted (an owner's name or team), in characters."""
@@ -220,10 +220,6 @@ FIELD_NAMES: Final[dict[str, str]] = {
 
 UNKNOWN_SCOPE: Final = "unknown"
 """How a form says the key's scope is not known (``key_scope=None``)."""
-
-
-def _not_one_of(raw: object, options: str) -> str:
-    return f"{echoed(str(raw))} is not one of {options}"
 
 
 def _read(field: str, raw: object) -> object:

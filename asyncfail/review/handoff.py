@@ -14,13 +14,9 @@ from typing import Final, assert_never
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
-from asyncfail.ground import seed
-from asyncfail.ground.prose import capitalised, counted, joined, quoted
-from asyncfail.ground.seed import Boundary, HandoffSection, Priority
-from asyncfail.ground.version import VERSION
-from asyncfail.handoff.html_page import to_html, to_html_fragment
-from asyncfail.handoff.markdown import to_markdown
-from asyncfail.handoff.markup import (
+from asyncfail.document.html_page import to_html, to_html_fragment
+from asyncfail.document.markdown import to_markdown
+from asyncfail.document.markup import (
     Block,
     Bullets,
     Callout,
@@ -37,6 +33,10 @@ from asyncfail.handoff.markup import (
     Table,
     Tone,
 )
+from asyncfail.ground import seed
+from asyncfail.ground.prose import capitalised, counted, joined, quoted
+from asyncfail.ground.seed import Boundary, HandoffSection, Priority
+from asyncfail.ground.version import VERSION
 from asyncfail.lab.events import EventKind, has_kind
 from asyncfail.lab.faults import FAULT_POINT, POINT_PROSE, Fault
 from asyncfail.lab.reading import (

@@ -7,11 +7,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from asyncfail.document.markup import plain
 from asyncfail.ground.seed import RecommendationId
-from asyncfail.handoff.design import MAX_TEXT, ReplayDesign, StatedDuration
-from asyncfail.handoff.markup import plain
-from asyncfail.handoff.report import assess
-from asyncfail.handoff.verdict import STATUS_LABELS
+from asyncfail.readiness.design import MAX_TEXT, ReplayDesign, StatedDuration
+from asyncfail.readiness.report import assess
+from asyncfail.readiness.verdict import STATUS_LABELS
 from tests.markup_support import (
     HOSTILE,
     Node,

@@ -1,7 +1,7 @@
 """A small document model, and the text normalization both of its renderings share.
 
 Every piece of text in a document is plain text, whether it came from the model or from a
-learner; the renderings (``asyncfail.handoff.markdown``, ``asyncfail.handoff.html_page``) escape
+learner; the renderings (``asyncfail.document.markdown``, ``asyncfail.document.html_page``) escape
 it, and nothing else does, so no text can become markup.
 """
 

@@ -11,12 +11,12 @@ import pytest
 from asyncfail import Fault, Mode, Scenario, simulate
 from asyncfail.ground.durations import Duration
 from asyncfail.ground.seed import HandoffSection
-from asyncfail.handoff.review import Review, ReviewFormat, build_review
 from asyncfail.lab.events import Event, EventKind
 from asyncfail.lab.faults import FAULT_POINT, FaultPoint
 from asyncfail.lab.reading import Order, failure_event, order_of
 from asyncfail.lab.results import LabResult
 from asyncfail.lab.scenario import SEED_MODES
+from asyncfail.review.handoff import Review, ReviewFormat, build_review
 from tests.markup_support import Node, assert_self_contained_page, parse_html
 
 # Written out here, independently of the module's own table.
@@ -385,7 +385,7 @@ def test_a_review_refuses_runs_that_do_not_belong_together() -> None:
     from pydantic import ValidationError
 
     from asyncfail import Fault, Mode, Scenario, simulate
-    from asyncfail.handoff.review import Review
+    from asyncfail.review.handoff import Review
 
     def run(fault: Fault, mode: Mode, deliveries: int = 3) -> object:
         return simulate(Scenario(fault=fault, mode=mode, deliveries=deliveries))

@@ -9,20 +9,9 @@ from typing import Final, assert_never
 from pydantic import BaseModel, ConfigDict, computed_field
 
 from asyncfail.contract.terms import SCOPE_WORDS, KeyScope
-from asyncfail.ground.prose import quoted
-from asyncfail.ground.seed import CANNOT_DECIDE
-from asyncfail.handoff.checks import CHECKS
-from asyncfail.handoff.design import (
-    QUESTIONS,
-    Answer,
-    ReplayDesign,
-    StatedDuration,
-    named,
-    open_questions,
-)
-from asyncfail.handoff.html_page import to_html, to_html_fragment
-from asyncfail.handoff.markdown import to_markdown
-from asyncfail.handoff.markup import (
+from asyncfail.document.html_page import to_html, to_html_fragment
+from asyncfail.document.markdown import to_markdown
+from asyncfail.document.markup import (
     Bullets,
     Callout,
     Callouts,
@@ -33,7 +22,18 @@ from asyncfail.handoff.markup import (
     Tone,
     plain,
 )
-from asyncfail.handoff.verdict import STATUS_LABELS, Check, CheckId, CheckStatus
+from asyncfail.ground.prose import quoted
+from asyncfail.ground.seed import CANNOT_DECIDE
+from asyncfail.readiness.checks import CHECKS
+from asyncfail.readiness.design import (
+    QUESTIONS,
+    Answer,
+    ReplayDesign,
+    StatedDuration,
+    named,
+    open_questions,
+)
+from asyncfail.readiness.verdict import STATUS_LABELS, Check, CheckId, CheckStatus
 
 REPORT_KICKER: Final = "Replay-readiness checklist · your answers, not a review of your system"
 REPORT_TITLE: Final = "Replay-readiness report"

@@ -8,7 +8,7 @@ import html
 from collections.abc import Iterator
 from typing import Final, assert_never
 
-from asyncfail.handoff.markup import (
+from asyncfail.document.markup import (
     Block,
     Bullets,
     Callouts,

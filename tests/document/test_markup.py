@@ -3,9 +3,9 @@
 import pytest
 from hypothesis import given, settings
 
-from asyncfail.handoff.html_page import html_text, to_html, to_html_fragment
-from asyncfail.handoff.markdown import md_text, to_markdown
-from asyncfail.handoff.markup import (
+from asyncfail.document.html_page import html_text, to_html, to_html_fragment
+from asyncfail.document.markdown import md_text, to_markdown
+from asyncfail.document.markup import (
     Bullets,
     Callout,
     Callouts,

@@ -12,11 +12,11 @@ from typing import Final
 
 from asyncfail.contract.experiment import ContractResult, ContractScenario, evaluate
 from asyncfail.contract.terms import SCOPE_WORDS, KeyScope, PayloadPolicy, SecondRequest
+from asyncfail.document.markup import plain
 from asyncfail.ground.prose import counted, joined, quoted
 from asyncfail.ground.seed import RecommendationId
-from asyncfail.handoff.design import Answer, ReplayDesign, Role, named
-from asyncfail.handoff.markup import plain
-from asyncfail.handoff.verdict import Check, CheckId, CheckStatus, ContractRule, Probe, heading
+from asyncfail.readiness.design import Answer, ReplayDesign, Role, named
+from asyncfail.readiness.verdict import Check, CheckId, CheckStatus, ContractRule, Probe, heading
 
 
 def _check(check: CheckId, status: CheckStatus, reason: str, probes: Iterable[Probe] = ()) -> Check:

@@ -14,8 +14,8 @@ from asyncfail.contract.terms import KeyScope
 from asyncfail.ground.durations import MAX_SECONDS, UNIT_SECONDS, TimeUnit
 from asyncfail.ground.prose import echoed
 from asyncfail.ground.seed import RECOMMENDATIONS, Priority, RecommendationId
-from asyncfail.handoff.checks import CHECKS
-from asyncfail.handoff.design import (
+from asyncfail.readiness.checks import CHECKS
+from asyncfail.readiness.design import (
     MAX_TEXT,
     Answer,
     ReplayDesign,
@@ -23,8 +23,8 @@ from asyncfail.handoff.design import (
     design_from_answers,
     open_questions,
 )
-from asyncfail.handoff.report import ReadinessReport, assess
-from asyncfail.handoff.verdict import CheckId, CheckStatus, ContractRule
+from asyncfail.readiness.report import ReadinessReport, assess
+from asyncfail.readiness.verdict import CheckId, CheckStatus, ContractRule
 
 MET, UNMET, UNKNOWN = CheckStatus.MET, CheckStatus.UNMET, CheckStatus.UNKNOWN
 
