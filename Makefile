@@ -5,9 +5,15 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 COURSE := $(VENV)/.course
+PUBLISH := $(VENV)/.publish
 STAMP  := $(VENV)/.installed
+comma  := ,
 HOST   ?= 127.0.0.1
 PORT   ?= 2718
+# `make export BASE_URL=https://host/path/`: the URL the site is published at (absolute og:url
+# and og:image on the home); `PICTURES=no`: no lesson pictures, so no Chromium needed.
+BASE_URL ?=
+PICTURES ?= yes
 
 .DEFAULT_GOAL := help
 .PHONY: help serve lab test lint typecheck pytest golden verify-record bench export picture relock clean
@@ -25,9 +31,14 @@ $(COURSE): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[course]'
 	@touch $@
 
+# Publishing installs only what it needs: the `publish` extra, and `pictures` unless PICTURES=no.
+$(PUBLISH): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[publish$(if $(filter no,$(PICTURES)),,$(comma)pictures)]'
+	@touch $(COURSE) $@
+
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	@touch $(COURSE) $@
+	@touch $(COURSE) $(PUBLISH) $@
 
 serve: $(COURSE) ## Serve the course on http://127.0.0.1:2718 (PORT=..., HOST=0.0.0.0 for a class)
 	$(BIN)/python exports/course_server.py --host $(HOST) --port $(PORT)
@@ -62,8 +73,8 @@ bench: $(STAMP) ## Print performance figures and ratios
 	$(BIN)/python bench/export_bench.py
 	$(BIN)/python bench/verify_bench.py
 
-export: $(STAMP) ## Build the publishable site in exports/site/ (needs Chromium, for pictures)
-	$(BIN)/python exports/build.py
+export: $(PUBLISH) ## Build the site in exports/site/ (BASE_URL=https://..., PICTURES=no: no Chromium)
+	$(BIN)/python exports/build.py $(if $(BASE_URL),--base-url '$(BASE_URL)') $(if $(filter no,$(PICTURES)),--no-pictures)
 
 picture: $(STAMP) ## Build the site and copy lesson 1's picture to docs/images/ (the README's)
 	$(BIN)/python exports/build.py --picture docs/images/lesson-01.png

@@ -40,7 +40,7 @@ import marimo
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from copies import write_copy
-from home import HomeLinks, home_page
+from home import HomeLinks, base_url, home_page
 from lessons import LIBRARY, PRESENTED, PRESENTER_DIR, ROOT, Lesson, discover, third_party_imports
 from pictures import PICTURE, take_pictures
 from preview import START_PAGE, start_page, with_preview
@@ -248,19 +248,26 @@ def export_presenter(lesson: Lesson, out: Path, library: Path, copies: Path) -> 
     return page
 
 
-def home_links(pages: list[Lesson], pictures: bool) -> HomeLinks:
+def home_links(pages: list[Lesson], pictures: bool, base: str = "") -> HomeLinks:
     return HomeLinks(
         pictures={p.slug: f"{p.site_dir}/{PICTURE}" for p in pages} if pictures else {},
         presenters={p.slug: f"{presenter(p).site_dir}/" for p in pages if p.slug in PRESENTED},
+        base_url=base,
     )
 
 
 def build_site(  # type: ignore[no-untyped-def]
-    out: Path = DEFAULT_OUT, cache: Path = CACHE, log=print, pictures: bool = True
+    out: Path = DEFAULT_OUT,
+    cache: Path = CACHE,
+    log=print,
+    pictures: bool = True,
+    base: str = "",
 ) -> BuildReport:
     """Build the site into ``out``. ``pictures=False`` skips the lessons' pictures (and so
-    Chromium): for measuring the rest of the build only, never for publishing."""
+    Chromium and Playwright): the home then shows none and has no ``og:image``. ``base`` is the
+    URL the site is published at (``home.base_url``), for the home's absolute OpenGraph URLs."""
     started = time.perf_counter()
+    base = base_url(base)
     report = BuildReport(out)
     source = source_fingerprint()
     if out.exists() and any(out.iterdir()) and not (out / SITE_MARKER).exists():
@@ -301,7 +308,9 @@ def build_site(  # type: ignore[no-untyped-def]
     if pictures:
         log(f"export: pictures of every lesson (Chromium) -> lessons/*/{PICTURE}")
         take_pictures(out, pages)
-    (out / "index.html").write_text(home_page(pages, home_links(pages, pictures)), encoding="utf-8")
+    (out / "index.html").write_text(
+        home_page(pages, home_links(pages, pictures, base)), encoding="utf-8"
+    )
     # GitHub Pages would hide folders starting with "_" (such as _marimo/) from Jekyll.
     (out / ".nojekyll").write_text("", encoding="utf-8")
     report.seconds = time.perf_counter() - started
@@ -326,8 +335,24 @@ def main() -> None:
     parser.add_argument(
         "--picture", type=Path, help="also copy the first lesson's picture here (make picture)"
     )
+    parser.add_argument(
+        "--base-url",
+        default="",
+        help="the URL the site is published at (https://host/path/): absolute og:url, og:image",
+    )
+    parser.add_argument(
+        "--no-pictures",
+        action="store_true",
+        help="skip the lessons' pictures (no Chromium needed; the home then shows none)",
+    )
     args = parser.parse_args()
-    report = build_site(args.out)
+    try:
+        base = base_url(args.base_url)
+    except ValueError as error:
+        parser.error(str(error))
+    if args.picture and args.no_pictures:
+        parser.error("--picture needs the pictures: drop --no-pictures")
+    report = build_site(args.out, pictures=not args.no_pictures, base=base)
     if args.picture:
         copy_picture(report, args.picture)
 

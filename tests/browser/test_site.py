@@ -28,6 +28,7 @@ from asyncfail.course import lab_lesson, site  # noqa: E402
 from asyncfail.course.catalog import COURSE_LINE, COURSE_QUESTION, COURSE_TITLE  # noqa: E402
 from asyncfail.course.site import PageKind, page_title  # noqa: E402
 from asyncfail.lab.faults import describe_fault  # noqa: E402
+from tests.browser.conftest import BASE_URL  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -203,8 +204,8 @@ def test_course_home_shows_the_course_and_every_lesson_in_order(
         picture.evaluate(loaded)
         assert picture.evaluate("img => img.naturalWidth") == 1200
     social = page.locator('meta[property="og:image"]').get_attribute("content")
-    assert social == f"{LAB.site_dir}/picture.png"
-    assert page.request.get(site_url + social).status == 200
+    assert social == f"{BASE_URL}{LAB.site_dir}/picture.png"
+    assert page.request.get(site_url + social.removeprefix(BASE_URL)).status == 200
     shot(page, screenshots, "home")
     assert page.url == site_url
     assert guard.blocked == []
