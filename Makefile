@@ -7,6 +7,8 @@ BIN    := $(VENV)/bin
 COURSE := $(VENV)/.course
 PUBLISH := $(VENV)/.publish
 STAMP  := $(VENV)/.installed
+# axe-core, pinned in tests/browser/package-lock.json: the browser tests inject it into every page.
+AXE    := tests/browser/node_modules/axe-core/axe.min.js
 comma  := ,
 HOST   ?= 127.0.0.1
 PORT   ?= 2718
@@ -57,7 +59,11 @@ lint: $(STAMP) ## ruff lint and format check; marimo check on the notebooks
 typecheck: $(STAMP) ## mypy --strict on the library
 	$(BIN)/mypy --strict asyncfail
 
-pytest: $(STAMP) ## The pytest suite
+pytest: $(STAMP) $(AXE) ## The pytest suite
+
+$(AXE): tests/browser/package.json tests/browser/package-lock.json
+	cd tests/browser && npm ci --no-audit --no-fund --ignore-scripts
+	@touch $@
 	$(BIN)/pytest
 
 golden: $(STAMP) ## Regenerate the golden lab documents, chart templates and docs/teaching.md

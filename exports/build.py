@@ -39,6 +39,7 @@ import marimo
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from a11y import accessible
 from copies import write_copy
 from home import HomeLinks, base_url, home_page
 from lessons import LIBRARY, PRESENTED, PRESENTER_DIR, ROOT, Lesson, discover, third_party_imports
@@ -122,7 +123,7 @@ def export_static(lesson: Lesson, target: Path, snapshot: bool = True) -> None:
     text = text.replace(CDN_PREFIX, up(lesson.depth) + ASSETS_DIR)
     if "cdn.jsdelivr.net" in text:
         raise SystemExit(f"{lesson.slug}: a CDN reference survived the rewrite")
-    target.write_text(text, encoding="utf-8")
+    target.write_text(accessible(text, lesson.slug), encoding="utf-8")
 
 
 def export_wasm(lesson: Lesson, target_dir: Path, library: Path) -> None:
@@ -154,7 +155,7 @@ def export_wasm(lesson: Lesson, target_dir: Path, library: Path) -> None:
     if text.count("<marimo-wasm hidden=") != 1:
         raise SystemExit(f"{lesson.slug}: no single <marimo-wasm> element to configure")
     text = text.replace("<marimo-wasm hidden=", f"<marimo-wasm {attrs} hidden=")
-    (target_dir / "index.html").write_text(text, encoding="utf-8")
+    (target_dir / "index.html").write_text(accessible(text, lesson.slug), encoding="utf-8")
 
 
 def ship_library(text: str, lesson: Lesson, built: list[str], library: Path) -> str:
@@ -199,12 +200,15 @@ def require_mirrored_imports(lesson: Lesson, available: set[str]) -> None:
         )
 
 
-def export_interactive(lesson: Lesson, target: Path, library: Path, preview: str) -> None:
+def export_interactive(
+    lesson: Lesson, target: Path, library: Path, preview: str, snapshot: str = SNAPSHOT_PAGE
+) -> None:
     """The interactive page, ``index.html``, showing ``preview`` (a static page of the same
-    notebook, in the same folder) until Python is ready."""
+    notebook, in the same folder) until Python is ready; if it cannot start, it says so and
+    links ``snapshot`` (the lesson's static snapshot, relative to the page)."""
     export_wasm(lesson, target, library)
     page = target / "index.html"
-    text = with_preview(page.read_text(encoding="utf-8"), lesson.slug, preview)
+    text = with_preview(page.read_text(encoding="utf-8"), lesson.slug, preview, snapshot)
     page.write_text(text, encoding="utf-8")
 
 
@@ -244,7 +248,7 @@ def export_presenter(lesson: Lesson, out: Path, library: Path, copies: Path) -> 
     export_static(page, target / START_PAGE, snapshot=False)
     start = target / START_PAGE
     start.write_text(start_page(start.read_text(encoding="utf-8")), encoding="utf-8")
-    export_interactive(page, target, library, START_PAGE)
+    export_interactive(page, target, library, START_PAGE, f"../{SNAPSHOT_PAGE}")
     return page
 
 

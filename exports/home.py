@@ -51,6 +51,7 @@ ol.lessons p { margin: 0.25rem 0; }
 ul.links { list-style: none; padding-left: 0; margin: 0.5rem 0 0; }
 ul.links li { margin: 0.2rem 0; }
 a { color: #0550ae; }
+:focus-visible { outline: 2px solid #0550ae; outline-offset: 2px; }
 @media (max-width: 40rem) { ol.lessons > li { grid-template-columns: minmax(0, 1fr); } }
 """
 
