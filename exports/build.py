@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import html
 import json
 import os
 import re
@@ -41,6 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from a11y import accessible
 from copies import write_copy
+from document import document
 from home import HomeLinks, base_url, home_page
 from lessons import LIBRARY, PRESENTED, PRESENTER_DIR, ROOT, Lesson, discover, third_party_imports
 from pictures import PICTURE, take_pictures
@@ -48,6 +50,7 @@ from preview import START_PAGE, start_page, with_preview
 from pyodide_mirror import CACHE, mirror_inputs, write_mirror
 from wheels import LIBRARY_FILES, library_wheel
 
+from asyncfail.course import site
 from asyncfail.course.site import PageKind, page_title
 
 HERE = Path(__file__).resolve().parent
@@ -111,8 +114,9 @@ def up(depth: int) -> str:
 
 
 def export_static(lesson: Lesson, target: Path, snapshot: bool = True) -> None:
-    """A static page with outputs whose frontend comes from the site's shared assets: with
-    ``snapshot``, the published snapshot; without, the lesson as an interactive page starts."""
+    """A static page with outputs: with ``snapshot``, the published snapshot, a document the
+    build writes from the outputs (``document.py``); without, the lesson as an interactive page
+    starts, drawn by marimo's frontend from the site's shared assets."""
     with tempfile.TemporaryDirectory() as tmp:
         raw = Path(tmp) / "static.html"
         # `--snapshot` (read by lessons through mo.cli_args) shows results that an interactive
@@ -123,7 +127,22 @@ def export_static(lesson: Lesson, target: Path, snapshot: bool = True) -> None:
     text = text.replace(CDN_PREFIX, up(lesson.depth) + ASSETS_DIR)
     if "cdn.jsdelivr.net" in text:
         raise SystemExit(f"{lesson.slug}: a CDN reference survived the rewrite")
-    target.write_text(accessible(text, lesson.slug), encoding="utf-8")
+    if snapshot:
+        text = document(text, snapshot_header(lesson.depth))
+    else:
+        text = accessible(text, lesson.slug)
+    target.write_text(text, encoding="utf-8")
+
+
+def snapshot_header(depth: int) -> str:
+    """What a snapshot shows above the lesson: links to the live lesson and the course home."""
+    home = html.escape(up(depth) or "./", quote=True)
+    return (
+        f'<nav aria-label="{html.escape(site.SNAPSHOT_NAV_NAME, quote=True)}">'
+        f'<a href="./">{html.escape(site.LIVE_LINK)}</a> '
+        f"<small>({html.escape(site.LIVE_LINK_NOTE)})</small> · "
+        f'<a href="{home}">{html.escape(site.HOME_LINK)}</a></nav>'
+    )
 
 
 def export_wasm(lesson: Lesson, target_dir: Path, library: Path) -> None:

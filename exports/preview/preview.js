@@ -101,10 +101,12 @@
   // part the reader had scrolled past is shown from its top.
   const SLIVER = 8;
   function anchor() {
+    // marimo's pages scroll inside #App; the snapshot document scrolls as a page.
     const doc = frame.contentDocument;
-    const view = doc && doc.getElementById("App");
+    const app = doc && doc.getElementById("App");
+    const view = app && app.scrollTop > 0 ? app : doc && doc.scrollingElement;
     if (!view || view.scrollTop === 0) return null;
-    const top = view.getBoundingClientRect().top;
+    const top = view === app ? app.getBoundingClientRect().top : 0;
     const first = outputs(doc).find((el) => el.getBoundingClientRect().bottom > top + SLIVER);
     return first ? { id: first.id, offset: first.getBoundingClientRect().top - top } : null;
   }

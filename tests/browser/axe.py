@@ -18,11 +18,20 @@ CONTENT_ISSUES: dict[str, set[str]] = {
     "01_async_failure_lab": {"heading-order"},
     # the contract's verdict callout is "###" under the lesson's "#" title
     "03_idempotency_contract": {"heading-order"},
-    # marimo's accordion (Radix) heads its items with <h3>, and these lessons open one under
-    # their "#" title with no "##" between
+}
+# On the live pages only (marimo draws them; the snapshot document has none): marimo's accordion
+# (Radix) heads its items with <h3>, and these lessons open one under their "#" title with no
+# "##" between. Upstream, and the lessons' heading structure.
+LIVE_ISSUES: dict[str, set[str]] = {
     "06_record_lifetime": {"heading-order"},
     "08_review_handoff": {"heading-order"},
 }
+
+
+def known_issues(slug: str, live: bool) -> set[str]:
+    """The violations tolerated on a page of lesson ``slug`` (and required to occur)."""
+    return CONTENT_ISSUES.get(slug, set()) | (LIVE_ISSUES.get(slug, set()) if live else set())
+
 
 AXE_JS = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
 

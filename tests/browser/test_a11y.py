@@ -22,7 +22,7 @@ from build import BuildReport  # noqa: E402
 from lessons import Lesson, discover  # noqa: E402
 from preview import RUNTIME_FILES  # noqa: E402
 
-from tests.browser.axe import AXE_JS, CONTENT_ISSUES, summary, violations  # noqa: E402
+from tests.browser.axe import AXE_JS, known_issues, summary, violations  # noqa: E402
 from tests.browser.conftest import require  # noqa: E402
 
 pytestmark = pytest.mark.browser
@@ -36,10 +36,10 @@ def axe_installed() -> None:
     require(AXE_JS.is_file(), f"axe-core not installed: run `make pytest` (npm ci) ({AXE_JS})")
 
 
-def check(page: Any, slug: str = "") -> None:
-    """No axe violation on the page but its lesson's listed content issues (which must occur)."""
+def check(page: Any, slug: str = "", live: bool = False) -> None:
+    """No axe violation on the page but its lesson's listed issues (which must occur)."""
     found = violations(page)
-    known = CONTENT_ISSUES.get(slug, set())
+    known = known_issues(slug, live)
     rules = {v["id"] for v in found}
     assert [v for v in found if v["id"] not in known] == [], summary(found)
     assert known <= rules, f"{slug}: {known - rules} fixed in the lesson: take it off the list"

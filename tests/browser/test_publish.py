@@ -165,6 +165,14 @@ def test_the_publish_extras_hold_no_development_tool() -> None:
         "optional-dependencies"
     ]
     names = {spec.split("[")[0].split("=")[0].split(">")[0] for spec in extras["publish"]}
-    assert names == {"asyncfail", "uv", "setuptools", "pyodide-lock", "pkginfo"}
+    assert names == {
+        "asyncfail",
+        "uv",
+        "setuptools",
+        "pyodide-lock",
+        "pkginfo",
+        "beautifulsoup4",
+        "vl-convert-python",
+    }
     assert extras["pictures"] == ["playwright>=1.45"]
     assert "asyncfail[publish,pictures]" in extras["dev"]
