@@ -45,6 +45,7 @@ from copies import write_copy
 from document import document
 from home import HomeLinks, base_url, home_page
 from lessons import LIBRARY, PRESENTED, PRESENTER_DIR, ROOT, Lesson, discover, third_party_imports
+from offline import SERVICE_WORKER, write_service_worker
 from pictures import PICTURE, take_pictures
 from preview import START_PAGE, start_page, with_preview
 from pyodide_mirror import CACHE, mirror_inputs, write_mirror
@@ -227,7 +228,8 @@ def export_interactive(
     links ``snapshot`` (the lesson's static snapshot, relative to the page)."""
     export_wasm(lesson, target, library)
     page = target / "index.html"
-    text = with_preview(page.read_text(encoding="utf-8"), lesson.slug, preview, snapshot)
+    worker = up(lesson.depth) + SERVICE_WORKER
+    text = with_preview(page.read_text(encoding="utf-8"), lesson.slug, preview, snapshot, worker)
     page.write_text(text, encoding="utf-8")
 
 
@@ -271,6 +273,32 @@ def export_presenter(lesson: Lesson, out: Path, library: Path, copies: Path) -> 
     return page
 
 
+# marimo's frontend gives up on a request to its Python worker after 20 s (`maxRequestTime:2e4`
+# in the asset that starts the worker): on a slow machine Pyodide takes longer to connect, and
+# every page logs an uncaught "RPC request timed out." although it goes live. The site's copy
+# waits for as long as it takes; the preview says when it is late (preview.STOP_AFTER_S).
+RPC_TIMEOUT = "maxRequestTime:2e4"
+RPC_NO_TIMEOUT = "maxRequestTime:1/0"
+
+
+def patch_rpc_timeout(assets: Path) -> None:
+    """Lift marimo's 20 s limit on its worker's requests, in the site's copy of its assets.
+
+    Exactly one asset must hold it once (a marimo release that moves it stops the build)."""
+    holders = [
+        p
+        for p in sorted((assets / "assets").glob("*.js"))
+        if RPC_TIMEOUT in p.read_text(encoding="utf-8")
+    ]
+    texts = [p.read_text(encoding="utf-8") for p in holders]
+    if len(holders) != 1 or texts[0].count(RPC_TIMEOUT) != 1:
+        names = ", ".join(p.name for p in holders) or "none"
+        raise SystemExit(
+            f"export: marimo's worker timeout ({RPC_TIMEOUT}) is not in one asset once: {names}"
+        )
+    holders[0].write_text(texts[0].replace(RPC_TIMEOUT, RPC_NO_TIMEOUT), encoding="utf-8")
+
+
 def home_links(pages: list[Lesson], pictures: bool, base: str = "") -> HomeLinks:
     return HomeLinks(
         pictures={p.slug: f"{p.site_dir}/{PICTURE}" for p in pages} if pictures else {},
@@ -312,6 +340,7 @@ def build_site(  # type: ignore[no-untyped-def]
     shutil.copytree(
         MARIMO_STATIC, out / ASSETS_DIR, ignore=lambda _d, names: STATIC_SKIP & set(names)
     )
+    patch_rpc_timeout(out / ASSETS_DIR)
     with tempfile.TemporaryDirectory() as tmp:
         library = library_wheel(Path(tmp))
         log(f"export: {library.name} (setuptools) -> {WHEELS_DIR}/")
@@ -336,6 +365,8 @@ def build_site(  # type: ignore[no-untyped-def]
     )
     # GitHub Pages would hide folders starting with "_" (such as _marimo/) from Jekyll.
     (out / ".nojekyll").write_text("", encoding="utf-8")
+    # Last: its version is a digest of every other file.
+    write_service_worker(out, MIRROR_DIR, WHEELS_DIR)
     report.seconds = time.perf_counter() - started
     report.source = source if source_fingerprint() == source else ""
     size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())

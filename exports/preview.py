@@ -34,10 +34,11 @@ RUNTIME_FILES = ("pyodide.asm.wasm", "pyodide.asm.mjs", "python_stdlib.zip", "py
 the page says so at once (the script asks the mirror for each with a HEAD request)."""
 
 
-def overlay(source: str, snapshot: str) -> str:
+def overlay(source: str, snapshot: str, worker: str = "") -> str:
     """The frame showing ``source`` and its note, with the other notes the script may show in
     its place: plain words, what to do, and a link to ``snapshot`` (the lesson's static page,
-    relative to this page) in every note that says the lesson cannot go live."""
+    relative to this page) in every note that says the lesson cannot go live. ``worker`` is the
+    site's service worker (``offline.py``), which the page registers."""
     attr = lambda value: html.escape(value, quote=True)  # noqa: E731
     link = attr(snapshot)
     notes = {
@@ -50,13 +51,14 @@ def overlay(source: str, snapshot: str) -> str:
     data = " ".join(f'data-{name}="{attr(note)}"' for name, note in notes.items())
     return (
         f'<div id="lesson-preview" {data} data-slow-after="{SLOW_AFTER_S}" '
-        f'data-stop-after="{STOP_AFTER_S}" data-runtime="{attr(" ".join(RUNTIME_FILES))}">'
+        f'data-stop-after="{STOP_AFTER_S}" data-runtime="{attr(" ".join(RUNTIME_FILES))}" '
+        f'data-sw="{attr(worker)}">'
         f'<p role="status">{attr(site.STARTING_NOTE)}</p>'
         f'<iframe src="{attr(source)}" title="{attr(site.PREVIEW_FRAME_TITLE)}"></iframe></div>'
     )
 
 
-def with_preview(page: str, name: str, source: str, snapshot: str) -> str:
+def with_preview(page: str, name: str, source: str, snapshot: str, worker: str = "") -> str:
     """``page`` (a marimo WebAssembly page) with the preview of ``source`` (a static page in the
     same folder): its style in the head, the frame first in the body, the script last.
     ``snapshot`` is the link every failure note gives."""
@@ -66,7 +68,7 @@ def with_preview(page: str, name: str, source: str, snapshot: str) -> str:
         if page.count(tag) != 1:
             raise SystemExit(f"export: {name}: the WebAssembly page has no single {tag}")
     page = page.replace("</head>", f"<style>\n{style}</style>\n</head>")
-    page = page.replace("<body>", f"<body>\n{overlay(source, snapshot)}")
+    page = page.replace("<body>", f"<body>\n{overlay(source, snapshot, worker)}")
     return page.replace("</body>", f"<script>\n{script}</script>\n</body>")
 
 

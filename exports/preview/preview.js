@@ -56,6 +56,24 @@
     );
   }
 
+  // Offline on the second visit: the site's service worker (exports/offline.py) keeps what this
+  // page loads; once live, the page tells it what that was. `<html data-offline="kept">` then.
+  const worker =
+    "serviceWorker" in navigator && notes.sw
+      ? navigator.serviceWorker.register(notes.sw).catch(() => null)
+      : Promise.resolve(null);
+  function keep(urls) {
+    worker
+      .then((registration) => registration && navigator.serviceWorker.ready)
+      .then((registration) => {
+        if (!registration || !registration.active) return;
+        navigator.serviceWorker.addEventListener("message", (event) => {
+          if (event.data && event.data.kept) root.dataset.offline = "kept";
+        });
+        registration.active.postMessage({ keep: urls });
+      });
+  }
+
   // The preview's controls do nothing: make them inert to the pointer, links included (a link
   // would open inside the frame). Reading and scrolling still work.
   frame.addEventListener("load", () => {
@@ -128,6 +146,8 @@
     const place = anchor();
     root.dataset.lessonState = "live";
     scrollTo(place);
+    const loaded = performance.getEntriesByType("resource").map((entry) => entry.name);
+    keep([location.href, frame.src, ...loaded]);
     overlay.remove();
   }
 
