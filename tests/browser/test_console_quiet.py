@@ -16,7 +16,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "exports"))
 
-from build import RPC_NO_TIMEOUT, RPC_TIMEOUT, BuildReport, patch_rpc_timeout  # noqa: E402
+from assets import RPC_NO_TIMEOUT, RPC_TIMEOUT, patch_rpc_timeout  # noqa: E402
+from build import BuildReport  # noqa: E402
 from pyodide_mirror import write_simple_index  # noqa: E402
 
 
