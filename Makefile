@@ -5,13 +5,21 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 COURSE := $(VENV)/.course
+PUBLISH := $(VENV)/.publish
 STAMP  := $(VENV)/.installed
+# axe-core, pinned in tests/browser/package-lock.json: the browser tests inject it into every page.
+AXE    := tests/browser/node_modules/axe-core/axe.min.js
+comma  := ,
 HOST   ?= 127.0.0.1
 PORT   ?= 2718
 # Lesson 1's live verification: on or off; empty means on for a loopback HOST, off otherwise.
 VERIFY ?=
 # pytest-xdist workers for `make pytest` (auto: one per core; 0 runs in this process).
 WORKERS ?= auto
+# `make export BASE_URL=https://host/path/`: the URL the site is published at (absolute og:url
+# and og:image on the home); `PICTURES=no`: no lesson pictures, so no Chromium needed.
+BASE_URL ?=
+PICTURES ?= yes
 
 .DEFAULT_GOAL := help
 .PHONY: help serve lab test lint typecheck pytest golden verify-record engine-record bench export picture relock clean
@@ -29,9 +37,14 @@ $(COURSE): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[course]'
 	@touch $@
 
+# Publishing installs only what it needs: the `publish` extra, and `pictures` unless PICTURES=no.
+$(PUBLISH): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[publish$(if $(filter no,$(PICTURES)),,$(comma)pictures)]'
+	@touch $(COURSE) $@
+
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	@touch $(COURSE) $@
+	@touch $(COURSE) $(PUBLISH) $@
 
 serve: $(COURSE) ## Serve the course on http://127.0.0.1:2718 (PORT=..., HOST=0.0.0.0 for a class, VERIFY=on|off)
 	$(BIN)/python exports/course_server.py --host $(HOST) --port $(PORT) --live-verify "$(VERIFY)"
@@ -50,8 +63,12 @@ lint: $(STAMP) ## ruff lint and format check; marimo check on the notebooks
 typecheck: $(STAMP) ## mypy --strict on the library
 	$(BIN)/mypy --strict asyncfail
 
-pytest: $(STAMP) ## The pytest suite, on every core (WORKERS=0 runs it in one process)
+pytest: $(STAMP) $(AXE) ## The pytest suite, on every core (WORKERS=0 runs it in one process)
 	$(BIN)/pytest -n $(WORKERS) --dist loadgroup
+
+$(AXE): tests/browser/package.json tests/browser/package-lock.json
+	cd tests/browser && npm ci --no-audit --no-fund --ignore-scripts
+	@touch $@
 
 golden: $(STAMP) ## Regenerate the golden lab documents, the chart templates and notebooks/README.md
 	$(BIN)/python tests/golden/regenerate.py
@@ -71,8 +88,8 @@ bench: $(STAMP) ## Print performance figures and ratios
 	$(BIN)/python bench/limits_bench.py
 	$(BIN)/python bench/tests_bench.py
 
-export: $(STAMP) ## Build the publishable site in exports/site/ (needs Chromium, for pictures)
-	$(BIN)/python exports/build.py
+export: $(PUBLISH) ## Build the site in exports/site/ (BASE_URL=https://..., PICTURES=no: no Chromium)
+	$(BIN)/python exports/build.py $(if $(BASE_URL),--base-url '$(BASE_URL)') $(if $(filter no,$(PICTURES)),--no-pictures)
 
 picture: $(STAMP) ## Build the site and copy lesson 1's picture to docs/images/ (the README's)
 	$(BIN)/python exports/build.py --picture docs/images/lesson-01.png

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import html
 import json
 import os
 import re
@@ -39,14 +40,19 @@ import marimo
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from a11y import accessible
+from assets import patch_rpc_timeout
 from copies import write_copy
-from home import HomeLinks, home_page
+from document import document
+from home import HomeLinks, base_url, home_page
 from lessons import LIBRARY, PRESENTED, PRESENTER_DIR, ROOT, Lesson, discover, third_party_imports
+from offline import SERVICE_WORKER, write_service_worker
 from pictures import PICTURE, take_pictures
 from preview import START_PAGE, start_page, with_preview
 from pyodide_mirror import CACHE, mirror_inputs, write_mirror
 from wheels import LIBRARY_FILES, library_wheel
 
+from asyncfail.course import site
 from asyncfail.course.site import PageKind, page_title
 
 HERE = Path(__file__).resolve().parent
@@ -110,8 +116,9 @@ def up(depth: int) -> str:
 
 
 def export_static(lesson: Lesson, target: Path, snapshot: bool = True) -> None:
-    """A static page with outputs whose frontend comes from the site's shared assets: with
-    ``snapshot``, the published snapshot; without, the lesson as an interactive page starts."""
+    """A static page with outputs: with ``snapshot``, the published snapshot, a document the
+    build writes from the outputs (``document.py``); without, the lesson as an interactive page
+    starts, drawn by marimo's frontend from the site's shared assets."""
     with tempfile.TemporaryDirectory() as tmp:
         raw = Path(tmp) / "static.html"
         # `--snapshot` (read by lessons through mo.cli_args) shows results that an interactive
@@ -122,7 +129,22 @@ def export_static(lesson: Lesson, target: Path, snapshot: bool = True) -> None:
     text = text.replace(CDN_PREFIX, up(lesson.depth) + ASSETS_DIR)
     if "cdn.jsdelivr.net" in text:
         raise SystemExit(f"{lesson.slug}: a CDN reference survived the rewrite")
+    if snapshot:
+        text = document(text, snapshot_header(lesson.depth))
+    else:
+        text = accessible(text, lesson.slug)
     target.write_text(text, encoding="utf-8")
+
+
+def snapshot_header(depth: int) -> str:
+    """What a snapshot shows above the lesson: links to the live lesson and the course home."""
+    home = html.escape(up(depth) or "./", quote=True)
+    return (
+        f'<nav aria-label="{html.escape(site.SNAPSHOT_NAV_NAME, quote=True)}">'
+        f'<a href="./">{html.escape(site.LIVE_LINK)}</a> '
+        f"<small>({html.escape(site.LIVE_LINK_NOTE)})</small> · "
+        f'<a href="{home}">{html.escape(site.HOME_LINK)}</a></nav>'
+    )
 
 
 def export_wasm(lesson: Lesson, target_dir: Path, library: Path) -> None:
@@ -154,7 +176,7 @@ def export_wasm(lesson: Lesson, target_dir: Path, library: Path) -> None:
     if text.count("<marimo-wasm hidden=") != 1:
         raise SystemExit(f"{lesson.slug}: no single <marimo-wasm> element to configure")
     text = text.replace("<marimo-wasm hidden=", f"<marimo-wasm {attrs} hidden=")
-    (target_dir / "index.html").write_text(text, encoding="utf-8")
+    (target_dir / "index.html").write_text(accessible(text, lesson.slug), encoding="utf-8")
 
 
 def ship_library(text: str, lesson: Lesson, built: list[str], library: Path) -> str:
@@ -199,12 +221,16 @@ def require_mirrored_imports(lesson: Lesson, available: set[str]) -> None:
         )
 
 
-def export_interactive(lesson: Lesson, target: Path, library: Path, preview: str) -> None:
+def export_interactive(
+    lesson: Lesson, target: Path, library: Path, preview: str, snapshot: str = SNAPSHOT_PAGE
+) -> None:
     """The interactive page, ``index.html``, showing ``preview`` (a static page of the same
-    notebook, in the same folder) until Python is ready."""
+    notebook, in the same folder) until Python is ready; if it cannot start, it says so and
+    links ``snapshot`` (the lesson's static snapshot, relative to the page)."""
     export_wasm(lesson, target, library)
     page = target / "index.html"
-    text = with_preview(page.read_text(encoding="utf-8"), lesson.slug, preview)
+    worker = up(lesson.depth) + SERVICE_WORKER
+    text = with_preview(page.read_text(encoding="utf-8"), lesson.slug, preview, snapshot, worker)
     page.write_text(text, encoding="utf-8")
 
 
@@ -244,23 +270,30 @@ def export_presenter(lesson: Lesson, out: Path, library: Path, copies: Path) -> 
     export_static(page, target / START_PAGE, snapshot=False)
     start = target / START_PAGE
     start.write_text(start_page(start.read_text(encoding="utf-8")), encoding="utf-8")
-    export_interactive(page, target, library, START_PAGE)
+    export_interactive(page, target, library, START_PAGE, f"../{SNAPSHOT_PAGE}")
     return page
 
 
-def home_links(pages: list[Lesson], pictures: bool) -> HomeLinks:
+def home_links(pages: list[Lesson], pictures: bool, base: str = "") -> HomeLinks:
     return HomeLinks(
         pictures={p.slug: f"{p.site_dir}/{PICTURE}" for p in pages} if pictures else {},
         presenters={p.slug: f"{presenter(p).site_dir}/" for p in pages if p.slug in PRESENTED},
+        base_url=base,
     )
 
 
 def build_site(  # type: ignore[no-untyped-def]
-    out: Path = DEFAULT_OUT, cache: Path = CACHE, log=print, pictures: bool = True
+    out: Path = DEFAULT_OUT,
+    cache: Path = CACHE,
+    log=print,
+    pictures: bool = True,
+    base: str = "",
 ) -> BuildReport:
     """Build the site into ``out``. ``pictures=False`` skips the lessons' pictures (and so
-    Chromium): for measuring the rest of the build only, never for publishing."""
+    Chromium and Playwright): the home then shows none and has no ``og:image``. ``base`` is the
+    URL the site is published at (``home.base_url``), for the home's absolute OpenGraph URLs."""
     started = time.perf_counter()
+    base = base_url(base)
     report = BuildReport(out)
     source = source_fingerprint()
     if out.exists() and any(out.iterdir()) and not (out / SITE_MARKER).exists():
@@ -282,6 +315,7 @@ def build_site(  # type: ignore[no-untyped-def]
     shutil.copytree(
         MARIMO_STATIC, out / ASSETS_DIR, ignore=lambda _d, names: STATIC_SKIP & set(names)
     )
+    patch_rpc_timeout(out / ASSETS_DIR)
     with tempfile.TemporaryDirectory() as tmp:
         library = library_wheel(Path(tmp))
         log(f"export: {library.name} (setuptools) -> {WHEELS_DIR}/")
@@ -301,9 +335,13 @@ def build_site(  # type: ignore[no-untyped-def]
     if pictures:
         log(f"export: pictures of every lesson (Chromium) -> lessons/*/{PICTURE}")
         take_pictures(out, pages)
-    (out / "index.html").write_text(home_page(pages, home_links(pages, pictures)), encoding="utf-8")
+    (out / "index.html").write_text(
+        home_page(pages, home_links(pages, pictures, base)), encoding="utf-8"
+    )
     # GitHub Pages would hide folders starting with "_" (such as _marimo/) from Jekyll.
     (out / ".nojekyll").write_text("", encoding="utf-8")
+    # Last: its version is a digest of every other file.
+    write_service_worker(out, MIRROR_DIR, WHEELS_DIR)
     report.seconds = time.perf_counter() - started
     report.source = source if source_fingerprint() == source else ""
     size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
@@ -326,8 +364,24 @@ def main() -> None:
     parser.add_argument(
         "--picture", type=Path, help="also copy the first lesson's picture here (make picture)"
     )
+    parser.add_argument(
+        "--base-url",
+        default="",
+        help="the URL the site is published at (https://host/path/): absolute og:url, og:image",
+    )
+    parser.add_argument(
+        "--no-pictures",
+        action="store_true",
+        help="skip the lessons' pictures (no Chromium needed; the home then shows none)",
+    )
     args = parser.parse_args()
-    report = build_site(args.out)
+    try:
+        base = base_url(args.base_url)
+    except ValueError as error:
+        parser.error(str(error))
+    if args.picture and args.no_pictures:
+        parser.error("--picture needs the pictures: drop --no-pictures")
+    report = build_site(args.out, pictures=not args.no_pictures, base=base)
     if args.picture:
         copy_picture(report, args.picture)
 

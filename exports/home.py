@@ -7,8 +7,13 @@ word comes from the library (``asyncfail.course.catalog``, ``asyncfail.course.si
 module lays them out and escapes them. It needs only the standard library and asyncfail, so
 the course server (``make serve``, the ``course`` extra) can use it.
 
-Links are relative to the home page, so the same page works at any site root; the social
-preview's picture is relative too (no host is named anywhere).
+Links are relative to the home page, so the same page works at any site root. Link previews
+(OpenGraph) need absolute URLs: with a base URL (``make export BASE_URL=https://host/path/``)
+``og:url`` is that URL and ``og:image`` the first lesson's picture under it; without one, the
+page names no host and has neither (a relative ``og:image`` breaks previews).
+
+Landmarks: a ``<header>``, one ``<main>`` holding everything else but the closing note, which
+is the ``<footer>`` (WCAG 1.3.1; axe's ``landmark-one-main`` and ``region``).
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from urllib.parse import urljoin, urlsplit
 
 from lessons import Lesson
 
@@ -45,6 +51,7 @@ ol.lessons p { margin: 0.25rem 0; }
 ul.links { list-style: none; padding-left: 0; margin: 0.5rem 0 0; }
 ul.links li { margin: 0.2rem 0; }
 a { color: #0550ae; }
+:focus-visible { outline: 2px solid #0550ae; outline-offset: 2px; }
 @media (max-width: 40rem) { ol.lessons > li { grid-template-columns: minmax(0, 1fr); } }
 """
 
@@ -59,6 +66,31 @@ class HomeLinks:
     """Lesson slug -> its picture's URL."""
     presenters: Mapping[str, str] = field(default_factory=dict)
     """Lesson slug -> its presenter view's URL."""
+    base_url: str = ""
+    """Where the site is published (``https://host/path/``, see ``base_url``), or "" if unsaid."""
+
+
+def base_url(value: str) -> str:
+    """``value`` as the site's absolute base URL, ending in ``/``; "" stays "" (not published).
+
+    Accepted: an ``http`` or ``https`` URL with a host and no query or fragment, such as
+    ``https://example.org/course`` (a missing final ``/`` is added: the site is a folder).
+    Anything else raises ``ValueError`` saying so.
+    """
+    if value == "":
+        return ""
+    parts = urlsplit(value)
+    if (
+        parts.scheme not in {"http", "https"}
+        or not parts.hostname
+        or parts.query
+        or (parts.fragment or value.endswith("#"))
+    ):
+        raise ValueError(
+            f"base URL {value!r}: expected an http(s) URL with a host and no query or "
+            "fragment, such as https://example.org/course/"
+        )
+    return value if value.endswith("/") else value + "/"
 
 
 def text(value: str) -> str:
@@ -110,14 +142,18 @@ def lesson_item(lesson: Lesson, links: HomeLinks) -> str:
 
 
 def social_meta(links: HomeLinks, lessons: Sequence[Lesson]) -> str:
-    """OpenGraph metadata: the course's title and line, and the first lesson's picture."""
+    """OpenGraph metadata: the course's title and line and, when the site's base URL is known,
+    the page's URL and the first lesson's picture (absolute: previews ignore relative ones)."""
     tags = [
         ("og:type", "website"),
         ("og:title", site.HOME_PAGE_TITLE),
         ("og:description", COURSE_LINE),
     ]
+    if links.base_url:
+        tags.append(("og:url", links.base_url))
     first = links.pictures.get(lessons[0].slug) if lessons else None
-    if first and lessons[0].info is not None:
+    if first and links.base_url and lessons[0].info is not None:
+        first = urljoin(links.base_url, first)
         width, height = PICTURE_SIZE
         tags += [
             ("og:image", first),
@@ -157,6 +193,7 @@ def home_page(lessons: Sequence[Lesson], links: HomeLinks) -> str:
 <p>{text(COURSE_LINE)}</p>
 <p class="length">{text(site.course_length(minutes, len(lessons)))}</p>
 </header>
+<main>
 <h2>{text(site.OUTCOMES_TITLE)}</h2>
 <ul class="outcomes">
 {outcomes}
@@ -165,7 +202,8 @@ def home_page(lessons: Sequence[Lesson], links: HomeLinks) -> str:
 <ol class="lessons">
 {items}
 </ol>
-<p class="note"><small>{text(note)}</small></p>
+</main>
+<footer><p class="note"><small>{text(note)}</small></p></footer>
 </body>
 </html>
 """

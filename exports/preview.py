@@ -24,28 +24,51 @@ HERE = Path(__file__).resolve().parent / "preview"
 START_PAGE = "start.html"
 
 
-def overlay(source: str) -> str:
+STOP_AFTER_S = 90
+"""After this long without going live, the note says the lesson has not started, what to do,
+and links the snapshot (the page keeps trying: if it goes live later, it still swaps)."""
+SLOW_AFTER_S = 30
+"""After this long, the note says the start is slower than usual."""
+RUNTIME_FILES = ("pyodide.asm.wasm", "pyodide.asm.mjs", "python_stdlib.zip", "pyodide-lock.json")
+"""The core files of the site's Pyodide mirror: without any of them Python cannot start, and
+the page says so at once (the script asks the mirror for each with a HEAD request)."""
+
+
+def overlay(source: str, snapshot: str, worker: str = "") -> str:
     """The frame showing ``source`` and its note, with the other notes the script may show in
-    their place."""
+    its place: plain words, what to do, and a link to ``snapshot`` (the lesson's static page,
+    relative to this page) in every note that says the lesson cannot go live. ``worker`` is the
+    site's service worker (``offline.py``), which the page registers."""
     attr = lambda value: html.escape(value, quote=True)  # noqa: E731
+    link = attr(snapshot)
+    notes = {
+        "slow": attr(site.SLOW_NOTE),
+        "stopped": site.STOPPED_NOTE_HTML.format(seconds=STOP_AFTER_S, snapshot=link),
+        "file": site.FILE_NOTE_HTML.format(snapshot=link),
+        "missing": site.MISSING_RUNTIME_NOTE_HTML.format(file="{file}", snapshot=link),
+        "no-webassembly": site.NO_WEBASSEMBLY_NOTE_HTML.format(snapshot=link),
+    }
+    data = " ".join(f'data-{name}="{attr(note)}"' for name, note in notes.items())
     return (
-        f'<div id="lesson-preview" data-slow="{attr(site.SLOW_NOTE)}" '
-        f'data-no-webassembly="{attr(site.NO_WEBASSEMBLY_NOTE)}">'
+        f'<div id="lesson-preview" {data} data-slow-after="{SLOW_AFTER_S}" '
+        f'data-stop-after="{STOP_AFTER_S}" data-runtime="{attr(" ".join(RUNTIME_FILES))}" '
+        f'data-sw="{attr(worker)}">'
         f'<p role="status">{attr(site.STARTING_NOTE)}</p>'
         f'<iframe src="{attr(source)}" title="{attr(site.PREVIEW_FRAME_TITLE)}"></iframe></div>'
     )
 
 
-def with_preview(page: str, name: str, source: str) -> str:
+def with_preview(page: str, name: str, source: str, snapshot: str, worker: str = "") -> str:
     """``page`` (a marimo WebAssembly page) with the preview of ``source`` (a static page in the
-    same folder): its style in the head, the frame first in the body, the script last."""
+    same folder): its style in the head, the frame first in the body, the script last.
+    ``snapshot`` is the link every failure note gives."""
     style = (HERE / "preview.css").read_text(encoding="utf-8")
     script = (HERE / "preview.js").read_text(encoding="utf-8")
     for tag in ("</head>", "<body>", "</body>"):
         if page.count(tag) != 1:
             raise SystemExit(f"export: {name}: the WebAssembly page has no single {tag}")
     page = page.replace("</head>", f"<style>\n{style}</style>\n</head>")
-    page = page.replace("<body>", f"<body>\n{overlay(source)}")
+    page = page.replace("<body>", f"<body>\n{overlay(source, snapshot, worker)}")
     return page.replace("</body>", f"<script>\n{script}</script>\n</body>")
 
 

@@ -12,6 +12,7 @@ The mirror itself is a pure function of those files.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import re
 import shutil
@@ -280,7 +281,27 @@ def write_mirror(out: Path, inputs: MirrorInputs) -> Path:
             wheels.append(out / wheel.name)
             shutil.copyfile(wheel, wheels[-1])
     write_lock(inputs.core, wheels, out)
+    write_simple_index(out, wheels)
     return out
+
+
+def write_simple_index(out: Path, wheels: list[Path]) -> None:
+    """A package index (PEP 503) of the mirror's wheels at ``simple/<name>/``.
+
+    Each page points its ``data-pypi-index-url``, ``simple/{package_name}/``, here, so that a
+    package missing from the mirror fails instead of reaching out; and micropip asks that index
+    before the lock file for every requirement it resolves (asyncfail's pydantic and its own),
+    so without these pages every page's first request for pydantic was a 404.
+    """
+    for wheel in wheels:
+        project = canonicalize_name(wheel.name.split("-")[0])
+        digest = hashlib.sha256(wheel.read_bytes()).hexdigest()
+        folder = out / "simple" / project
+        folder.mkdir(parents=True, exist_ok=True)
+        link = f'<a href="../../{wheel.name}#sha256={digest}">{wheel.name}</a>'
+        (folder / "index.html").write_text(
+            f"<!DOCTYPE html>\n<html><body>\n{link}\n</body></html>\n", encoding="utf-8"
+        )
 
 
 def build_mirror(out: Path, cache: Path = CACHE, lock: Path = LOCK) -> Path:

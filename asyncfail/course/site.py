@@ -67,6 +67,8 @@ LESSON_MINUTES: Final = "{minutes} min"
 LIVE_LINK: Final = "Open the lesson"
 LIVE_LINK_NOTE: Final = "interactive: Python runs in your browser"
 SERVED_LINK_NOTE: Final = "interactive: Python runs on this server"
+HOME_LINK: Final = "All lessons of the course"
+SNAPSHOT_NAV_NAME: Final = "The lesson's other pages"
 SNAPSHOT_LINK: Final = "Static snapshot"
 SNAPSHOT_LINK_NOTE: Final = "results computed once; no WebAssembly needed"
 PRESENTER_LINK: Final = "Presenter view"
@@ -99,8 +101,35 @@ SLOW_NOTE: Final = (
     "The live lesson is taking longer than usual to start. You can keep reading the preview; "
     "it will be replaced as soon as Python is ready."
 )
-NO_WEBASSEMBLY_NOTE: Final = (
-    "This browser cannot run the live lesson: it has no WebAssembly. You are reading a "
-    "preview, and its controls do nothing."
-)
 PREVIEW_FRAME_TITLE: Final = "Preview of the lesson while it starts"
+STOPPED_NOTE_HTML: Final = (
+    "The live lesson has not started after {seconds} seconds. Reload the page to try again, "
+    'or <a href="{snapshot}" target="_top">read the static snapshot</a>, which needs no Python.'
+)
+"""Shown, in place of the starting note, when the live lesson is not live after a while (the
+preview script's deadline): plain words, what to do, and the snapshot's link."""
+FILE_NOTE_HTML: Final = (
+    "The live lesson cannot start from a file on this computer: browsers load Python only "
+    "over http(s). Serve the site (<code>python exports/serve.py</code>) or open it on the web, "
+    'or <a href="{snapshot}" target="_top">read the static snapshot</a>.'
+)
+"""Shown at once when the page was opened from ``file://``."""
+MISSING_RUNTIME_NOTE_HTML: Final = (
+    "The live lesson cannot start: this copy of the site is missing a file Python needs "
+    "({file}). Whoever published it should build it again; meanwhile, "
+    '<a href="{snapshot}" target="_top">read the static snapshot</a>.'
+)
+"""Shown at once when the site's Python runtime (Pyodide's WebAssembly file) is missing."""
+NO_WEBASSEMBLY_NOTE_HTML: Final = (
+    "This browser cannot run the live lesson: it has no WebAssembly. Use a current browser, "
+    'or <a href="{snapshot}" target="_top">read the static snapshot</a>.'
+)
+"""Shown at once in a browser without WebAssembly."""
+
+# ---------------------------------------------------------------------------------------------
+# Accessible names the site gives what marimo and vega-embed leave unnamed (exports/a11y.py)
+
+CHART_ACTIONS_NAME: Final = "Chart actions"
+MENU_BUTTON_NAME: Final = "Menu"
+CLOSE_BUTTON_NAME: Final = "Close"
+OTHER_BUTTON_NAME: Final = "Button"

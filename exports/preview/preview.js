@@ -6,24 +6,73 @@
 // the preview has one for (matched by cell id: both pages come from the same notebook, and the
 // same cells give an output whatever its content), and has been quiet for a moment, the preview
 // goes and the live app is shown, scrolled to the cell the reader was at. Nothing is requested
-// from anywhere for this: it reads the two documents of this page. `<html data-lesson-state>`
-// says "starting", then "live".
+// from anywhere for this but a HEAD request for each of Pyodide's core files (a missing one is
+// said at once). `<html data-lesson-state>` says "starting", then "live", or "failed" when the
+// page cannot start (from file://, without WebAssembly, a core file missing): the note then
+// says why, what to do, and links the static snapshot. Not live after a long while, the note
+// says that too (and the page keeps trying).
 (() => {
   const QUIET_MS = 200; // no change in the live app for this long: its outputs are drawn
   const SETTLE_MS = 2000; // every output is there but the app keeps changing: show it anyway
   const FALLBACK_QUIET_MS = 3000; // the cells differ from the preview's, app quiet: show it
-  const SLOW_MS = 60000; // say so if it takes this long
   const root = document.documentElement;
   const overlay = document.getElementById("lesson-preview");
   const frame = overlay.querySelector("iframe");
   const note = overlay.querySelector("p");
+  const notes = overlay.dataset;
   root.dataset.lessonState = "starting";
-  if (typeof WebAssembly !== "object") {
-    note.textContent = overlay.dataset.noWebassembly;
+
+  // The page cannot go live: say why, what to do, and link the snapshot (the notes are the
+  // build's HTML, from asyncfail.course.site). `data-lesson-state` becomes "failed".
+  let slow = null;
+  let late = null;
+  function fail(html) {
+    clearTimeout(slow);
+    clearTimeout(late);
+    note.innerHTML = html;
     overlay.dataset.stopped = "";
-    return;
+    root.dataset.lessonState = "failed";
   }
-  const slow = setTimeout(() => (note.textContent = overlay.dataset.slow), SLOW_MS);
+  if (location.protocol === "file:") return fail(notes.file);
+  if (typeof WebAssembly !== "object") return fail(notes.noWebassembly);
+  slow = setTimeout(() => (note.textContent = notes.slow), notes.slowAfter * 1000);
+  // Not live after a long while: say so, with what to do; keep trying (it may still go live).
+  late = setTimeout(() => {
+    note.innerHTML = notes.stopped;
+    overlay.dataset.stopped = "";
+  }, notes.stopAfter * 1000);
+
+  // Python cannot start without the mirror's core files: ask for each (HEAD, no body), and say
+  // so at once if one is missing, instead of waiting for ever.
+  const wasm = document.querySelector("marimo-wasm");
+  const mirror = new URL(wasm ? wasm.dataset.pyodideIndexUrl : "", location.href);
+  for (const file of notes.runtime.split(" ")) {
+    fetch(new URL(file, mirror), { method: "HEAD", cache: "no-store" }).then(
+      (response) => {
+        if (!response.ok && root.dataset.lessonState === "starting")
+          fail(notes.missing.replace("{file}", file));
+      },
+      () => {}, // unreachable: the page says so when it is late
+    );
+  }
+
+  // Offline on the second visit: the site's service worker (exports/offline.py) keeps what this
+  // page loads; once live, the page tells it what that was. `<html data-offline="kept">` then.
+  const worker =
+    "serviceWorker" in navigator && notes.sw
+      ? navigator.serviceWorker.register(notes.sw).catch(() => null)
+      : Promise.resolve(null);
+  function keep(urls) {
+    worker
+      .then((registration) => registration && navigator.serviceWorker.ready)
+      .then((registration) => {
+        if (!registration || !registration.active) return;
+        navigator.serviceWorker.addEventListener("message", (event) => {
+          if (event.data && event.data.kept) root.dataset.offline = "kept";
+        });
+        registration.active.postMessage({ keep: urls });
+      });
+  }
 
   // The preview's controls do nothing: make them inert to the pointer, links included (a link
   // would open inside the frame). Reading and scrolling still work.
@@ -70,10 +119,12 @@
   // part the reader had scrolled past is shown from its top.
   const SLIVER = 8;
   function anchor() {
+    // marimo's pages scroll inside #App; the snapshot document scrolls as a page.
     const doc = frame.contentDocument;
-    const view = doc && doc.getElementById("App");
+    const app = doc && doc.getElementById("App");
+    const view = app && app.scrollTop > 0 ? app : doc && doc.scrollingElement;
     if (!view || view.scrollTop === 0) return null;
-    const top = view.getBoundingClientRect().top;
+    const top = view === app ? app.getBoundingClientRect().top : 0;
     const first = outputs(doc).find((el) => el.getBoundingClientRect().bottom > top + SLIVER);
     return first ? { id: first.id, offset: first.getBoundingClientRect().top - top } : null;
   }
@@ -90,14 +141,18 @@
   function swap() {
     clearInterval(timer);
     clearTimeout(slow);
+    clearTimeout(late);
     observer.disconnect();
     const place = anchor();
     root.dataset.lessonState = "live";
     scrollTo(place);
+    const loaded = performance.getEntriesByType("resource").map((entry) => entry.name);
+    keep([location.href, frame.src, ...loaded]);
     overlay.remove();
   }
 
   const timer = setInterval(() => {
+    if (root.dataset.lessonState === "failed") return clearInterval(timer);
     if (ready(performance.now())) swap();
   }, 100);
 })();

@@ -19,9 +19,13 @@ sys.path.insert(0, str(ROOT / "exports"))
 
 from browser import LoopbackGuard, find_chromium, launch  # noqa: E402
 from build import BuildReport, build_site  # noqa: E402
+from lessons import discover  # noqa: E402
 from serve import serving  # noqa: E402
 
 SCREENSHOTS = ROOT / "tests" / "screenshots"
+# The URL the test site says it is published at (`make export BASE_URL=...`): only the home's
+# OpenGraph tags name it; every link stays relative, so the site is served from 127.0.0.1.
+BASE_URL = "https://course.example/asyncfail/"
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
 
@@ -56,9 +60,15 @@ def npm() -> str:
 
 @pytest.fixture(scope="session")
 def built_site(npm: str, chromium: str, tmp_path_factory: pytest.TempPathFactory) -> BuildReport:
-    """The site as `make export` builds it (Chromium draws the lessons' pictures), into a
-    temporary folder."""
-    return build_site(tmp_path_factory.mktemp("site") / "site", log=lambda _msg: None)
+    """The site as `make export BASE_URL=...` builds it (Chromium draws the lessons' pictures),
+    into a temporary folder."""
+    reuse = os.environ.get("ASYNCFAIL_TEST_SITE")
+    if reuse and not IN_CI:
+        # A developer's loop: a site built before (`exports/build.py --out DIR --base-url
+        # https://course.example/asyncfail/`), tested as it is. Never in CI.
+        return BuildReport(Path(reuse), pages=discover())
+    out = tmp_path_factory.mktemp("site") / "site"
+    return build_site(out, log=lambda _msg: None, base=BASE_URL)
 
 
 @pytest.fixture(scope="session")

@@ -32,6 +32,8 @@ from lessons import PRESENTED, Lesson, discover, third_party_imports  # noqa: E4
 from pictures import PICTURE, require_chromium  # noqa: E402
 from wheels import library_wheel  # noqa: E402
 
+from tests.browser.conftest import BASE_URL  # noqa: E402
+
 PAGES = discover()
 LAB = PAGES[0]
 # Every page the site publishes for a lesson, by file, and the kind of page each is.
@@ -375,8 +377,10 @@ def test_the_course_home_links_only_into_the_site(built_site: BuildReport) -> No
     links = Links()
     links.feed((out / "index.html").read_text(encoding="utf-8"))
     assert links.meta["og:title"] == "The Async Failure Lab"
-    assert links.meta["og:image"] == f"{LAB.site_dir}/{PICTURE}"
-    assert links.urls and links.meta["og:image"] in links.urls
+    # Link previews need absolute URLs: the published address (BASE_URL) and the picture in it.
+    assert links.meta["og:url"] == BASE_URL
+    assert links.meta["og:image"] == f"{BASE_URL}{LAB.site_dir}/{PICTURE}"
+    assert links.urls and f"{LAB.site_dir}/{PICTURE}" in links.urls
     for url in links.urls:
         assert "//" not in url and not url.startswith("/"), url  # relative, inside the site
         target = out / (url + "index.html" if url.endswith("/") else url)

@@ -1,0 +1,54 @@
+"""What every marimo page of the site gets for WCAG 2.2 AA, where marimo's export leaves it out.
+
+axe-core (tests/browser/test_a11y.py) finds on marimo 0.25.2's exported pages, and this module
+fixes in the page the build writes:
+
+- no main landmark, so every cell is content outside landmarks (``landmark-one-main``,
+  ``region``): marimo's ``<div id="root">`` becomes the page's main landmark;
+- icon-only controls without a name: marimo's app menu button and its toasts' close button
+  (``button-name``, critical), vega-embed's chart actions ``<summary>`` (``summary-name``):
+  ``a11y/a11y.js``, first in the head, names them as they appear, in shadow roots too (the
+  exported HTML does not hold them: marimo's React draws them); the same script makes the
+  presenter view's slide container focusable (``scrollable-region-focusable``);
+- "made with marimo" below 4.5:1 contrast (``color-contrast``), focus not always visible, motion
+  regardless of ``prefers-reduced-motion``: ``a11y/a11y.css``.
+
+What stays upstream (reported to marimo and vega-embed, not patched here): the elements
+themselves; this names them after marimo draws them. The lessons' own headings and texts are
+the notebooks'. The names are words of the site (``asyncfail.course.site``).
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+from asyncfail.course import site
+
+HERE = Path(__file__).resolve().parent / "a11y"
+ROOT_TAG = '<div id="root">'
+
+
+def head_additions() -> str:
+    """The style and the naming script, for the top of a page's ``<head>``."""
+    style = (HERE / "a11y.css").read_text(encoding="utf-8")
+    script = (HERE / "a11y.js").read_text(encoding="utf-8")
+    words = {
+        "chart-actions": site.CHART_ACTIONS_NAME,
+        "menu": site.MENU_BUTTON_NAME,
+        "close": site.CLOSE_BUTTON_NAME,
+        "button": site.OTHER_BUTTON_NAME,
+    }
+    data = " ".join(
+        f'data-{key}="{html.escape(value, quote=True)}"' for key, value in words.items()
+    )
+    return f"<style>\n{style}</style>\n<script {data}>\n{script}</script>\n"
+
+
+def accessible(page: str, name: str) -> str:
+    """``page`` (a marimo page) with its root as the main landmark and the head additions."""
+    for tag in ("<head>", ROOT_TAG):
+        if page.count(tag) != 1:
+            raise SystemExit(f"export: {name}: the marimo page has no single {tag}")
+    page = page.replace(ROOT_TAG, '<div id="root" role="main">')
+    return page.replace("<head>", f"<head>\n{head_additions()}", 1)

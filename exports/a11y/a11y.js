@@ -1,0 +1,69 @@
+// Names and landmarks marimo's frontend and vega-embed leave out (exports/a11y.py).
+//
+// marimo draws the page with React, and outputs inside shadow roots (<marimo-mime-renderer>),
+// so the exported HTML cannot carry these names: this script, first in the head, watches the
+// document and every shadow root as it is attached, and names what has no name:
+// - vega-embed's chart actions menu, a <summary> holding only an icon (axe summary-name);
+// - a button holding only an icon, such as marimo's app menu and its toasts' close button
+//   (axe button-name), from its tooltip or test id when it has one, else a generic name;
+// - the slides' scroll container, which the keyboard could not reach (made focusable);
+// and gives every shadow root the page's visible focus ring.
+// Words come from the page (data-* attributes of this script's element, written by the build
+// from asyncfail.course.site). It requests nothing.
+(() => {
+  const words = document.currentScript.dataset;
+  const named = (el) =>
+    el.hasAttribute("aria-label") ||
+    el.hasAttribute("aria-labelledby") ||
+    el.hasAttribute("title") ||
+    el.textContent.trim() !== "";
+  // The page's focus ring (a11y.css) does not reach into shadow roots: each gets it too.
+  const ring = new CSSStyleSheet();
+  ring.replaceSync(":focus-visible { outline: 2px solid #0550ae !important; outline-offset: 2px; }");
+  function fix(scope) {
+    if (scope instanceof ShadowRoot && !scope.adoptedStyleSheets.includes(ring)) {
+      scope.adoptedStyleSheets = [...scope.adoptedStyleSheets, ring];
+    }
+    for (const summary of scope.querySelectorAll("summary")) {
+      if (!named(summary)) summary.setAttribute("aria-label", words.chartActions);
+    }
+    for (const button of scope.querySelectorAll("button")) {
+      if (named(button)) continue;
+      const hint = button.getAttribute("data-testid") || "";
+      let label = words.button;
+      if (button.hasAttribute("toast-close")) label = words.close;
+      else if (/menu/i.test(hint) || button.getAttribute("aria-haspopup") === "menu")
+        label = words.menu;
+      button.setAttribute("aria-label", label);
+    }
+    // marimo's slides scroll inside a container the keyboard cannot reach (axe
+    // scrollable-region-focusable): make it focusable, so arrows scroll a tall slide.
+    for (const slide of scope.querySelectorAll('[data-testid="slide-scroll-container"]')) {
+      if (!slide.hasAttribute("tabindex")) slide.setAttribute("tabindex", "0");
+    }
+  }
+  let pending = new Set();
+  let scheduled = false;
+  function later(scope) {
+    pending.add(scope);
+    if (scheduled) return;
+    scheduled = true;
+    queueMicrotask(() => {
+      scheduled = false;
+      const scopes = pending;
+      pending = new Set();
+      scopes.forEach(fix);
+    });
+  }
+  function watch(scope) {
+    new MutationObserver(() => later(scope)).observe(scope, { subtree: true, childList: true });
+    later(scope);
+  }
+  const attach = Element.prototype.attachShadow;
+  Element.prototype.attachShadow = function (init) {
+    const root = attach.call(this, init);
+    watch(root);
+    return root;
+  };
+  watch(document.documentElement);
+})();

@@ -1,0 +1,80 @@
+// The site's service worker (exports/offline.py): a lesson opened once opens again offline.
+//
+// The build writes VERSION (a digest of every file of the site) and KEEP (what every
+// interactive page needs besides its own files: Pyodide's core and lock, the mirror's wheels
+// and index, the library's wheel), relative to this file. A new build is a new VERSION: a new
+// cache, the old one deleted once this worker takes over.
+//
+// Pages: fetched from the network when it answers (and kept), from the cache when it does not.
+// Everything else (versioned by the build, and by name under _marimo/assets): from the cache
+// when kept, else fetched and kept. A live page posts what it loaded ({keep: [urls]}); the
+// worker keeps those and KEEP, so the second visit needs no network at all.
+const VERSION = "__VERSION__";
+const KEEP = __KEEP__;
+const CACHE = `asyncfail-${VERSION}`;
+
+self.addEventListener("install", () => self.skipWaiting());
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    (async () => {
+      for (const name of await caches.keys()) {
+        if (name.startsWith("asyncfail-") && name !== CACHE) await caches.delete(name);
+      }
+      await self.clients.claim();
+    })(),
+  );
+});
+
+const isPage = (url) =>
+  url.pathname.endsWith("/") || url.pathname.endsWith(".html") || url.pathname.endsWith(".json");
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (request.method !== "GET" || url.origin !== self.location.origin) return;
+  event.respondWith(isPage(url) ? networkFirst(request) : cacheFirst(request));
+});
+
+async function networkFirst(request) {
+  const cache = await caches.open(CACHE);
+  try {
+    const response = await fetch(request);
+    if (response.status === 200) await cache.put(request, response.clone());
+    return response;
+  } catch (error) {
+    const kept = await cache.match(request, { ignoreSearch: true });
+    if (kept) return kept;
+    throw error;
+  }
+}
+
+async function cacheFirst(request) {
+  const cache = await caches.open(CACHE);
+  const kept = await cache.match(request);
+  if (kept) return kept;
+  const response = await fetch(request);
+  if (response.status === 200) await cache.put(request, response.clone());
+  return response;
+}
+
+self.addEventListener("message", (event) => {
+  const urls = (event.data && event.data.keep) || [];
+  event.waitUntil(
+    (async () => {
+      const cache = await caches.open(CACHE);
+      const wanted = [...urls, ...KEEP.map((path) => new URL(path, self.location).href)];
+      for (const href of new Set(wanted)) {
+        const url = new URL(href);
+        if (url.origin !== self.location.origin || (await cache.match(url.href))) continue;
+        try {
+          const response = await fetch(url.href);
+          if (response.status === 200) await cache.put(url.href, response);
+        } catch {
+          // offline already: kept next time
+        }
+      }
+      if (event.source) event.source.postMessage({ kept: VERSION });
+    })(),
+  );
+});

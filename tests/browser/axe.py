@@ -1,0 +1,60 @@
+"""axe-core in a Playwright page: every violation of any rule it runs by default, any impact.
+
+axe-core is pinned in ``tests/browser/package-lock.json``; ``make pytest`` installs it with
+``npm ci`` (``make test`` runs it). It walks shadow DOM (marimo draws outputs in it) and
+same-origin frames.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+# Violations in the lessons' own content (the notebooks', not the site's): the site cannot fix
+# them, and they are listed here so that nothing else is tolerated. A listed one that no longer
+# occurs fails the test: take it off the list.
+CONTENT_ISSUES: dict[str, set[str]] = {
+    # "### What this model assumes" right after the lesson's "#" title (notebook cell)
+    "01_async_failure_lab": {"heading-order"},
+    # the contract's verdict callout is "###" under the lesson's "#" title
+    "03_idempotency_contract": {"heading-order"},
+}
+# On the live pages only (marimo draws them; the snapshot document has none): marimo's accordion
+# (Radix) heads its items with <h3>, and these lessons open one under their "#" title with no
+# "##" between. Upstream, and the lessons' heading structure.
+LIVE_ISSUES: dict[str, set[str]] = {
+    "06_record_lifetime": {"heading-order"},
+    "08_review_handoff": {"heading-order"},
+}
+
+
+def known_issues(slug: str, live: bool) -> set[str]:
+    """The violations tolerated on a page of lesson ``slug`` (and required to occur)."""
+    return CONTENT_ISSUES.get(slug, set()) | (LIVE_ISSUES.get(slug, set()) if live else set())
+
+
+AXE_JS = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
+
+RUN = """async () => {
+  const result = await axe.run(document, { resultTypes: ["violations"] });
+  return result.violations.map((v) => ({
+    id: v.id,
+    impact: v.impact,
+    help: v.help,
+    nodes: v.nodes.slice(0, 5).map((n) => n.target.join(" >> ") + " :: " + n.html.slice(0, 160)),
+  }));
+}"""
+
+
+def violations(page: Any) -> list[dict[str, Any]]:
+    """Every axe violation on ``page`` as it stands (inject axe first if the page lacks it)."""
+    if not page.evaluate("() => typeof axe === 'object'"):
+        page.add_script_tag(content=AXE_JS.read_text(encoding="utf-8"))
+    return list(page.evaluate(RUN))
+
+
+def summary(found: list[dict[str, Any]]) -> str:
+    """One line per violation and its first nodes, for an assertion message."""
+    return "\n".join(
+        f"{v['id']} ({v['impact']}): {v['help']}\n  " + "\n  ".join(v["nodes"]) for v in found
+    )

@@ -1,0 +1,158 @@
+"""Every published page against axe-core (WCAG 2.2 AA and axe's best practices, any impact), and
+what a reader who cannot start the live lesson is told.
+
+axe-core is pinned in tests/browser/package-lock.json (`make pytest` installs it). The site's own
+fixes for what marimo and vega-embed leave out are exports/a11y.py's; the interactive pages are
+checked once live, in test_site.py's boot test (one boot per page serves both).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "exports"))
+
+from build import BuildReport  # noqa: E402
+from lessons import Lesson, discover  # noqa: E402
+from preview import RUNTIME_FILES  # noqa: E402
+
+from tests.browser.axe import AXE_JS, known_issues, summary, violations  # noqa: E402
+from tests.browser.conftest import require  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+LESSONS = discover()
+LAB = LESSONS[0]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def axe_installed() -> None:
+    require(AXE_JS.is_file(), f"axe-core not installed: run `make pytest` (npm ci) ({AXE_JS})")
+
+
+def check(page: Any, slug: str = "", live: bool = False) -> None:
+    """No axe violation on the page but its lesson's listed issues (which must occur)."""
+    found = violations(page)
+    known = known_issues(slug, live)
+    rules = {v["id"] for v in found}
+    assert [v for v in found if v["id"] not in known] == [], summary(found)
+    assert known <= rules, f"{slug}: {known - rules} fixed in the lesson: take it off the list"
+
+
+def test_course_home_has_no_axe_violation(guarded_page: Any, site_url: str) -> None:
+    page, guard = guarded_page
+    page.goto(site_url)
+    check(page)
+    assert guard.blocked == []
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.slug)
+def test_static_snapshot_has_no_axe_violation(
+    guarded_page: Any, site_url: str, lesson: Lesson
+) -> None:
+    page, guard = guarded_page
+    page.goto(f"{site_url}{lesson.site_dir}/static.html")
+    expect(page.get_by_role("main")).to_be_visible()
+    expect(page.get_by_text(lesson.title).filter(visible=True).first).to_be_visible()
+    page.wait_for_timeout(1000)  # charts and callouts finish drawing
+    check(page, lesson.slug)
+    assert guard.blocked == []
+
+
+# The focused element (inside shadow roots too), and its outline's style and width.
+FOCUS_RING = """() => {
+  let el = document.activeElement;
+  while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+  const s = getComputedStyle(el);
+  return [el.tagName, s.outlineStyle, parseFloat(s.outlineWidth)];
+}"""
+
+
+def test_focus_is_visible_on_the_home_and_a_snapshot(guarded_page: Any, site_url: str) -> None:
+    """Tabbing lands on a control whose focus ring is drawn (WCAG 2.4.7)."""
+    page, _guard = guarded_page
+    for url in (site_url, f"{site_url}{LAB.site_dir}/static.html"):
+        page.goto(url)
+        expect(page.get_by_text(LAB.title).filter(visible=True).first).to_be_visible()
+        page.keyboard.press("Tab")
+        ring = page.evaluate(FOCUS_RING)
+        assert ring[0] != "BODY" and ring[1] != "none" and ring[2] >= 2, (url, ring)
+
+
+def test_reduced_motion_stops_the_starting_ring(browser: Any, site_url: str) -> None:
+    context = browser.new_context(reduced_motion="reduce")
+    try:
+        page = context.new_page()
+        page.goto(f"{site_url}{LAB.site_dir}/")
+        note = page.locator("#lesson-preview > p")
+        expect(note).to_be_visible()
+        spin = "el => getComputedStyle(el, '::before').animationName"
+        assert note.evaluate(spin) == "none"
+    finally:
+        context.close()
+
+
+def test_the_starting_ring_turns_for_readers_who_did_not_ask_otherwise(
+    browser: Any, site_url: str
+) -> None:
+    context = browser.new_context(reduced_motion="no-preference")
+    try:
+        page = context.new_page()
+        page.goto(f"{site_url}{LAB.site_dir}/")
+        spin = "el => getComputedStyle(el, '::before').animationName"
+        assert page.locator("#lesson-preview > p").evaluate(spin) == "lesson-preview-turn"
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("missing", ["pyodide.asm.wasm", "python_stdlib.zip"])
+def test_a_page_whose_runtime_is_missing_says_so_and_links_the_snapshot(
+    guarded_page: Any, site_url: str, missing: str
+) -> None:
+    # The site as published without one of Python's files (the server answers 404).
+    assert missing in RUNTIME_FILES
+    page, guard = guarded_page
+    page.route(f"**/pyodide/{missing}", lambda route: route.fulfill(status=404, body=""))
+    page.goto(f"{site_url}{LAB.site_dir}/")
+    page.wait_for_selector('html[data-lesson-state="failed"]', state="attached", timeout=30_000)
+    note = page.locator("#lesson-preview > p[role=status]")
+    expect(note).to_contain_text("cannot start")
+    expect(note).to_contain_text(missing)
+    link = note.get_by_role("link", name="read the static snapshot")
+    expect(link).to_have_attribute("href", "static.html")
+    link.click()
+    expect(page).to_have_url(f"{site_url}{LAB.site_dir}/static.html")
+    assert guard.blocked == []
+
+
+def test_presenter_view_that_cannot_start_links_its_lessons_snapshot(
+    guarded_page: Any, site_url: str
+) -> None:
+    page, _guard = guarded_page
+    page.route("**/pyodide/pyodide.asm.wasm", lambda route: route.fulfill(status=404, body=""))
+    page.goto(f"{site_url}{LAB.site_dir}/present/")
+    page.wait_for_selector('html[data-lesson-state="failed"]', state="attached", timeout=30_000)
+    link = page.locator("#lesson-preview > p").get_by_role("link")
+    expect(link).to_have_attribute("href", "../static.html")
+    assert page.request.get(f"{site_url}{LAB.site_dir}/static.html").status == 200
+
+
+def test_a_page_opened_from_a_file_says_it_needs_a_server(
+    browser: Any, built_site: BuildReport
+) -> None:
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto((built_site.out / LAB.site_dir / "index.html").as_uri())
+        page.wait_for_selector('html[data-lesson-state="failed"]', state="attached")
+        note = page.locator("#lesson-preview > p")
+        expect(note).to_contain_text("cannot start from a file")
+        expect(note.get_by_role("link")).to_have_attribute("href", "static.html")
+    finally:
+        context.close()
