@@ -13,6 +13,15 @@ from collections.abc import Callable
 
 from asyncfail import Fault, Mode, Scenario, simulate, simulate_all
 from asyncfail.explore.explorer import explore
+from asyncfail.lab.faults import (
+    MAX_ATTEMPT,
+    MAX_INJECTIONS,
+    FaultPlan,
+    FaultPoint,
+    Injection,
+    parse_plan,
+    plan_text,
+)
 from asyncfail.lab.restore import restorations
 from asyncfail.lab.settings import LabSettings
 from asyncfail.risk.inputs import RiskInputs
@@ -93,6 +102,37 @@ def main() -> None:
             f"{trials / took:,.0f} trials/s; per trial {per * 1e6:.1f} us = "
             f"{per / one:.2f}x one simulate call" + ("  (goal < 2 s)" if trials == 100_000 else "")
         )
+
+    # The plan parser (issue 21): linear in its text, refusing what no plan can be first.
+    every = plan_text(
+        FaultPlan(
+            injections=tuple(
+                Injection(attempt=a, point=p) for a in range(1, MAX_ATTEMPT + 1) for p in FaultPoint
+            )
+        )
+    )
+    tenth = ",".join(every.split(",")[: MAX_INJECTIONS // 10])
+    whole_t = median_seconds(lambda: parse_plan(every), repeats=25, inner=200)
+    tenth_t = median_seconds(lambda: parse_plan(tenth), repeats=25, inner=200)
+    print(
+        f"plan: parse {MAX_INJECTIONS} items ({len(every):,} chars) "
+        f"median {whole_t * 1e6:8.1f} us; {MAX_INJECTIONS // 10} items {tenth_t * 1e6:.1f} us "
+        f"(ratio {whole_t / tenth_t:.1f}; linear: 10 at most)"
+    )
+    for label, text in (
+        ("100,000 items", ",".join(["1:lookup"] * 100_000)),
+        ("a 5,000-digit attempt", "1" * 5000 + ":lookup"),
+    ):
+
+        def refused(t: str = text) -> None:
+            try:
+                parse_plan(t)
+            except ValueError:
+                return
+            raise AssertionError("accepted")
+
+        took = median_seconds(refused, repeats=25, inner=200)
+        print(f"plan: refuse {label:<22} median {took * 1e6:8.1f} us")
 
     # Interleave the two commands so machine noise hits both alike.
     cli = [sys.executable, "-m", "asyncfail", "lab", "--fault", "crash-after-effect"]
