@@ -23,14 +23,16 @@ from asyncfail.cli.verify import REFERENCE_KEYS
 from asyncfail.course import truth_lesson
 from asyncfail.ground.prose import echoed
 from asyncfail.lab.faults import Fault
-from asyncfail.lab.scenario import Mode
+from asyncfail.lab.scenario import SEED_MODES, Mode
 from asyncfail.lab.settings import KeyStability, ReceiverContract, RecordWrite
 from asyncfail.reference import scratch, supervisor
 from asyncfail.reference.verification import Case, predicted
 from tests.cli_support import ROOT, run_main
 
 Matrix = tuple[int, dict[str, Any], str]
-EVERY_CASE = list(itertools.product(Fault, Mode, KeyStability, RecordWrite, ReceiverContract))
+EVERY_CASE = list(
+    itertools.product(Fault, SEED_MODES, REFERENCE_KEYS, RecordWrite, ReceiverContract)
+)
 
 
 def rows_by_name(document: dict[str, Any]) -> dict[str, dict[str, Any]]:
