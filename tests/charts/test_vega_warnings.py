@@ -10,13 +10,13 @@ import pytest
 
 from asyncfail import Fault, Mode, Scenario, simulate
 from asyncfail.charts import specs
-from asyncfail.charts.templates import TEMPLATES_JSON
+from asyncfail.charts.templates import TEMPLATES as LOADED
 from asyncfail.contract.experiment import ContractScenario
 from asyncfail.contract.sweep import sweep_around_boundary
 from asyncfail.lab.faults import parse_plan
 from asyncfail.lab.settings import LabSettings
 
-TEMPLATES: dict[str, dict[str, Any]] = json.loads(TEMPLATES_JSON)
+TEMPLATES: dict[str, dict[str, Any]] = LOADED
 LEGEND_CHANNELS = ("color", "fill", "stroke", "shape", "size", "opacity", "strokeDash")
 
 

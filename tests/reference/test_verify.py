@@ -24,7 +24,7 @@ from asyncfail.course import truth_lesson
 from asyncfail.ground.prose import echoed
 from asyncfail.lab.faults import Fault
 from asyncfail.lab.scenario import SEED_MODES, Mode
-from asyncfail.lab.settings import KeyStability, ReceiverContract, RecordWrite
+from asyncfail.lab.settings import ReceiverContract, RecordWrite
 from asyncfail.reference import scratch, supervisor
 from asyncfail.reference.verification import Case, predicted
 from tests.cli_support import ROOT, run_main
