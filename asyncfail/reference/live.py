@@ -29,7 +29,15 @@ from asyncfail.reference.scratch import scratch_folder
 from asyncfail.reference.supervisor import ReferenceFailure
 from asyncfail.reference.verification import Case, matrix, verify
 
-__all__ = ["Busy", "ReferenceFailure", "default_cases", "one_at_a_time", "run", "this_platform"]
+__all__ = [
+    "Busy",
+    "ReferenceFailure",
+    "default_cases",
+    "lock_path",
+    "one_at_a_time",
+    "run",
+    "this_platform",
+]
 
 Progress = Callable[[int, int], None]
 

@@ -85,12 +85,12 @@ def test_risk_reads_as_sentences_without_exponents(retention: str | None) -> Non
 
 
 def test_risk_report_at_one_minute_reads_as_worked_out_by_hand() -> None:
-    # 9 duplicates in 2,000 trials: 2,000 / 9 = 222.2, to two figures 220; 9 / 2,000 = 0.45 %.
+    # 10 duplicates in 2,000 trials: 2,000 / 10 = 200; 10 / 2,000 = 0.5 %.
     at_minute = assess(
         DEFAULT_INPUTS.model_copy(update={"trials": 2000, "settings": LabSettings(retention="60")})
     ).report
-    assert at_minute.duplicate.count == 9
-    assert "Debited twice or more: 9 of 2,000 trials, 1 in 220 (0.45 %); 95 % interval" in (
+    assert at_minute.duplicate.count == 10
+    assert "Debited twice or more: 10 of 2,000 trials, 1 in 200 (0.5 %); 95 % interval" in (
         folded(risk_text(at_minute))
     )
 

@@ -14,7 +14,7 @@ from tests.cli_support import ROOT
 
 LONG = {
     "risk": (["risk", "--trials", "6000", "--jitter", "full"], "trials"),
-    "explore": (["explore", "--max-faults", "3"], "plans"),
+    "explore": (["explore", "--max-faults", "3", "--deliveries", "9", "--workers", "2"], "plans"),
     "verify": (["verify", "--fault", "response-lost", "--jobs", "2"], "cases"),
 }
 

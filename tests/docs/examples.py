@@ -30,7 +30,7 @@ from asyncfail.ground.seed import Boundary
 from asyncfail.lab.faults import Fault, FaultPlan, plan_text
 from asyncfail.lab.restore import restorations
 from asyncfail.lab.results import LabResult
-from asyncfail.lab.scenario import Mode, Scenario
+from asyncfail.lab.scenario import SEED_MODES, Mode, Scenario
 from asyncfail.lab.simulation import simulate
 from asyncfail.readiness.design import design_from_answers
 from asyncfail.readiness.report import assess
@@ -64,7 +64,7 @@ def _args(command: str, options: str) -> argparse.Namespace:
 def _scenarios(options: str) -> list[Scenario]:
     """The runs ``asyncfail lab OPTIONS`` describes: under the runtime it names, else each."""
     args = _args("lab", options)
-    modes = [Mode(args.mode)] if args.mode else list(Mode)
+    modes = [Mode(args.mode)] if args.mode else list(SEED_MODES)
     args.mode = None
     base = scenario_of(args)
     return [base.model_copy(update={"mode": mode}) for mode in modes]
