@@ -9,10 +9,9 @@ recorded steps), and a note where the engine differs from the model by design. R
 times: the same inputs give the same document.
 """
 
-import shutil
-import tempfile
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Final
 
@@ -20,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 from asyncfail.engines.adapter import Engine, EngineRun
 from asyncfail.lab.scenario import DEFAULT_DELIVERIES, MAX_DELIVERIES
+from asyncfail.reference.scratch import scratch_folder
 from asyncfail.reference.supervisor import Processes
 from asyncfail.reference.verification import Case, Figures, folder, observed, predicted
 
@@ -83,28 +83,16 @@ def verify_engine(
     """Run every case on ``engine``, ``jobs`` at a time, and set it beside the model.
 
     As the reference's ``verify``: each case in its own folder, under ``keep`` (left there) or
-    a new temporary folder removed at the end; every process ended and reaped before this
-    returns or raises (Ctrl-C too); ``progress(done, total)`` told of each finished case.
+    the run's own scratch folder (``reference.scratch``: locked while it runs, removed at the
+    end, and swept by a later run if this one is killed); every process ended and reaped
+    before this returns or raises (Ctrl-C too); ``progress(done, total)`` told of each
+    finished case.
     """
     version = engine.version()
     processes = Processes()
-    root = keep if keep is not None else Path(tempfile.mkdtemp(prefix="asyncfail-engine-"))
-    pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="asyncfail-engine")
-    try:
-        futures: dict[Future[EngineRun], int] = {
-            pool.submit(engine.run_case, case, deliveries, root / folder(case), processes): index
-            for index, case in enumerate(cases)
-        }
-        runs: dict[int, EngineRun] = {}
-        for future in as_completed(futures):
-            runs[futures[future]] = future.result()
-            if progress is not None:
-                progress(len(runs), len(cases))
-    finally:
-        processes.stop()
-        pool.shutdown(wait=True, cancel_futures=True)
-        if keep is None:
-            shutil.rmtree(root, ignore_errors=True)
+    with ExitStack() as stack:
+        root = keep if keep is not None else stack.enter_context(scratch_folder())
+        runs = run_all(engine, cases, deliveries, jobs, root, processes, progress)
     rows = tuple(
         EngineRow(
             case=case,
@@ -117,3 +105,31 @@ def verify_engine(
         for index, case in enumerate(cases)
     )
     return EngineVerification(engine=engine.name, version=version, deliveries=deliveries, rows=rows)
+
+
+def run_all(
+    engine: Engine,
+    cases: Sequence[Case],
+    deliveries: int,
+    jobs: int,
+    root: Path,
+    processes: Processes,
+    progress: Callable[[int, int], None] | None,
+) -> dict[int, EngineRun]:
+    """Each case run in its own folder under ``root``, ``jobs`` at a time, by its index; every
+    process is ended and reaped before this returns or raises."""
+    pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="asyncfail-engine")
+    try:
+        futures: dict[Future[EngineRun], int] = {
+            pool.submit(engine.run_case, case, deliveries, root / folder(case), processes): index
+            for index, case in enumerate(cases)
+        }
+        runs: dict[int, EngineRun] = {}
+        for future in as_completed(futures):
+            runs[futures[future]] = future.result()
+            if progress is not None:
+                progress(len(runs), len(cases))
+        return runs
+    finally:
+        processes.stop()
+        pool.shutdown(wait=True, cancel_futures=True)

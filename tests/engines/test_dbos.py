@@ -309,7 +309,7 @@ def test_ctrl_c_ends_every_dbos_process_and_removes_every_file(tmp_path: Path) -
         env={**os.environ, "TMPDIR": str(tmp_path)},
     )
     deadline = time.monotonic() + 120
-    while not list(tmp_path.glob("asyncfail-engine-*/*/dbos.sqlite")):
+    while not list(tmp_path.glob("asyncfail-verify-*/*/dbos.sqlite")):
         assert time.monotonic() < deadline and run.poll() is None, "no DBOS process started"
         time.sleep(0.05)
     run.send_signal(signal.SIGINT)
