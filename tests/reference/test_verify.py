@@ -18,7 +18,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from asyncfail.course import truth_lesson
+from asyncfail.course.lesson01_async_failure_lab import verification as truth_lesson
 from asyncfail.lab.faults import Fault
 from asyncfail.lab.scenario import Mode
 from asyncfail.lab.settings import KeyStability, ReceiverContract, RecordWrite

@@ -1,5 +1,8 @@
-"""Every lesson exports to static HTML with no cell raising (marimo exits 1 if one does)."""
+"""The course as a whole: its lessons numbered and listed in order, each exported to static HTML
+with no cell raising (marimo exits 1 if one does), and each keeping its inputs in page memory:
+no URL state, files, network or downloads beyond what the lesson offers explicitly."""
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -9,6 +12,8 @@ import pytest
 from tests.notebook_support import NOTEBOOKS
 
 LESSONS = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.py"))
+ALLOWED_IMPORTS = {"marimo", "asyncfail"}
+FORBIDDEN_ATTRIBUTES = {"query_params", "open", "urlopen", "fetch"}
 
 
 def test_lessons_are_numbered_from_01_without_gaps() -> None:
@@ -40,3 +45,23 @@ def test_static_html_export_runs_every_cell(lesson: Path, tmp_path: Path) -> Non
     assert done.returncode == 0, done.stderr
     title = lesson.read_text(encoding="utf-8").split("\n", 1)[0].strip('"')
     assert title in out.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.name)
+def test_lesson_imports_only_marimo_and_the_library(lesson: Path) -> None:
+    tree = ast.parse(lesson.read_text(encoding="utf-8"))
+    roots = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            roots |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            roots.add(node.module.split(".")[0])
+    assert roots <= ALLOWED_IMPORTS, roots - ALLOWED_IMPORTS
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.name)
+def test_lesson_never_reads_or_writes_url_state_files_or_network(lesson: Path) -> None:
+    tree = ast.parse(lesson.read_text(encoding="utf-8"))
+    used = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    used |= {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    assert not used & FORBIDDEN_ATTRIBUTES, used & FORBIDDEN_ATTRIBUTES
