@@ -322,15 +322,24 @@ def notebook_imports(notebook: Path) -> set[str]:
     }
 
 
+def imports_out_of_place(notebook: Path) -> list[str]:
+    """The library modules a notebook may not import: another lesson's module, the CLI, or
+    anything outside the wings."""
+    own = lesson_module_name(notebook)
+    return sorted(
+        imported
+        for imported in notebook_imports(notebook)
+        if lesson_of(imported) not in {None, own}
+        or not (imported == "asyncfail" or wing_of(imported) in MAY_IMPORT)
+        or wing_of(imported) in REACHES_REAL_PARTS
+    )
+
+
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
 def test_a_notebook_imports_only_its_own_lesson_module_shared_parts_and_wings(
     lesson: Path,
 ) -> None:
-    for imported in notebook_imports(lesson):
-        if lesson_of(imported) is not None:
-            assert lesson_of(imported) == lesson_module_name(lesson), imported
-        assert imported == "asyncfail" or wing_of(imported) in MAY_IMPORT, imported
-        assert wing_of(imported) not in REACHES_REAL_PARTS, imported
+    assert imports_out_of_place(lesson) == []
 
 
 def cells(tree: ast.Module) -> Iterator[tuple[ast.FunctionDef, bool]]:
@@ -372,12 +381,18 @@ def is_markdown_cell(cell: ast.FunctionDef) -> bool:
     )
 
 
+def markdown_cells(source: str) -> list[tuple[int, bool]]:
+    """Each Markdown cell of a notebook's source: its line and whether its code is hidden."""
+    return [
+        (cell.lineno, hidden) for cell, hidden in cells(ast.parse(source)) if is_markdown_cell(cell)
+    ]
+
+
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
 def test_a_lesson_writes_its_words_in_hidden_markdown_cells(lesson: Path) -> None:
-    found = list(cells(ast.parse(lesson.read_text(encoding="utf-8"))))
-    prose = [(cell, hidden) for cell, hidden in found if is_markdown_cell(cell)]
-    assert prose, "a lesson says what it teaches in its own Markdown cells"
-    shown = [cell.lineno for cell, hidden in prose if not hidden]
+    found = markdown_cells(lesson.read_text(encoding="utf-8"))
+    assert found, "a lesson says what it teaches in its own Markdown cells"
+    shown = [line for line, hidden in found if not hidden]
     assert shown == [], f"Markdown cells at lines {shown} show their code: hide it"
 
 
@@ -420,3 +435,38 @@ def test_a_lesson_module_holds_no_words_only_its_notebook_reads() -> None:
         for file in files:
             unread = words_read_only_by_notebooks(file)
             assert unread == [], f"{file.name}: move {unread} into the notebook of {name}"
+
+
+def test_the_lesson_rules_catch_what_they_forbid(tmp_path: Path) -> None:
+    # The layout before issue 19, in miniature: each shape must be named.
+    notebook = tmp_path / "05_two_workers.py"
+    notebook.write_text(
+        "import marimo\n"
+        "app = marimo.App()\n"
+        "@app.cell\n"
+        "def _(mo):\n"
+        '    mo.md("## What to notice and why")\n'
+        "    return\n"
+        "@app.cell\n"
+        "def _():\n"
+        "    from asyncfail.course import lesson02_break_the_assumptions, page\n"
+        "    from asyncfail.cli import main\n"
+        "    return\n",
+        encoding="utf-8",
+    )
+    assert markdown_cells(notebook.read_text(encoding="utf-8")) == [(4, False)]
+    assert imports_out_of_place(notebook) == [
+        "asyncfail.cli.main",
+        "asyncfail.course.lesson02_break_the_assumptions",
+    ]
+    module = tmp_path / "lesson05_two_workers.py"
+    module.write_text(
+        "from typing import Final\n"
+        'INTRO_ONLY_A_NOTEBOOK_READS: Final = "A worker is slow, not dead."\n'
+        'STALL_LINE: Final = "Worker {n} stalls"\n'
+        'NAMES: Final = ("claim", "fencing")\n'
+        "def stall(n: int) -> str:\n"
+        "    return STALL_LINE.format(n=n)\n",
+        encoding="utf-8",
+    )
+    assert words_read_only_by_notebooks(module) == ["INTRO_ONLY_A_NOTEBOOK_READS"]
