@@ -300,21 +300,10 @@ def _(mo, verification):
 
 @app.cell
 def _(live_run, mo, verification):
-    _command = "```sh\n.venv/bin/asyncfail verify --format text\n```"
-    _served = (
-        "This page is served by Python from a checkout, so it can start processes: the button "
-        "below runs every case again, here and now, on real processes (well under a minute). "
-        f"The same run from a terminal:\n\n{_command}"
-    )
-    _recorded = (
-        "This page shows the table the build recorded: a browser cannot start processes. To run "
-        "it live from a checkout (after `make test` or `make lab` created `.venv`; well under a "
-        f"minute):\n\n{_command}"
-    )
     mo.vstack(
         [
             verification.verdict_view(mo, verification.recorded()),
-            mo.md(_recorded if live_run is None else _served),
+            mo.md(verification.live_text(live_run is not None)),
             *([] if live_run is None else [live_run]),
         ]
     )

@@ -142,6 +142,7 @@ NO_SINGLE_CHANGE: Final = (
     "time and watch the counts."
 )
 
+
 def choices_of(scenario: Scenario) -> dict[str, str]:
     """Where each choice control starts for ``scenario``: its value as the CLI writes it."""
     settings = scenario.settings

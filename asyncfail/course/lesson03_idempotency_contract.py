@@ -31,6 +31,7 @@ DISPOSITION_CAPTION: Final = "applied, reused, or conflict"
 ZOOM_RADIUS_SECONDS: Final = 5
 """How far the zoomed heatmap reaches either side of the retention, in seconds."""
 
+
 def profile_label(profile: ContractProfile) -> str:
     """A profile as the lesson offers it: its name, and the HTTP status of its conflict."""
     status = PROFILES[profile].conflict.status_code

@@ -48,6 +48,7 @@ BREAKS: Final = (
     "terminal:"
 )
 
+
 def stall_label(point: FaultPoint) -> str:
     """A stall as the dropdown offers it: ``pause-in-request: the request stalls at ...``."""
     return f"{point.value}: {POINT_PROSE[point].clause}"

@@ -63,6 +63,7 @@ PREDICTION_WRONG: Final = "The model says otherwise: {answer}."
 KEEPS: Final = "{name}'s {retention} keeps it below the target (estimate {p:.2e})"
 MISSES: Final = "{name}'s {retention} does not (estimate {p:.2e})"
 
+
 def read_controls(
     texts: Mapping[str, str],
     deliveries: object,

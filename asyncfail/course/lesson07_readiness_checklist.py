@@ -15,6 +15,7 @@ DEFAULT_UNIT: Final = TimeUnit.HOURS
 UNIT_LABEL: Final = "unit"
 DURATION_PLACEHOLDERS: Final[dict[str, str]] = {"retention": "e.g. 24", "replay_window": "e.g. 72"}
 
+
 def answer_control(mo: Any, question: str, snapshot: bool) -> Any:
     """A yes / no / unknown question of the checklist (``QUESTIONS[question]``), starting at
     ``DEFAULT_ANSWER``; inert in a snapshot (``mo`` is marimo, handed in by the lesson)."""

@@ -143,8 +143,10 @@ def prediction_form(mo: Any, prompt: str, label: str = COMMIT_LABEL) -> Any:
     def field() -> Any:
         return mo.ui.number(start=low, stop=high, step=1, value=DEFAULT_GUESS)
 
-    return mo.md(prompt).batch(naive=field(), durable=field()).form(
-        submit_button_label=label, bordered=True
+    return (
+        mo.md(prompt)
+        .batch(naive=field(), durable=field())
+        .form(submit_button_label=label, bordered=True)
     )
 
 
@@ -217,18 +219,15 @@ def reveal(
     feedback_first: bool = False,
 ) -> Any:
     """The reveal: until ``revealed``, a callout saying ``waiting`` (how to reveal); then the
-    runtimes' panels side by side (``runtime_panel``, with ``figures`` and ``extra(result)``)
+    runtimes' panels side by side in ``results``' order (``runtime_panel``, with ``figures``
+    and ``extra(result)``)
     and the feedback on the committed guesses (before the panels with ``feedback_first``),
     between ``above`` and ``below``."""
     if not revealed:
         return mo.callout(mo.md(waiting), kind="neutral")
     checks = check_predictions(prediction.value, results) if prediction.value is not None else ()
     panels = mo.hstack(
-        [
-            runtime_panel(mo, results[m], figures, extra(results[m]) if extra else ())
-            for m in Mode
-            if m in results
-        ],
+        [runtime_panel(mo, r, figures, extra(r) if extra else ()) for r in results.values()],
         widths="equal",
         gap=2,
         align="start",

@@ -22,6 +22,24 @@ RECORDED: Final = (
 AGREES: Final = "Every case agrees with the model."
 DISAGREES: Final = "{count} disagree with the model: {names}."
 
+COMMAND: Final = """\
+```sh
+.venv/bin/asyncfail verify --format text
+```
+"""
+
+LIVE: Final = (
+    "This page shows the table the build recorded: a browser cannot start processes. To run "
+    "it live from a checkout (after `make test` or `make lab` created `.venv`; well under a "
+    "minute):\n\n" + COMMAND
+)
+
+LIVE_SERVED: Final = (
+    "This page is served by Python from a checkout, so it can start processes: the button "
+    "below runs every case again, here and now, on real processes (well under a minute). The "
+    "same run from a terminal:\n\n" + COMMAND
+)
+
 RUNNING: Final = "Running {cases} on real processes"
 JUST_RUN: Final = (
     "**{verdict}** Run just now on {platform}: {cases}, each delivered up to {deliveries}."
@@ -40,6 +58,7 @@ COLUMNS: Final = {
 }
 """The table's column labels, by the field each shows (the verdict beside the case, where a
 narrow page still shows it)."""
+
 
 @dataclass(frozen=True, slots=True)
 class RecordedVerification:
@@ -77,6 +96,11 @@ def can_run_live(served: bool, platform: str = sys.platform) -> bool:
     export runs without one) on a platform that can start processes (not ``emscripten``, the
     WebAssembly page, where no process can start)."""
     return served and platform != "emscripten"
+
+
+def live_text(can_run: bool) -> str:
+    """What the section says about running the verification itself."""
+    return LIVE_SERVED if can_run else LIVE
 
 
 def running(cases: int) -> str:
