@@ -68,8 +68,7 @@ def _(lesson, mo, page, snapshot):
 
 @app.cell(hide_code=True)
 def _(QUESTION, mo):
-    mo.md(
-        f"""
+    mo.md(f"""
     > **{QUESTION}**
 
     Choose a failure, compare two runtimes, and follow the event trace. The model keeps two
@@ -81,8 +80,7 @@ def _(QUESTION, mo):
     - The **durable** runtime records a dispatch intent under a stable operation key, and after
       a crash or a timeout looks that key up at the receiver before any call that could debit
       again.
-    """
-    )
+    """)
     return
 
 
