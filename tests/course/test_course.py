@@ -16,6 +16,10 @@ ALLOWED_IMPORTS = {"marimo", "asyncfail"}
 FORBIDDEN_ATTRIBUTES = {"query_params", "open", "urlopen", "fetch"}
 
 
+def test_there_are_lessons() -> None:
+    assert len(LESSONS) >= 2
+
+
 def test_lessons_are_numbered_from_01_without_gaps() -> None:
     # A renamed or deleted lesson must not leave a hole that the site's order would show.
     assert LESSONS, "no lessons found"
