@@ -349,7 +349,7 @@ def _(mo):
 
 
 @app.cell(hide_code=True)
-def _(Question):
+def check_question(Question):
     question = Question(
         prompt=(
             "Under `crash-after-effect`, what lets the durable runtime's second attempt avoid a "

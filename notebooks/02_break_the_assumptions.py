@@ -347,7 +347,7 @@ def _(mo):
 
 
 @app.cell(hide_code=True)
-def _(Question):
+def check_question(Question):
     question = Question(
         prompt=(
             "The receiver keeps idempotency records for 60 s, redeliveries come 60 s apart, and "

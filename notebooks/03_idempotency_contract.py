@@ -351,7 +351,7 @@ def _(mo):
 
 
 @app.cell(hide_code=True)
-def _(Question):
+def check_question(Question):
     question = Question(
         prompt=(
             "The key is the delivery attempt id, retention is 3600 s, and the same intent "

@@ -261,7 +261,7 @@ def _(exercise, explore, get_attempts, lesson04, mo, snapshot):
 
 
 @app.cell(hide_code=True)
-def _(Question):
+def check_question(Question):
     question = Question(
         prompt=(
             "The explorer ran every plan of up to 2 faults for the durable runtime under the "

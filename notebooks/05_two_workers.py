@@ -229,7 +229,7 @@ def _(mo):
 
 
 @app.cell(hide_code=True)
-def _(Question):
+def check_question(Question):
     question = Question(
         prompt=(
             "The durable runtime claims the operation with a lease and checks the claim right "

@@ -252,7 +252,7 @@ def _(mo):
 
 
 @app.cell(hide_code=True)
-def _(Question):
+def check_question(Question):
     question = Question(
         prompt=(
             "20,000 trials with records kept 30 days show no duplicate at all. What may you "

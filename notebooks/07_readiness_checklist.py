@@ -313,7 +313,7 @@ def _(
 
 
 @app.cell(hide_code=True)
-def _(Question):
+def check_question(Question):
     question = Question(
         prompt=(
             "Deduplication records are kept for 24 hours, and an operator may replay an "

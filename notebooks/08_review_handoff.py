@@ -114,7 +114,7 @@ def _(
 
 
 @app.cell(hide_code=True)
-def _(Question):
+def check_question(Question):
     question = Question(
         prompt=(
             "In the handoff for `response-lost`, the naive loop debits twice within one "

@@ -8,6 +8,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from asyncfail.ground.quiz import Question
+
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 
 _VEGA = re.compile(
@@ -23,6 +25,15 @@ def load_notebook(stem: str) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def lesson_question(stem: str) -> Question:
+    """A lesson's check for understanding, as its notebook writes it (its ``check_question``
+    cell, run alone: the rest of the lesson does not run)."""
+    _, defs = load_notebook(stem).check_question.run(Question=Question)
+    question = defs["question"]
+    assert isinstance(question, Question)
+    return question
 
 
 def run_lesson(module: ModuleType, **controls: object) -> tuple[str, dict[str, Any]]:

@@ -3,13 +3,16 @@ with no cell raising (marimo exits 1 if one does), and each keeping its inputs i
 no URL state, files, network or downloads beyond what the lesson offers explicitly."""
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from tests.notebook_support import NOTEBOOKS
+from asyncfail.ground.quiz import Question
+from tests.course.conftest import Lessons
+from tests.notebook_support import NOTEBOOKS, lesson_question
 
 LESSONS = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.py"))
 ALLOWED_IMPORTS = {"marimo", "asyncfail"}
@@ -69,3 +72,19 @@ def test_lesson_never_reads_or_writes_url_state_files_or_network(lesson: Path) -
     used = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
     used |= {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
     assert not used & FORBIDDEN_ATTRIBUTES, used & FORBIDDEN_ATTRIBUTES
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
+def test_each_lesson_writes_its_check_in_its_own_notebook(lesson: Path, lessons: Lessons) -> None:
+    # Read alone (the guide's tests read it so) and in the running lesson: the same question.
+    question = lesson_question(lesson.stem)
+    assert isinstance(question, Question) and question.answer in question.options
+    assert lessons.run(lesson.stem)[1]["question"] == question
+    # Its prompt is in the notebook's source (string literals joined across lines).
+    source = re.sub(r'"\s*\n\s*"', "", lesson.read_text(encoding="utf-8"))
+    assert question.prompt in source
+
+
+def test_no_two_lessons_ask_the_same_question() -> None:
+    prompts = [lesson_question(p.stem).prompt for p in LESSONS]
+    assert len(set(prompts)) == len(prompts)
