@@ -18,7 +18,7 @@ def _():
 
 @app.cell
 def _():
-    from asyncfail import ASSUMPTIONS, Fault, Mode, Scenario
+    from asyncfail import ASSUMPTIONS, Fault, Scenario
     from asyncfail.charts.specs import timeline_spec
     from asyncfail.charts.tables import timeline_table
     from asyncfail.charts.timeline import narrate
@@ -36,7 +36,6 @@ def _():
         ASSUMPTIONS,
         DISCLAIMER,
         Fault,
-        Mode,
         QUESTION,
         Question,
         SEED_FAULT,
@@ -172,7 +171,6 @@ def _(mo, results, snapshot):
 
 @app.cell
 def _(
-    Mode,
     mo,
     narrate,
     page,
@@ -196,7 +194,7 @@ def _(
             [
                 mo.md("## The event traces"),
                 step,
-                mo.hstack([_trace_panel(m) for m in Mode], widths="equal", gap=2, align="start"),
+                mo.hstack([_trace_panel(m) for m in results], widths="equal", gap=2, align="start"),
             ]
         )
         if revealed
@@ -218,7 +216,7 @@ def _(mo):
 
 
 @app.cell
-def _(Fault, Mode, Scenario, command_lines, fault, mo, results, to_json):
+def _(Fault, Scenario, command_lines, fault, mo, results, to_json):
     _commands = command_lines(Scenario(fault=Fault(fault.value)))
     mo.vstack(
         [
@@ -228,7 +226,7 @@ def _(Fault, Mode, Scenario, command_lines, fault, mo, results, to_json):
                     f"JSON printed by `asyncfail lab` ({m.value})": mo.md(
                         f"```json\n{to_json(results[m].model_dump(mode='json'))}```"
                     )
-                    for m in Mode
+                    for m in results
                 }
             ),
         ]

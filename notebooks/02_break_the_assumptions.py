@@ -305,7 +305,7 @@ def _(
                     "instant and are stacked, numbered in order. The blue band on the "
                     "receiver's lane is how long each idempotency record counts."
                 ),
-                mo.hstack([_trace_panel(m) for m in Mode], widths="equal", gap=2, align="start"),
+                mo.hstack([_trace_panel(m) for m in results], widths="equal", gap=2, align="start"),
                 mo.callout(
                     mo.md(lesson02.restore_text(scenario, results[Mode.DURABLE])), kind="success"
                 ),
