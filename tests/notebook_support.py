@@ -9,8 +9,11 @@ from types import ModuleType
 from typing import Any
 
 from asyncfail.ground.quiz import Question
+from asyncfail.lab.scenario import Mode
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+RUNTIMES: tuple[Mode, ...] = (Mode.NAIVE, Mode.DURABLE)
+"""The runtimes the lessons set side by side, in their order (not every mode the lab has)."""
 
 _VEGA = re.compile(
     r"data-mime='&quot;application/vnd\.vegalite\.v\d\+json&quot;' data-data='([^']*)'"

@@ -24,6 +24,7 @@ from asyncfail.reference.verification import matrix
 from tests.cli_support import ROOT
 from tests.course.conftest import Lessons
 from tests.notebook_support import (
+    RUNTIMES,
     load_notebook,
     run_lesson,
     stats,
@@ -61,14 +62,14 @@ def test_each_fault_shows_the_librarys_counts_status_and_traces(fault: Fault) ->
         skip_prediction=mo.ui.switch(value=True),
     )
     text = visible_text(page)
-    expected = {m: simulate(Scenario(fault=fault, mode=m)) for m in Mode}
+    expected = {m: simulate(Scenario(fault=fault, mode=m)) for m in RUNTIMES}
     assert defs["results"] == expected
     for result in expected.values():
         assert result.status.value in text
         assert f"Tool calls {result.counts.tool_calls} · lookups {result.counts.lookups}" in text
         assert f"outcome {result.outcome.value}" in text
     specs = vega_specs(page)
-    assert [s["title"] for s in specs] == [f"{m.value} runtime: {fault.value}" for m in Mode]
+    assert [s["title"] for s in specs] == [f"{m.value} runtime: {fault.value}" for m in RUNTIMES]
     for spec, mode in zip(specs, Mode, strict=True):
         assert spec["datasets"]["events"] == timeline_rows(expected[mode], defs["step"].value)
         assert spec["description"].startswith(f"Timeline of the {mode.value} runtime")
@@ -97,7 +98,7 @@ def test_stepping_moves_narration_and_highlight() -> None:
 
 
 def test_committed_prediction_is_judged_against_the_model() -> None:
-    results = {m: simulate(Scenario(mode=m)) for m in Mode}
+    results = {m: simulate(Scenario(mode=m)) for m in RUNTIMES}
     guess = SimpleNamespace(value={"naive": 1, "durable": 1})
     view, _ = nb.counts_panel.run(prediction=guess, revealed=True, results=results)
     text = visible_text(view.text)
@@ -122,7 +123,7 @@ def test_skipping_lasts_across_faults_while_the_prediction_is_per_fault(lessons:
 def test_cli_command_and_json_match_the_cli() -> None:
     page, _ = run(fault=mo.ui.dropdown([f.value for f in Fault], value="response-lost"))
     text = visible_text(page)
-    for mode in Mode:
+    for mode in RUNTIMES:
         argv = ["lab", "--fault", "response-lost", "--mode", mode.value]
         assert "asyncfail " + " ".join(argv) in text
         out = io.StringIO()
@@ -173,12 +174,12 @@ def test_a_static_snapshot_shows_the_results_without_the_prediction_step(
 def test_a_committed_guess_that_is_not_a_count_is_explained_not_judged(
     guesses: dict[str, object],
 ) -> None:
-    results = {m: simulate(Scenario(mode=m)) for m in Mode}
+    results = {m: simulate(Scenario(mode=m)) for m in RUNTIMES}
     view, _ = nb.counts_panel.run(
         prediction=SimpleNamespace(value=guesses), revealed=True, results=results
     )
     text = visible_text(view.text)
-    for mode in Mode:
+    for mode in RUNTIMES:
         assert f"{mode.value}: no guess to judge; enter a whole number" in text
     assert ("Business effects", "2") in stats(view.text), "the counts still show"
 

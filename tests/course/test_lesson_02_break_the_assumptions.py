@@ -18,7 +18,14 @@ from asyncfail.ground.quiz import Question
 from asyncfail.lab.scenario import command_line
 from asyncfail.lab.settings import LabSettings
 from tests.course.conftest import Lessons
-from tests.notebook_support import load_notebook, run_lesson, stats, vega_specs, visible_text
+from tests.notebook_support import (
+    RUNTIMES,
+    load_notebook,
+    run_lesson,
+    stats,
+    vega_specs,
+    visible_text,
+)
 
 STEM = "02_break_the_assumptions"
 nb = load_notebook(STEM)
@@ -104,14 +111,14 @@ def test_each_starting_point_sets_every_control_and_runs_both_runtimes(
 ) -> None:
     page, defs = run(start=start(lesson02.start_label(demo)), skip_prediction=SKIP)
     assert defs["scenario"] == demo.scenario
-    expected = {m: simulate(demo.scenario.model_copy(update={"mode": m})) for m in Mode}
+    expected = {m: simulate(demo.scenario.model_copy(update={"mode": m})) for m in RUNTIMES}
     assert defs["results"] == expected
     assert [v for _, v in stats(page)] == [
-        str(x) for m in Mode for x in (expected[m].counts.attempts, expected[m].counts.effects)
+        str(x) for m in RUNTIMES for x in (expected[m].counts.attempts, expected[m].counts.effects)
     ]
     specs = vega_specs(page)
     assert [s["datasets"] for s in specs] == [
-        time_timeline_spec(expected[m], width=380)["datasets"] for m in Mode
+        time_timeline_spec(expected[m], width=380)["datasets"] for m in RUNTIMES
     ]
     text = visible_text(page)
     assert f"{demo.assumption}. " in text.split("Assumptions this run breaks:")[1]
@@ -174,7 +181,7 @@ def test_a_named_schedule_leaves_the_delay_unread() -> None:
 def test_the_commands_print_the_runs_shown() -> None:
     page, defs = run(skip_prediction=SKIP)
     text = visible_text(page)
-    for mode in Mode:
+    for mode in RUNTIMES:
         scenario = defs["scenario"].model_copy(update={"mode": mode})
         command = command_line(scenario)
         assert command in text

@@ -15,7 +15,14 @@ from asyncfail.lab.faults import parse_plan
 from asyncfail.lab.settings import LabSettings
 from tests.cli_support import run_main
 from tests.course.conftest import Lessons
-from tests.notebook_support import load_notebook, run_lesson, stats, vega_specs, visible_text
+from tests.notebook_support import (
+    RUNTIMES,
+    load_notebook,
+    run_lesson,
+    stats,
+    vega_specs,
+    visible_text,
+)
 
 STEM = "05_two_workers"
 nb = load_notebook(STEM)
@@ -91,7 +98,7 @@ def test_the_explorer_verdict_is_the_explorers() -> None:
 
 def test_the_commands_shown_print_the_runs() -> None:
     page, defs = run(**controls(claim="lease", fencing="token"), skip_prediction=SKIP)
-    for mode in Mode:
+    for mode in RUNTIMES:
         command = (
             "asyncfail lab --plan 1:pause-in-request --mode "
             f"{mode.value} --workers 2 --claim lease --fencing token"

@@ -7,9 +7,8 @@ from asyncfail.charts.timeline import timeline_rows
 from asyncfail.ground.quiz import Question
 from asyncfail.handoff.review import build_review
 from asyncfail.lab.faults import Fault
-from asyncfail.lab.scenario import Mode
 from tests.course.conftest import Lessons
-from tests.notebook_support import load_notebook, run_lesson, vega_specs, visible_text
+from tests.notebook_support import RUNTIMES, load_notebook, run_lesson, vega_specs, visible_text
 
 STEM = "08_review_handoff"
 nb = load_notebook(STEM)
@@ -22,7 +21,7 @@ def test_defaults_show_the_seed_handoff_and_its_timelines(lessons: Lessons) -> N
     assert review.html(standalone=False) in page
     assert "Async Reliability Review: sample handoff" in visible_text(page)
     titles = [s["title"] for s in vega_specs(page)]
-    assert titles == [f"{m.value} runtime: crash-after-effect" for m in Mode]
+    assert titles == [f"{m.value} runtime: crash-after-effect" for m in RUNTIMES]
 
 
 def test_the_handoff_follows_the_chosen_fault() -> None:
