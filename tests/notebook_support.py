@@ -4,6 +4,7 @@ import html
 import importlib.util
 import json
 import re
+from functools import cache
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -30,9 +31,10 @@ def load_notebook(stem: str) -> ModuleType:
     return module
 
 
+@cache
 def lesson_question(stem: str) -> Question:
     """A lesson's check for understanding, as its notebook writes it (its ``check_question``
-    cell, run alone: the rest of the lesson does not run)."""
+    cell, run alone: the rest of the lesson does not run; once per session)."""
     _, defs = load_notebook(stem).check_question.run(Question=Question)
     question = defs["question"]
     assert isinstance(question, Question)
