@@ -15,7 +15,7 @@ from typing import Any
 import marimo as mo
 
 from asyncfail import Fault
-from asyncfail.course import assumptions_lesson as words
+from asyncfail.course import lesson02_break_the_assumptions as words
 
 # The notebooks are loaded exactly as the lesson tests load them.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))

@@ -18,31 +18,28 @@ def _():
 
 @app.cell
 def _():
-    from asyncfail import ASSUMPTIONS, Fault, Mode, Scenario
+    from asyncfail import ASSUMPTIONS, Fault, Scenario
     from asyncfail.charts.specs import timeline_spec
     from asyncfail.charts.tables import timeline_table
     from asyncfail.charts.timeline import narrate
-    from asyncfail.course import lab_lesson as words
     from asyncfail.course import page
-    from asyncfail.course import truth_lesson as truth
     from asyncfail.course.catalog import lesson
-    from asyncfail.course.prediction import GUESS_RANGE, check_predictions
-    from asyncfail.course.questions import LAB_QUESTION
+    from asyncfail.course.lesson01_async_failure_lab import verification
     from asyncfail.ground.canonical import to_json
-    from asyncfail.ground.seed import DISCLAIMER
+    from asyncfail.ground.quiz import Question
+    from asyncfail.ground.seed import DISCLAIMER, QUESTION
     from asyncfail.lab.faults import describe_fault
-    from asyncfail.lab.scenario import command_lines
+    from asyncfail.lab.scenario import SEED_FAULT, command_lines
     from asyncfail.lab.simulation import simulate_each_mode
 
     return (
         ASSUMPTIONS,
         DISCLAIMER,
         Fault,
-        GUESS_RANGE,
-        LAB_QUESTION,
-        Mode,
+        QUESTION,
+        Question,
+        SEED_FAULT,
         Scenario,
-        check_predictions,
         command_lines,
         describe_fault,
         lesson,
@@ -52,38 +49,53 @@ def _():
         timeline_spec,
         timeline_table,
         to_json,
-        truth,
-        words,
+        verification,
     )
 
 
 @app.cell
-def _(mo):
-    # `marimo export html ... -- --snapshot` (the published static page) shows the results and
-    # the check's answer: a snapshot cannot take a prediction. Served or edited, it asks first.
-    snapshot = "snapshot" in mo.cli_args()
+def _(mo, page):
+    snapshot = page.is_snapshot(mo)
     return (snapshot,)
 
 
-@app.cell
-def _(ASSUMPTIONS, DISCLAIMER, lesson, mo, page, snapshot, words):
+@app.cell(hide_code=True)
+def _(lesson, mo, page, snapshot):
+    page.heading(mo, lesson("01_async_failure_lab"), snapshot)
+    return
+
+
+@app.cell(hide_code=True)
+def _(QUESTION, mo):
+    mo.md(f"""
+    > **{QUESTION}**
+
+    Choose a failure, compare two runtimes, and follow the event trace. The model keeps two
+    counts apart: **delivery attempts** (how often the operation reached a worker) and
+    **business effects** (how often the ledger was debited).
+
+    - The **naive** runtime is a retry loop: it calls the debit tool on every delivery and
+      keeps the result in process memory.
+    - The **durable** runtime records a dispatch intent under a stable operation key, and after
+      a crash or a timeout looks that key up at the receiver before any call that could debit
+      again.
+    """)
+    return
+
+
+@app.cell(hide_code=True)
+def _(ASSUMPTIONS, DISCLAIMER, mo):
     _assumptions = "\n".join(f"- {a}" for a in ASSUMPTIONS)
-    mo.vstack(
-        [
-            page.heading(mo, lesson("01_async_failure_lab"), snapshot),
-            mo.md(words.INTRO),
-            mo.md(f"### {words.ASSUMPTIONS_TITLE}\n\n{_assumptions}\n\n*{DISCLAIMER}*"),
-        ]
-    )
+    mo.md(f"### What this model assumes\n\n{_assumptions}\n\n*{DISCLAIMER}*")
     return
 
 
 @app.cell
-def _(Fault, mo, snapshot, words):
+def _(Fault, SEED_FAULT, mo, snapshot):
     fault = mo.ui.dropdown(
         options=[f.value for f in Fault],
-        value=words.DEFAULT_FAULT.value,
-        label=words.FAULT_LABEL,
+        value=SEED_FAULT.value,
+        label="Fault injected into the first delivery",
         disabled=snapshot,
     )
     return (fault,)
@@ -102,95 +114,48 @@ def _(Fault, Scenario, fault, simulate_each_mode):
 
 
 @app.cell
-def _(GUESS_RANGE, fault, mo, words):
-    _low, _high = GUESS_RANGE
-    prediction = (
-        mo.md(words.PREDICT_PROMPT.format(fault=fault.value))
-        .batch(
-            naive=mo.ui.number(start=_low, stop=_high, step=1, value=words.DEFAULT_GUESS),
-            durable=mo.ui.number(start=_low, stop=_high, step=1, value=words.DEFAULT_GUESS),
-        )
-        .form(submit_button_label=words.COMMIT_LABEL, bordered=True)
+def _(fault, mo, page):
+    prediction = page.prediction_form(
+        mo,
+        f"**Predict first.** Under **{fault.value}**, how many debits reach the ledger? "
+        "Naive runtime: {naive} Durable runtime: {durable}",
     )
     return (prediction,)
 
 
 @app.cell
-def _(mo, snapshot, words):
+def _(mo, page, snapshot):
     # Not built from the fault: a learner who skips predicting keeps skipping as they try
     # other faults (the prediction itself is asked per fault).
-    skip_prediction = mo.ui.switch(label=words.SKIP_LABEL, disabled=snapshot)
+    skip_prediction = page.skip_switch(
+        mo, "Skip predicting: show the counts and the traces for every fault", snapshot
+    )
     return (skip_prediction,)
 
 
 @app.cell
-def prediction_controls(mo, prediction, skip_prediction, snapshot, words):
-    revealed = prediction.value is not None or bool(skip_prediction.value) or snapshot
-    mo.vstack(
-        [mo.md(words.SNAPSHOT_NOTE) if snapshot else mo.vstack([prediction, skip_prediction])]
-    )
+def prediction_controls(mo, page, prediction, skip_prediction, snapshot):
+    revealed, _asking = page.ask(mo, prediction, skip_prediction, snapshot)
+    _asking
     return (revealed,)
 
 
 @app.cell
-def counts_panel(
-    Mode,
-    check_predictions,
-    mo,
-    prediction,
-    results,
-    revealed,
-    words,
-):
-    def _runtime_panel(mode):
-        result = results[mode]
-        counts = result.counts
-        return mo.vstack(
-            [
-                mo.md(words.runtime_heading(mode)),
-                mo.hstack(
-                    [
-                        mo.stat(counts.attempts, label=words.ATTEMPTS_LABEL, bordered=True),
-                        mo.stat(counts.effects, label=words.EFFECTS_LABEL, bordered=True),
-                    ],
-                    justify="start",
-                ),
-                mo.md(
-                    words.FIGURES_LINE.format(
-                        tool_calls=counts.tool_calls,
-                        lookups=counts.lookups,
-                        outcome=result.outcome.value,
-                    )
-                ),
-                mo.callout(
-                    mo.md(f"**{result.status.value}**"),
-                    kind=words.OUTCOME_KIND[result.outcome],
-                ),
-            ]
-        )
-
-    if revealed:
-        _checks = (
-            check_predictions(prediction.value, results) if prediction.value is not None else ()
-        )
-        _feedback = [
-            mo.callout(
-                mo.md(c.message),
-                kind="success" if c.correct else "info" if c.guess is not None else "warn",
-            )
-            for c in _checks
-        ]
-        counts_view = mo.vstack(
-            [mo.hstack([_runtime_panel(m) for m in results], widths="equal"), *_feedback]
-        )
-    else:
-        counts_view = mo.callout(mo.md(words.REVEAL_PROMPT), kind="neutral")
-    counts_view
+def counts_panel(mo, page, prediction, results, revealed):
+    page.reveal(
+        mo,
+        revealed,
+        "Commit a guess of the business effects for each runtime, or switch on *skip "
+        "predicting*, to see the counts and the traces.",
+        results,
+        prediction,
+        figures=True,
+    )
     return
 
 
 @app.cell
-def _(mo, results, snapshot, words):
+def _(mo, results, snapshot):
     _longest = max(len(r.events) for r in results.values())
     step = mo.ui.slider(
         start=1,
@@ -198,7 +163,7 @@ def _(mo, results, snapshot, words):
         step=1,
         value=_longest,
         show_value=True,
-        label=words.STEP_LABEL,
+        label="Step through the traces (arrow keys move one event)",
         disabled=snapshot,
     )
     return (step,)
@@ -206,7 +171,6 @@ def _(mo, results, snapshot, words):
 
 @app.cell
 def _(
-    Mode,
     mo,
     narrate,
     page,
@@ -215,7 +179,6 @@ def _(
     step,
     timeline_spec,
     timeline_table,
-    words,
 ):
     def _trace_panel(mode):
         result = results[mode]
@@ -229,7 +192,7 @@ def _(
     trace_view = (
         mo.vstack(
             [
-                mo.md(words.TRACES_TITLE),
+                mo.md("## The event traces"),
                 step,
                 mo.hstack([_trace_panel(m) for m in results], widths="equal", gap=2, align="start"),
             ]
@@ -241,15 +204,26 @@ def _(
     return
 
 
+@app.cell(hide_code=True)
+def _(mo):
+    mo.md(r"""
+    ## The same run in a terminal
+
+    The CLI runs the same model and prints the same result as JSON (from a checkout, after
+    `make test` or `make serve` created `.venv`):
+    """)
+    return
+
+
 @app.cell
-def _(Fault, Mode, Scenario, command_lines, fault, mo, results, to_json, words):
+def _(Fault, Scenario, command_lines, fault, mo, results, to_json):
     _commands = command_lines(Scenario(fault=Fault(fault.value)))
     mo.vstack(
         [
-            mo.md(f"{words.TERMINAL_TEXT}\n\n```sh\n{_commands}\n```"),
+            mo.md(f"```sh\n{_commands}\n```"),
             mo.accordion(
                 {
-                    words.JSON_LABEL.format(mode=m.value): mo.md(
+                    f"JSON printed by `asyncfail lab` ({m.value})": mo.md(
                         f"```json\n{to_json(results[m].model_dump(mode='json'))}```"
                     )
                     for m in results
@@ -260,31 +234,72 @@ def _(Fault, Mode, Scenario, command_lines, fault, mo, results, to_json, words):
     return
 
 
-@app.cell
-def _(mo, words):
-    mo.md(words.NOTICE)
+@app.cell(hide_code=True)
+def _(mo):
+    mo.md(r"""
+    ## What to notice
+
+    - **Attempts are not effects.** Under `crash-after-effect` both runtimes make two delivery
+      attempts; only the naive loop turns them into two debits.
+    - **A missing result is not a failed call.** After a crash or a timeout the debit may or may
+      not have happened. The durable runtime treats that as *unknown* and asks the receiver by
+      operation key; the naive loop guesses "failed" and calls again. Jepsen's Maelstrom calls
+      such an operation *info*; FoundationDB calls it `commit_unknown_result`.
+    - **Memory is not a record.** Under `crash-after-record` the naive worker had the result, in
+      memory, and lost it with the process: same duplicate.
+    - **Real engines behave like the naive loop unless the effect is idempotent.** Temporal
+      documents this exact case (activity succeeds, worker crashes before reporting, duplicate
+      charge) and recommends an idempotency key of Workflow Run ID + Activity ID enforced by the
+      called service; DBOS and Inngest re-execute a step whose result was not checkpointed.
+    - Try `request-lost` and `response-lost`: the naive loop's blind retry is safe in one and
+      duplicates in the other, and from inside the worker the two look identical.
+    """)
+    return
+
+
+@app.cell(hide_code=True)
+def _(mo):
+    mo.md(r"""
+    ## Does the model tell the truth?
+
+    Everything above is a model. A skeptic asks whether a real worker, killed at the same point,
+    behaves as the model says. The **reference implementation** (`asyncfail/reference/`, short
+    modules meant to be read) runs both runtimes on real parts:
+
+    - a **worker process** per delivery, with a real HTTP client and a real timeout; the durable
+      one writes its dispatch intent to its own SQLite journal *before* the call, and looks the
+      key up at the receiver *before* any second call;
+    - a **receiver process** serving the debit over HTTP on 127.0.0.1, with its ledger and
+      idempotency records in SQLite;
+    - a **durable queue** in SQLite with a visibility timeout and a delivery budget.
+
+    The faults are real: a crash is the worker killing itself with `SIGKILL` at the named point;
+    a lost request or reply is a receiver that goes silent until the worker's timeout fires; a
+    receiver crash is the receiver killing itself between the debit and its record.
+    `asyncfail verify` runs every fault under both runtimes, with each key, record and receiver
+    setting, reads the real ledger, journal and queue afterwards, and sets each case beside the
+    model.
+    """)
     return
 
 
 @app.cell
-def _(mo, truth):
+def _(mo, verification):
     # Only a lesson served by CPython can start processes: exports and the browser never can.
     live_run = (
-        mo.ui.run_button(label=truth.RUN_LABEL)
-        if truth.live_chance(mo.app_meta().request) is truth.LiveChance.CAN_RUN
+        mo.ui.run_button(label="Run the verification here")
+        if verification.live_chance(mo.app_meta().request) is verification.LiveChance.CAN_RUN
         else None
     )
     return (live_run,)
 
 
 @app.cell
-def _(live_run, mo, truth):
-    _found = truth.recorded()
+def _(live_run, mo, verification):
     mo.vstack(
         [
-            mo.md(f"{truth.TITLE}\n\n{truth.INTRO}"),
-            truth.verdict_view(mo, _found),
-            mo.md(truth.live_text(live_run is not None, mo.app_meta().request)),
+            verification.verdict_view(mo, verification.recorded()),
+            mo.md(verification.live_text(live_run is not None, mo.app_meta().request)),
             *([] if live_run is None else [live_run]),
         ]
     )
@@ -292,7 +307,7 @@ def _(live_run, mo, truth):
 
 
 @app.cell
-def _(live_run, mo, truth):
+def _(live_run, mo, verification):
     mo.stop(live_run is None or not live_run.value)
     # Reached only after the button, which exists only where processes can start.
     from asyncfail.reference import live as _live
@@ -300,32 +315,72 @@ def _(live_run, mo, truth):
     _cases = len(_live.default_cases())
     try:
         with mo.status.progress_bar(
-            total=_cases, title=truth.running(_cases), remove_on_exit=True
+            total=_cases, title=verification.running(_cases), remove_on_exit=True
         ) as _bar:
             _document = _live.run(lambda _done, _total: _bar.update())
     except _live.ReferenceFailure as _failure:
-        _view = mo.callout(mo.md(truth.CANNOT_RUN.format(reason=_failure)), kind="danger")
+        _view = mo.callout(
+            mo.md(f"**The reference implementation could not run here.** {_failure}"),
+            kind="danger",
+        )
     else:
-        _view = truth.verdict_view(mo, truth.from_document(_document, date=None))
+        _view = verification.verdict_view(mo, verification.from_document(_document, date=None))
     _view
     return
 
 
-@app.cell
-def _(mo, truth):
-    mo.md(truth.NOTICE)
+@app.cell(hide_code=True)
+def _(mo):
+    mo.md(r"""
+    **What the table shows, and what it does not**
+
+    - **Attempts, effects and outcome are counted on real state**: deliveries in the queue, rows
+      in the ledger, the journal's result. The model's definitions read them the same way.
+    - **The workers' exits are the crashes**: `SIGKILL` where the model records
+      `ProcessCrashed`. Nothing in the worker's memory survives it, so the durable runtime's
+      journal is all it has.
+    - **What it does not show**: the settings it cannot run for real (retention, outages, two
+      workers) keep the seed's values, and one run per case shows what happened, not everything
+      that could; timing it never exercised stays the model's claim.
+    """)
     return
 
 
+@app.cell(hide_code=True)
+def check_question(Question):
+    question = Question(
+        prompt=(
+            "Under `crash-after-effect`, what lets the durable runtime's second attempt avoid a "
+            "second debit?"
+        ),
+        options=(
+            "It retries more slowly than the naive loop.",
+            "It looks the stable operation key up at the receiver before calling the tool "
+            "again.",
+            "Its worker does not crash.",
+            "The receiver rejects every second request.",
+        ),
+        answer=(
+            "It looks the stable operation key up at the receiver before calling the tool again."
+        ),
+        explanation=(
+            "The crash happens in both runtimes and both get a second delivery. Only the "
+            "durable runtime treats the missing result as unknown and reconciles by key: the "
+            "lookup finds the debit, so it records the result instead of repeating the effect."
+        ),
+    )
+    return (question,)
+
+
 @app.cell
-def _(LAB_QUESTION, mo, page):
-    understanding = page.check_radio(mo, LAB_QUESTION)
+def _(mo, page, question):
+    understanding = page.check_radio(mo, question)
     return (understanding,)
 
 
 @app.cell
-def _(LAB_QUESTION, mo, page, snapshot, understanding):
-    page.check(mo, LAB_QUESTION, understanding, snapshot)
+def _(mo, page, question, snapshot, understanding):
+    page.check(mo, question, understanding, snapshot)
     return
 
 

@@ -22,76 +22,94 @@ def _():
     from asyncfail import Fault, Mode
     from asyncfail.charts.specs import time_timeline_spec
     from asyncfail.charts.tables import timeline_table
-    from asyncfail.course import assumptions_lesson as words
-    from asyncfail.course import lab_lesson, page
+    from asyncfail.course import controls, page
+    from asyncfail.course import lesson02_break_the_assumptions as lesson02
     from asyncfail.course.catalog import lesson
-    from asyncfail.course.prediction import GUESS_RANGE, check_predictions
-    from asyncfail.course.questions import ASSUMPTIONS_QUESTION
+    from asyncfail.ground.quiz import Question
+    from asyncfail.lab.assumptions import (
+        LOOKUP_AND_STORE,
+        NOT_MODELED,
+        RETAINED_ATOMIC,
+        STABLE_KEY,
+    )
     from asyncfail.lab.faults import describe_fault
     from asyncfail.lab.scenario import MAX_DELIVERIES, command_lines
     from asyncfail.lab.simulation import simulate_each_mode
 
     return (
-        ASSUMPTIONS_QUESTION,
         Fault,
-        GUESS_RANGE,
+        LOOKUP_AND_STORE,
         MAX_DELIVERIES,
         Mode,
-        check_predictions,
+        NOT_MODELED,
+        Question,
+        RETAINED_ATOMIC,
+        STABLE_KEY,
         command_lines,
+        controls,
         describe_fault,
-        lab_lesson,
         lesson,
+        lesson02,
         page,
         simulate_each_mode,
         time_timeline_spec,
         timeline_table,
-        words,
     )
 
 
 @app.cell
-def _(mo):
-    # `marimo export html ... -- --snapshot` (the published static page) shows the results and
-    # the check's answer: a snapshot cannot take a prediction. Served or edited, it asks first.
-    snapshot = "snapshot" in mo.cli_args()
+def _(mo, page):
+    snapshot = page.is_snapshot(mo)
     return (snapshot,)
 
 
-@app.cell
-def _(lesson, mo, page, snapshot, words):
-    mo.vstack(
-        [
-            page.heading(mo, lesson("02_break_the_assumptions"), snapshot),
-            mo.md(words.INTRO),
-            mo.md(words.assumption_table()),
-        ]
-    )
+@app.cell(hide_code=True)
+def _(lesson, mo, page, snapshot):
+    page.heading(mo, lesson("02_break_the_assumptions"), snapshot)
+    return
+
+
+@app.cell(hide_code=True)
+def _(mo):
+    mo.md(r"""
+    The durable runtime of the Async Failure Lab ends in **Recovered by operation key**, but only
+    under five assumptions. Each is a setting here. Pick one to break, predict what each runtime
+    does, then see the traces against time, with the receiver's idempotency record drawn for as
+    long as it counts.
+
+    Every setting is one option of `asyncfail lab`, and every result below is the model's.
+    """)
+    return
+
+
+@app.cell(hide_code=True)
+def _(lesson02, mo):
+    mo.md(f"## The five assumptions, and what breaks them\n\n{lesson02.assumption_table()}")
     return
 
 
 @app.cell
-def _(mo, snapshot, words):
+def _(lesson02, mo, snapshot):
     start = mo.ui.dropdown(
-        options=list(words.start_options()),
-        value=words.DEFAULT_START_LABEL,
-        label=words.START_LABEL,
+        options=list(lesson02.start_options()),
+        value=lesson02.DEFAULT_START_LABEL,
+        label="**Start from**: a broken assumption, or none",
         disabled=snapshot,
     )
     return (start,)
 
 
 @app.cell
-def _(Fault, MAX_DELIVERIES, mo, snapshot, start, words):
+def _(Fault, MAX_DELIVERIES, controls, lesson02, mo, snapshot, start):
     # Rebuilt when the starting point changes: every control starts at that point's value.
-    _scenario = words.start_options()[start.value]
-    _choices = words.choices_of(_scenario)
+    _scenario = lesson02.start_options()[start.value]
+    _choices = lesson02.choices_of(_scenario)
 
     def _choice(name):
         return mo.ui.dropdown(
-            options=words.choice_options(name),
+            options=controls.choice_options(name),
             value=_choices[name],
-            label=words.setting_label(name),
+            label=controls.setting_label(name),
             disabled=snapshot,
         )
 
@@ -100,12 +118,12 @@ def _(Fault, MAX_DELIVERIES, mo, snapshot, start, words):
             "fault": mo.ui.dropdown(
                 options=[f.value for f in Fault],
                 value=_choices["fault"],
-                label=words.FAULT_LABEL,
+                label="Fault injected into the first delivery",
                 disabled=snapshot,
             ),
             **{
                 name: _choice(name)
-                for names in words.GROUPS.values()
+                for names in lesson02.GROUPS.values()
                 for name in names
                 if name in _choices
             },
@@ -116,25 +134,28 @@ def _(Fault, MAX_DELIVERIES, mo, snapshot, start, words):
         stop=MAX_DELIVERIES,
         step=1,
         value=_scenario.deliveries,
-        label=words.DELIVERIES_LABEL,
+        label="Delivery budget: how often the channel may deliver the operation",
         disabled=snapshot,
     )
     retention = mo.ui.text(
-        value=words.seconds_of(_scenario.settings.retention),
-        placeholder=words.KEPT_WHOLE_RUN,
-        label=words.setting_label("retention"),
+        value=lesson02.seconds_of(_scenario.settings.retention),
+        placeholder=controls.KEPT_WHOLE_RUN,
+        label=controls.setting_label("retention"),
         disabled=snapshot,
     )
     delay = mo.ui.text(
-        value=words.seconds_of(_scenario.settings.redelivery_delay),
-        placeholder=words.SECONDS_PLACEHOLDER,
-        label=words.setting_label("redelivery_delay"),
+        value=lesson02.seconds_of(_scenario.settings.redelivery_delay),
+        placeholder="seconds, e.g. 60 or 0.5",
+        label=controls.setting_label("redelivery_delay"),
         disabled=snapshot,
     )
     plan = mo.ui.text(
-        value=words.plan_of(_scenario),
-        placeholder=words.PLAN_PLACEHOLDER,
-        label=words.PLAN_LABEL,
+        value=lesson02.plan_of(_scenario),
+        placeholder="e.g. 1:after-effect,2:lookup",
+        label=(
+            "**Fault plan** (optional): injections as `ATTEMPT:POINT`, comma-separated; it "
+            "replaces the fault above"
+        ),
         full_width=True,
         disabled=snapshot,
     )
@@ -142,7 +163,29 @@ def _(Fault, MAX_DELIVERIES, mo, snapshot, start, words):
 
 
 @app.cell
-def _(choices, delay, deliveries, describe_fault, Fault, mo, plan, retention, start, words):
+def _(
+    Fault,
+    LOOKUP_AND_STORE,
+    NOT_MODELED,
+    RETAINED_ATOMIC,
+    STABLE_KEY,
+    choices,
+    delay,
+    deliveries,
+    describe_fault,
+    lesson02,
+    mo,
+    plan,
+    retention,
+    start,
+):
+    # Each group of settings is headed by the assumption its settings break.
+    _titles = {
+        "key": f"**Assumption {STABLE_KEY}**: a stable key, and a receiver that can look it up",
+        "record": f"**Assumption {RETAINED_ATOMIC}**: a record tied atomically to its debit",
+        "outage": f"**Assumption {LOOKUP_AND_STORE}**: lookups answer, storage can be written",
+        "clock": f"**Assumption {NOT_MODELED}**: records that never expire; the clock",
+    }
     _texts = {"retention": retention, "redelivery_delay": delay}
 
     def _control(name):
@@ -150,11 +193,12 @@ def _(choices, delay, deliveries, describe_fault, Fault, mo, plan, retention, st
             return _texts[name]
         return choices[name]
 
-    _fixed = choices.value["schedule"] == "fixed"
+    _schedule = choices.value["schedule"]
+    _not_read = mo.md(f"*The {_schedule} schedule has its own delays: this field is not read.*")
     _groups = [
         mo.vstack(
             [
-                mo.md(words.GROUP_TITLES["run"]),
+                mo.md("**The fault and the delivery budget**"),
                 choices["fault"],
                 mo.md(f"<small>{describe_fault(Fault(choices.value['fault']))}</small>"),
                 plan,
@@ -164,25 +208,30 @@ def _(choices, delay, deliveries, describe_fault, Fault, mo, plan, retention, st
         *(
             mo.vstack(
                 [
-                    mo.md(words.GROUP_TITLES[group]),
+                    mo.md(_titles[group]),
                     *(_control(n) for n in names),
-                    *(
-                        [mo.md(words.DELAY_NOT_READ.format(schedule=choices.value["schedule"]))]
-                        if group == "clock" and not _fixed
-                        else []
-                    ),
+                    *([_not_read] if group == "clock" and _schedule != "fixed" else []),
                 ]
             )
-            for group, names in words.GROUPS.items()
+            for group, names in lesson02.GROUPS.items()
         ),
     ]
-    mo.vstack([mo.md(words.CONTROLS_TITLE), start, *_groups], gap=1.25)
+    mo.vstack([mo.md("## The settings"), start, *_groups], gap=1.25)
     return
 
 
 @app.cell
-def _(choices, delay, deliveries, mo, plan, retention, simulate_each_mode, words):
-    scenario, _errors = words.scenario_from_controls(
+def _(
+    choices,
+    delay,
+    deliveries,
+    lesson02,
+    mo,
+    plan,
+    retention,
+    simulate_each_mode,
+):
+    scenario, _errors = lesson02.scenario_from_controls(
         choices.value, deliveries.value, retention.value, delay.value, plan.value
     )
     results = simulate_each_mode(scenario)
@@ -191,83 +240,58 @@ def _(choices, delay, deliveries, mo, plan, retention, simulate_each_mode, words
 
 
 @app.cell
-def _(GUESS_RANGE, lab_lesson, mo, start, words):
+def _(mo, page, start):
     # Built from the starting point only: the guess is about the run a learner chose to break;
     # changing a setting afterwards updates the runs without asking again.
-    _low, _high = GUESS_RANGE
     _ = start.value
-    prediction = (
-        mo.md(words.PREDICT_PROMPT)
-        .batch(
-            naive=mo.ui.number(start=_low, stop=_high, step=1, value=lab_lesson.DEFAULT_GUESS),
-            durable=mo.ui.number(start=_low, stop=_high, step=1, value=lab_lesson.DEFAULT_GUESS),
-        )
-        .form(submit_button_label=lab_lesson.COMMIT_LABEL, bordered=True)
+    prediction = page.prediction_form(
+        mo,
+        "**Predict first.** With these settings, how many debits reach the ledger? "
+        "Naive runtime: {naive} Durable runtime: {durable}",
     )
     return (prediction,)
 
 
 @app.cell
-def _(mo, snapshot, words):
-    skip_prediction = mo.ui.switch(label=words.SKIP_LABEL, disabled=snapshot)
+def _(mo, page, snapshot):
+    skip_prediction = page.skip_switch(
+        mo, "Skip predicting: show the runs as the settings change", snapshot
+    )
     return (skip_prediction,)
 
 
 @app.cell
-def _(lab_lesson, mo, prediction, skip_prediction, snapshot):
-    revealed = prediction.value is not None or bool(skip_prediction.value) or snapshot
-    mo.md(lab_lesson.SNAPSHOT_NOTE) if snapshot else mo.vstack([prediction, skip_prediction])
+def _(mo, page, prediction, skip_prediction, snapshot):
+    revealed, _asking = page.ask(mo, prediction, skip_prediction, snapshot)
+    _asking
     return (revealed,)
 
 
 @app.cell
-def _(Mode, check_predictions, lab_lesson, mo, prediction, results, revealed, words):
-    def _runtime_panel(mode):
-        result = results[mode]
-        counts = result.counts
-        return mo.vstack(
-            [
-                mo.md(lab_lesson.runtime_heading(mode)),
-                mo.hstack(
-                    [
-                        mo.stat(counts.attempts, label=lab_lesson.ATTEMPTS_LABEL, bordered=True),
-                        mo.stat(counts.effects, label=lab_lesson.EFFECTS_LABEL, bordered=True),
-                    ],
-                    justify="start",
-                ),
-                mo.callout(
-                    mo.md(f"**{result.status.value}**"),
-                    kind=lab_lesson.OUTCOME_KIND[result.outcome],
-                ),
-            ]
-        )
-
-    if revealed:
-        _checks = (
-            check_predictions(prediction.value, results) if prediction.value is not None else ()
-        )
-        _feedback = [
-            mo.callout(
-                mo.md(c.message),
-                kind="success" if c.correct else "info" if c.guess is not None else "warn",
-            )
-            for c in _checks
-        ]
-        _view = mo.vstack(
-            [
-                mo.hstack([_runtime_panel(m) for m in results], widths="equal"),
-                *_feedback,
-                mo.md(words.broken_text(results[Mode.DURABLE])),
-            ]
-        )
-    else:
-        _view = mo.callout(mo.md(words.REVEAL_PROMPT), kind="neutral")
-    _view
+def _(Mode, lesson02, mo, page, prediction, results, revealed):
+    page.reveal(
+        mo,
+        revealed,
+        "Commit a guess for each runtime, or switch on *skip predicting*, to see the runs.",
+        results,
+        prediction,
+        below=[mo.md(lesson02.broken_text(results[Mode.DURABLE]))],
+    )
     return
 
 
 @app.cell
-def _(Mode, mo, page, results, revealed, scenario, time_timeline_spec, timeline_table, words):
+def _(
+    Mode,
+    lesson02,
+    mo,
+    page,
+    results,
+    revealed,
+    scenario,
+    time_timeline_spec,
+    timeline_table,
+):
     def _trace_panel(mode):
         result = results[mode]
         return page.chart(mo, time_timeline_spec(result, width=380), timeline_table(result))
@@ -275,11 +299,15 @@ def _(Mode, mo, page, results, revealed, scenario, time_timeline_spec, timeline_
     if revealed:
         _view = mo.vstack(
             [
-                mo.md(words.TRACES_TITLE),
-                mo.md(words.TRACES_TEXT),
+                mo.md(
+                    "## The traces against time\n\n"
+                    "Each dashed line is a delivery; events of one delivery happen at the same "
+                    "instant and are stacked, numbered in order. The blue band on the "
+                    "receiver's lane is how long each idempotency record counts."
+                ),
                 mo.hstack([_trace_panel(m) for m in results], widths="equal", gap=2, align="start"),
                 mo.callout(
-                    mo.md(words.restore_text(scenario, results[Mode.DURABLE])), kind="success"
+                    mo.md(lesson02.restore_text(scenario, results[Mode.DURABLE])), kind="success"
                 ),
             ]
         )
@@ -289,27 +317,69 @@ def _(Mode, mo, page, results, revealed, scenario, time_timeline_spec, timeline_
     return
 
 
-@app.cell
-def _(command_lines, mo, scenario, words):
-    mo.md(f"{words.TERMINAL_TEXT}\n\n```sh\n{command_lines(scenario)}\n```")
+@app.cell(hide_code=True)
+def _(command_lines, mo, scenario):
+    mo.md(f"## The same runs in a terminal\n\n```sh\n{command_lines(scenario)}\n```")
     return
 
 
-@app.cell
-def _(mo, words):
-    mo.md(words.NOTICE)
+@app.cell(hide_code=True)
+def _(mo):
+    mo.md(r"""
+    ## What to notice
+
+    - **The lookup is only as good as the key.** With a key per delivery attempt the lookup asks
+      for a key that was never stored: it finds nothing, honestly, and the runtime calls again.
+      Temporal's advice is a key built from the workflow and activity ids, which survive
+      retries.
+    - **A record is a promise with an end date.** Once the record expires, a lookup and a keyed
+      request both find nothing: the receiver cannot tell a redelivery from a new debit. Records
+      must outlive the last redelivery, strictly under the seed's boundary convention.
+    - **Atomic or nothing.** A record written in its own transaction can be lost while its debit
+      stays; in the same transaction, a crash takes both away and the redelivery is safe.
+    - **Failing open trades safety for liveness; failing closed trades liveness for safety.**
+      With lookups down, calling again is a bet; parking the operation keeps the ledger right
+      and hands the unknown to a person.
+    - **The receiver is the last line of defence.** A receiver that deduplicates by a retained
+      key saves every case above where the key is stable and the record is still there.
+    """)
     return
 
 
+@app.cell(hide_code=True)
+def check_question(Question):
+    question = Question(
+        prompt=(
+            "The receiver keeps idempotency records for 60 s, redeliveries come 60 s apart, and "
+            "the worker crashes after the debit. Which single change stops the second debit?"
+        ),
+        options=(
+            "A receiver that deduplicates repeated keyed requests.",
+            "Keeping the records longer than the last redelivery can come.",
+            "Failing closed when a lookup fails.",
+            "A new operation key for each delivery attempt.",
+        ),
+        answer="Keeping the records longer than the last redelivery can come.",
+        explanation=(
+            "At exactly 60 s the record has expired under the seed's convention, so the lookup "
+            "finds nothing and the runtime calls again. A deduplicating receiver needs that same "
+            "record, so it cannot help; no lookup failed, so failing closed changes nothing; a "
+            "key per attempt would miss even a retained record. Records must outlive the last "
+            "redelivery (or the boundary convention must count the expiry instant)."
+        ),
+    )
+    return (question,)
+
+
 @app.cell
-def _(ASSUMPTIONS_QUESTION, mo, page):
-    understanding = page.check_radio(mo, ASSUMPTIONS_QUESTION)
+def _(mo, page, question):
+    understanding = page.check_radio(mo, question)
     return (understanding,)
 
 
 @app.cell
-def _(ASSUMPTIONS_QUESTION, mo, page, snapshot, understanding):
-    page.check(mo, ASSUMPTIONS_QUESTION, understanding, snapshot)
+def _(mo, page, question, snapshot, understanding):
+    page.check(mo, question, understanding, snapshot)
     return
 
 

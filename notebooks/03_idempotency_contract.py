@@ -35,130 +35,148 @@ def _():
         SCOPE_WORDS,
         ContractProfile,
     )
-    from asyncfail.course import contract_lesson as words
+    from asyncfail.course import lesson03_idempotency_contract as lesson03
     from asyncfail.course import page
     from asyncfail.course.catalog import lesson
-    from asyncfail.course.questions import CONTRACT_QUESTION
     from asyncfail.document.markdown import md_text
+    from asyncfail.ground.quiz import Question
 
     return (
         BOUNDARY_WORDS,
-        CONTRACT_QUESTION,
         ContractProfile,
         DISPOSITION_LABEL,
         EFFECTS_LABEL,
         ONE_INTENT_LABEL,
         POLICY_WORDS,
         PROFILE_NAMES,
+        Question,
         RECORD_LABEL,
         SCOPE_WORDS,
         SECOND_WORDS,
         evaluate,
         heatmap_table,
         lesson,
+        lesson03,
         md_text,
         overview_axis,
         page,
         retention_heatmap_spec,
         sweep_around_boundary,
         sweep_retention,
-        words,
     )
 
 
 @app.cell
-def _(mo):
-    # `marimo export html ... -- --snapshot` (the published static page) says it is a snapshot
-    # and shows the check's answer; served or edited, the lesson is live.
-    snapshot = "snapshot" in mo.cli_args()
+def _(mo, page):
+    snapshot = page.is_snapshot(mo)
     return (snapshot,)
 
 
 @app.cell(hide_code=True)
-def _(lesson, mo, page, snapshot, words):
-    mo.vstack([page.heading(mo, lesson("03_idempotency_contract"), snapshot), mo.md(words.INTRO)])
+def _(lesson, mo, page, snapshot):
+    page.heading(mo, lesson("03_idempotency_contract"), snapshot)
+    return
+
+
+@app.cell(hide_code=True)
+def _(mo):
+    mo.md(r"""
+    The Async Failure Lab assumes a **stable key** and a **retained record**. This separate
+    two-request experiment relaxes those assumptions at the receiver. Request 1 (tenant-a /
+    order-42, 1200 minor units) is applied and its idempotency record is committed with the
+    debit; request 2 arrives later. Does the receiver reuse the first result, reject the
+    request, or apply a second debit?
+
+    All requests are fictional. The experiment's inputs stay in page memory: they are never
+    written to the address bar, a file, or anywhere else.
+    """)
     return
 
 
 @app.cell
-def _(ContractProfile, mo, snapshot, words):
+def _(ContractProfile, lesson03, mo, snapshot):
     profile = mo.ui.dropdown(
-        options={words.profile_label(p): p.value for p in ContractProfile},
-        value=words.profile_label(words.DEFAULTS.profile),
-        label=words.PROFILE_LABEL,
+        options={lesson03.profile_label(p): p.value for p in ContractProfile},
+        value=lesson03.profile_label(lesson03.DEFAULTS.profile),
+        label="**Contract profile**: how a rejected reuse is reported",
         disabled=snapshot,
     )
     return (profile,)
 
 
 @app.cell
-def _(ContractProfile, profile, words):
+def _(ContractProfile, lesson03, profile):
     # Every knob's control starts at what the chosen profile's system does.
-    start = words.controls_for(ContractProfile(profile.value))
+    start = lesson03.controls_for(ContractProfile(profile.value))
     return (start,)
 
 
 @app.cell
-def _(SCOPE_WORDS, mo, snapshot, start, words):
+def _(SCOPE_WORDS, mo, snapshot, start):
     scope = mo.ui.radio(
         options={text: scope.value for scope, text in SCOPE_WORDS.items()},
         value=SCOPE_WORDS[start.scope],
-        label=words.SCOPE_LABEL,
+        label=(
+            "**Idempotency key scope**: a delivery attempt is not the identity of a business "
+            "intent."
+        ),
         disabled=snapshot,
     )
     return (scope,)
 
 
 @app.cell
-def _(SECOND_WORDS, mo, snapshot, words):
+def _(SECOND_WORDS, lesson03, mo, snapshot):
     second = mo.ui.radio(
         options={text: second.value for second, text in SECOND_WORDS.items()},
-        value=SECOND_WORDS[words.DEFAULTS.second],
-        label=words.SECOND_LABEL,
+        value=SECOND_WORDS[lesson03.DEFAULTS.second],
+        label="**Second request**: fictional requests only.",
         disabled=snapshot,
     )
     return (second,)
 
 
 @app.cell
-def _(POLICY_WORDS, mo, snapshot, start, words):
+def _(POLICY_WORDS, mo, snapshot, start):
     policy = mo.ui.radio(
         options={text: policy.value for policy, text in POLICY_WORDS.items()},
         value=POLICY_WORDS[start.policy],
-        label=words.POLICY_LABEL,
+        label="**Retained payload conflict policy**: does the receiver compare fingerprints?",
         disabled=snapshot,
     )
     return (policy,)
 
 
 @app.cell
-def _(mo, snapshot, start, words):
+def _(lesson03, mo, snapshot, start):
     retention = mo.ui.text(
-        value=words.seconds_text(start),
-        placeholder=words.SECONDS_PLACEHOLDER,
-        label=words.RETENTION_LABEL,
+        value=lesson03.seconds_text(start),
+        placeholder="seconds, e.g. 3600 or 0.5",
+        label="**Idempotency retention (seconds)**: only the record expires, never the effect",
         disabled=snapshot,
     )
     return (retention,)
 
 
 @app.cell
-def _(mo, snapshot, words):
+def _(lesson03, mo, snapshot):
     delay = mo.ui.text(
-        value=words.DELAY_TEXT,
-        placeholder=words.SECONDS_PLACEHOLDER,
-        label=words.DELAY_LABEL,
+        value=lesson03.DELAY_TEXT,
+        placeholder="seconds, e.g. 3600 or 0.5",
+        label="**Second request after (seconds)**",
         disabled=snapshot,
     )
     return (delay,)
 
 
 @app.cell
-def _(BOUNDARY_WORDS, mo, snapshot, start, words):
+def _(BOUNDARY_WORDS, mo, snapshot, start):
     boundary = mo.ui.radio(
         options={text: b.value for b, text in BOUNDARY_WORDS.items()},
         value=BOUNDARY_WORDS[start.boundary],
-        label=words.BOUNDARY_LABEL,
+        label=(
+            "**Boundary convention**: at exactly the retention boundary, is the record there?"
+        ),
         disabled=snapshot,
     )
     return (boundary,)
@@ -182,14 +200,14 @@ def _(
     boundary,
     delay,
     evaluate,
+    lesson03,
     policy,
     profile,
     retention,
     scope,
     second,
-    words,
 ):
-    scenario, input_errors = words.scenario_from_controls(
+    scenario, input_errors = lesson03.scenario_from_controls(
         {
             "profile": profile.value,
             "second": second.value,
@@ -212,16 +230,19 @@ def _(
     PROFILE_NAMES,
     RECORD_LABEL,
     input_errors,
+    lesson03,
     md_text,
     mo,
     result,
-    words,
 ):
     _notes = [
-        mo.callout(mo.md(f"{words.INPUT_NOT_READ} {md_text(e)}"), kind="warn") for e in input_errors
+        mo.callout(
+            mo.md(f"**Not read; the profile's value is used.** {md_text(e)}"), kind="warn"
+        )
+        for e in input_errors
     ]
     if result.departures:
-        _title = words.DEPARTURES_TITLE.format(profile=PROFILE_NAMES[result.scenario.profile])
+        _title = f"**Not what {PROFILE_NAMES[result.scenario.profile]} does:**"
         _notes.append(
             mo.callout(
                 mo.md("\n".join([_title, *(f"- {md_text(d)}" for d in result.departures)])),
@@ -241,12 +262,12 @@ def _(
                     mo.stat(
                         result.disposition.value,
                         label=DISPOSITION_LABEL,
-                        caption=words.rejection_caption(result),
+                        caption=lesson03.rejection_caption(result),
                         bordered=True,
                     ),
                     mo.stat(result.effects, label=EFFECTS_LABEL, bordered=True),
                     mo.stat(
-                        words.YES_NO[result.one_intent],
+                        "yes" if result.one_intent else "no",
                         label=ONE_INTENT_LABEL,
                         bordered=True,
                     ),
@@ -254,7 +275,7 @@ def _(
                 widths="equal",
             ),
             mo.md(f"*{result.boundary_rule}*"),
-            mo.md(words.requests_table(result)),
+            mo.md(lesson03.requests_table(result)),
         ]
     )
     return
@@ -263,6 +284,7 @@ def _(
 @app.cell
 def _(
     heatmap_table,
+    lesson03,
     mo,
     overview_axis,
     page,
@@ -270,20 +292,25 @@ def _(
     scenario,
     sweep_around_boundary,
     sweep_retention,
-    words,
 ):
     _axis = overview_axis(scenario)
     overview = sweep_retention(scenario, _axis, _axis)
-    zoom = sweep_around_boundary(scenario, radius_seconds=words.ZOOM_RADIUS_SECONDS)
+    zoom = sweep_around_boundary(scenario, radius_seconds=lesson03.ZOOM_RADIUS_SECONDS)
     mo.vstack(
         [
-            mo.md(words.BOUNDARY_TEXT),
+            mo.md(
+                "## The retention boundary\n\n"
+                "Every cell is the same experiment with another retention and delay; the dashed "
+                "diagonal is the exact boundary (delay = retention) and the ring marks your "
+                "inputs. The right-hand view zooms into the seconds around your retention, where "
+                "the boundary convention decides the diagonal."
+            ),
             mo.hstack(
                 [
                     page.chart(mo, retention_heatmap_spec(sweep, title), heatmap_table(sweep))
                     for sweep, title in (
-                        (overview, words.OVERVIEW_TITLE),
-                        (zoom, words.ZOOM_TITLE),
+                        (overview, "Overview"),
+                        (zoom, "Zoom: the seconds around the boundary"),
                     )
                 ],
                 widths="equal",
@@ -296,20 +323,64 @@ def _(
 
 
 @app.cell(hide_code=True)
-def _(mo, words):
-    mo.md(words.NOTICE)
+def _(mo):
+    mo.md(r"""
+    ## What to notice
+
+    - **Key scope is identity.** With a key per delivery attempt the receiver never finds the
+      first record, so the same intent is applied twice at any delay. Dapr's activity execution
+      id changes on each retry, which is exactly this mistake.
+    - **A key without the tenant leaks results.** With the operation id alone, tenant-b's
+      order-42 hits tenant-a's record: without a fingerprint it receives tenant-a's result. The
+      IETF draft's security note asks for keys combined with client-specific attributes.
+    - **Ignoring the fingerprint hides conflicts.** AWS Lambda Powertools validates payloads only
+      when configured; the draft asks for 422, Stripe returns an `idempotency_error`, Brandur
+      Leach's design a 409.
+    - **Retention expiry does not make repeating an effect correct.** Stripe prunes keys after
+      24 h, Brandur Leach's reaper after 72 h, Powertools after 3600 s by default: a retry or a
+      manual replay after that is a new request. The boundary convention only decides the
+      instant delay = retention exactly: under the seed's convention records must outlive every
+      replay window (strictly longer); under Powertools' and Brandur Leach's, equal is enough.
+
+    *Identity experiment boundaries: two sequential requests; the record and effect commit
+    atomically; a canonical tuple stands in for a request fingerprint, not a production
+    cryptographic hash; concurrent claims (the draft's and Stripe's 409 for a request still in
+    flight) are not modeled.*
+    """)
     return
 
 
+@app.cell(hide_code=True)
+def check_question(Question):
+    question = Question(
+        prompt=(
+            "The key is the delivery attempt id, retention is 3600 s, and the same intent "
+            "arrives again 60 s later. What does the receiver do?"
+        ),
+        options=(
+            "It reuses the retained result: 60 s is well within the retention.",
+            "It applies the debit a second time.",
+            "It rejects the request with 422.",
+        ),
+        answer="It applies the debit a second time.",
+        explanation=(
+            "The second delivery attempt has a new id, so no record was ever stored under its "
+            "key: it was never stored, not expired, and no retention can help. The key must "
+            "identify the business intent, (tenant, operation), not the delivery."
+        ),
+    )
+    return (question,)
+
+
 @app.cell
-def _(CONTRACT_QUESTION, mo, page):
-    understanding = page.check_radio(mo, CONTRACT_QUESTION)
+def _(mo, page, question):
+    understanding = page.check_radio(mo, question)
     return (understanding,)
 
 
 @app.cell
-def _(CONTRACT_QUESTION, mo, page, snapshot, understanding):
-    page.check(mo, CONTRACT_QUESTION, understanding, snapshot)
+def _(mo, page, question, snapshot, understanding):
+    page.check(mo, question, understanding, snapshot)
     return
 
 

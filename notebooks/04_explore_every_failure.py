@@ -21,105 +21,118 @@ def _():
 def _():
     from asyncfail.charts.specs import timeline_spec
     from asyncfail.charts.tables import timeline_table
-    from asyncfail.course import assumptions_lesson, page
-    from asyncfail.course import explore_lesson as words
+    from asyncfail.course import controls, page
+    from asyncfail.course import lesson04_explore_every_failure as lesson04
     from asyncfail.course.catalog import lesson
-    from asyncfail.course.questions import EXPLORE_QUESTION
     from asyncfail.explore.explorer import explore
     from asyncfail.explore.invariants import Invariant
+    from asyncfail.ground.quiz import Question
     from asyncfail.lab.scenario import MAX_DELIVERIES, Mode
     from asyncfail.lab.simulation import simulate
 
     return (
-        EXPLORE_QUESTION,
         Invariant,
         MAX_DELIVERIES,
         Mode,
-        assumptions_lesson,
+        Question,
+        controls,
         explore,
         lesson,
+        lesson04,
         page,
         simulate,
         timeline_spec,
         timeline_table,
-        words,
     )
 
 
 @app.cell
-def _(mo):
-    # `marimo export html ... -- --snapshot` (the published static page) shows the results and
-    # the check's answer. Served or edited, the exercise and the check ask first.
-    snapshot = "snapshot" in mo.cli_args()
+def _(mo, page):
+    snapshot = page.is_snapshot(mo)
     return (snapshot,)
 
 
-@app.cell
-def _(lesson, mo, page, snapshot, words):
-    mo.vstack(
-        [
-            page.heading(mo, lesson("04_explore_every_failure"), snapshot),
-            mo.md(words.INTRO),
-            mo.md(words.invariants_text()),
-        ]
-    )
+@app.cell(hide_code=True)
+def _(lesson, mo, page, snapshot):
+    page.heading(mo, lesson("04_explore_every_failure"), snapshot)
+    return
+
+
+@app.cell(hide_code=True)
+def _(mo):
+    mo.md(r"""
+    Six hand-picked faults teach the idea; they do not prove it. Here the **explorer** runs
+    every fault plan: every set of up to *k* injections, at every fault point of every delivery
+    the channel may make, including one-off outages of the lookup service and of the journal. It
+    checks three invariants on every run and, for each one a run breaks, finds the **smallest
+    counterexample**: fewest injections, then fewest events. Every counterexample is a real run
+    of the lab, with the command that replays it.
+
+    The same search runs in a terminal: `asyncfail explore --mode durable --max-faults 2`.
+    """)
+    return
+
+
+@app.cell(hide_code=True)
+def _(lesson04, mo):
+    mo.md(f"## Three invariants\n\n{lesson04.invariants_text()}")
     return
 
 
 @app.cell
-def _(MAX_DELIVERIES, mo, snapshot, words):
-    _low, _high = words.MAX_FAULTS_RANGE
+def _(MAX_DELIVERIES, lesson04, mo, snapshot):
+    _low, _high = lesson04.MAX_FAULTS_RANGE
     max_faults = mo.ui.slider(
         start=_low,
         stop=_high,
         step=1,
-        value=words.DEFAULT_MAX_FAULTS,
+        value=lesson04.DEFAULT_MAX_FAULTS,
         show_value=True,
-        label=words.MAX_FAULTS_LABEL,
+        label="**Faults per plan**: at most",
         disabled=snapshot,
     )
     deliveries = mo.ui.number(
         start=1,
         stop=MAX_DELIVERIES,
         step=1,
-        value=words.DEFAULT_DELIVERIES_SHOWN,
-        label=words.DELIVERIES_LABEL,
+        value=lesson04.DEFAULT_DELIVERIES_SHOWN,
+        label="**Delivery budget**: how often the channel may deliver the operation",
         disabled=snapshot,
     )
     return deliveries, max_faults
 
 
 @app.cell
-def _(deliveries, max_faults, mo, words):
-    _budget = words.budget_of(deliveries.value)
+def _(deliveries, lesson04, max_faults, mo):
+    _budget = lesson04.budget_of(deliveries.value)
     explorations = {
-        row.title: words.explore_row(row, _budget, int(max_faults.value))
+        row.title: lesson04.explore_row(row, _budget, int(max_faults.value))
         for row in mo.status.progress_bar(
-            words.ROWS, title=words.EXPLORING, remove_on_exit=True
+            lesson04.ROWS, title="Exploring every plan", remove_on_exit=True
         )
     }
     mo.vstack(
         [
-            mo.md(words.MATRIX_TITLE),
+            mo.md("## Which settings break which invariant"),
             mo.hstack([max_faults, deliveries], justify="start", gap=2),
-            mo.md(words.matrix_text(explorations)),
+            mo.md(lesson04.matrix_text(explorations)),
         ]
     )
     return (explorations,)
 
 
 @app.cell
-def _(Invariant, mo, snapshot, words):
+def _(Invariant, lesson04, mo, snapshot):
     row = mo.ui.dropdown(
-        options=words.row_labels(),
-        value=words.row_labels()[words.DEFAULT_ROW],
-        label=words.ROW_LABEL,
+        options=lesson04.row_labels(),
+        value=lesson04.row_labels()[lesson04.DEFAULT_ROW],
+        label="**Runtime and settings**",
         disabled=snapshot,
     )
     invariant = mo.ui.radio(
         options=[i.value for i in Invariant],
         value=Invariant.AT_MOST_ONCE.value,
-        label=words.INVARIANT_LABEL,
+        label="**Invariant**",
         inline=True,
         disabled=snapshot,
     )
@@ -131,19 +144,19 @@ def _(
     Invariant,
     explorations,
     invariant,
+    lesson04,
     mo,
     page,
     row,
     simulate,
     timeline_spec,
     timeline_table,
-    words,
 ):
     _found = explorations[row.value]
     _chosen = Invariant(invariant.value)
-    _text, _command = words.counterexample_text(_found, _chosen)
-    _scenario = words.counterexample_scenario(_found, _chosen)
-    _parts = [mo.md(words.COUNTEREXAMPLE_TITLE), row, invariant, mo.md(_text)]
+    _text, _command = lesson04.counterexample_text(_found, _chosen)
+    _scenario = lesson04.counterexample_scenario(_found, _chosen)
+    _parts = [mo.md("## The smallest counterexample"), row, invariant, mo.md(_text)]
     if _command is not None and _scenario is not None:
         _result = simulate(_scenario)
         _parts += [
@@ -161,24 +174,24 @@ def _(mo):
 
 
 @app.cell
-def _(MAX_DELIVERIES, Mode, assumptions_lesson, mo, set_attempts, snapshot, words):
-    _start = words.EXERCISE_START
+def _(MAX_DELIVERIES, Mode, controls, lesson04, mo, set_attempts, snapshot):
+    _start = lesson04.EXERCISE_START
     _choices = {
         name: mo.ui.dropdown(
-            options=assumptions_lesson.choice_options(name),
+            options=controls.choice_options(name),
             value=str(_start[name]),
-            label=assumptions_lesson.setting_label(name),
+            label=controls.setting_label(name),
             disabled=snapshot,
         )
-        for name in words.EXERCISE_SETTINGS
+        for name in lesson04.EXERCISE_SETTINGS
     }
     exercise = (
-        mo.md(words.EXERCISE_FORM)
+        mo.md(lesson04.EXERCISE_FORM)
         .batch(
             mode=mo.ui.dropdown(
                 options=[m.value for m in Mode],
                 value=str(_start["mode"]),
-                label=words.RUNTIME_LABEL,
+                label="**Runtime**",
                 disabled=snapshot,
             ),
             deliveries=mo.ui.number(
@@ -186,27 +199,31 @@ def _(MAX_DELIVERIES, Mode, assumptions_lesson, mo, set_attempts, snapshot, word
                 stop=MAX_DELIVERIES,
                 step=1,
                 value=int(_start["deliveries"]),
-                label=words.DELIVERIES_LABEL,
+                label="**Delivery budget**: how often the channel may deliver the operation",
                 disabled=snapshot,
             ),
             **_choices,
             retention=mo.ui.text(
                 value=str(_start["retention"]),
-                placeholder=words.KEPT_WHOLE_RUN,
-                label=words.RETENTION_LABEL,
+                placeholder=controls.KEPT_WHOLE_RUN,
+                label=controls.setting_label("retention"),
                 disabled=snapshot,
             ),
         )
         .form(
-            submit_button_label=words.CHECK_LABEL,
+            submit_button_label="Check with the explorer",
             bordered=True,
             on_change=lambda _: set_attempts(lambda n: n + 1),
         )
     )
     mo.vstack(
         [
-            mo.md(words.EXERCISE_TITLE),
-            mo.md(words.EXERCISE_TEXT.format(faults=words.EXERCISE_FAULTS)),
+            mo.md(
+                f"## Exercise: settings no fault can break\n\n"
+                f"Choose a runtime and settings so that **no plan of up to "
+                f"{lesson04.EXERCISE_FAULTS} faults** breaks any of the three invariants. The "
+                "explorer checks your choice."
+            ),
             exercise,
         ]
     )
@@ -214,34 +231,72 @@ def _(MAX_DELIVERIES, Mode, assumptions_lesson, mo, set_attempts, snapshot, word
 
 
 @app.cell
-def _(exercise, explore, get_attempts, mo, snapshot, words):
+def _(exercise, explore, get_attempts, lesson04, mo, snapshot):
+    # One more hint after each attempt that fails, in this order.
+    _hints = (
+        "A loop that cannot tell a lost request from a lost reply calls again after either. "
+        "Which runtime looks before it calls?",
+        "Two faults can spoil two deliveries. How many must the channel allow for one to run "
+        "clean?",
+        "A lookup helps only if it asks for the key that was stored, while the record still "
+        "counts, and if no crash can leave a debit without its record.",
+        "When the lookup service or the journal does not answer, calling anyway is a bet.",
+    )
     _parts = []
     _failed = 0
     if exercise.value is not None:
-        _mode, _budget, _settings, _errors = words.exercise_settings(exercise.value)
-        _passed, _said = words.verdict(
-            explore(_mode, _settings, _budget, words.EXERCISE_FAULTS)
+        _mode, _budget, _settings, _errors = lesson04.exercise_settings(exercise.value)
+        _passed, _said = lesson04.verdict(
+            explore(_mode, _settings, _budget, lesson04.EXERCISE_FAULTS)
         )
         _failed = 0 if _passed else get_attempts()
         _parts += [mo.callout(mo.md(e), kind="warn") for e in _errors]
         _parts.append(mo.callout(mo.md(_said), kind="success" if _passed else "danger"))
     if _failed:
-        _parts.append(mo.md(words.hints_text(_failed)))
+        _parts.append(mo.md(f"**Hints**\n\n{lesson04.hints_text(_hints, _failed)}"))
     if exercise.value is not None or snapshot:
-        _parts.append(mo.accordion({words.ANSWER_LABEL: mo.md(words.answer_text())}))
+        _parts.append(mo.accordion({"Show an answer": mo.md(lesson04.answer_text())}))
     mo.vstack(_parts)
     return
 
 
+@app.cell(hide_code=True)
+def check_question(Question):
+    question = Question(
+        prompt=(
+            "The explorer ran every plan of up to 2 faults for the durable runtime under the "
+            "seed's assumptions and found no second debit. What does that show?"
+        ),
+        options=(
+            "The durable runtime can never debit twice.",
+            "No combination of up to two of the modeled faults, at any point of any delivery, "
+            "makes this model debit twice; more faults, other settings or unmodeled failures "
+            "may.",
+            "Two faults were tried at random and both were harmless.",
+        ),
+        answer="No combination of up to two of the modeled faults, at any point of any "
+        "delivery, makes this model debit twice; more faults, other settings or unmodeled "
+        "failures may.",
+        explanation=(
+            "An exhaustive search is a proof only within its bounds: every plan of up to k "
+            "injections, over the modeled points and deliveries, under these settings. Change a "
+            "setting (a key per attempt, a short retention, a second worker) and the same "
+            "search finds a counterexample of one injection; a failure at a point the model "
+            "does not name is outside the search altogether."
+        ),
+    )
+    return (question,)
+
+
 @app.cell
-def _(EXPLORE_QUESTION, mo, page):
-    understanding = page.check_radio(mo, EXPLORE_QUESTION)
+def _(mo, page, question):
+    understanding = page.check_radio(mo, question)
     return (understanding,)
 
 
 @app.cell
-def _(EXPLORE_QUESTION, mo, page, snapshot, understanding):
-    page.check(mo, EXPLORE_QUESTION, understanding, snapshot)
+def _(mo, page, question, snapshot, understanding):
+    page.check(mo, question, understanding, snapshot)
     return
 
 

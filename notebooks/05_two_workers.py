@@ -22,81 +22,98 @@ def _():
     from asyncfail import Mode
     from asyncfail.charts.specs import time_timeline_spec
     from asyncfail.charts.tables import timeline_table
-    from asyncfail.course import assumptions_lesson, lab_lesson, page
-    from asyncfail.course import workers_lesson as words
+    from asyncfail.course import controls, page
+    from asyncfail.course import lesson05_two_workers as lesson05
     from asyncfail.course.catalog import lesson
-    from asyncfail.course.prediction import GUESS_RANGE, check_predictions
-    from asyncfail.course.questions import WORKERS_QUESTION
+    from asyncfail.ground.quiz import Question
     from asyncfail.lab.scenario import command_lines
     from asyncfail.lab.simulation import simulate_each_mode
 
     return (
-        GUESS_RANGE,
         Mode,
-        WORKERS_QUESTION,
-        assumptions_lesson,
-        check_predictions,
+        Question,
         command_lines,
-        lab_lesson,
+        controls,
         lesson,
+        lesson05,
         page,
         simulate_each_mode,
         time_timeline_spec,
         timeline_table,
-        words,
     )
 
 
 @app.cell
-def _(mo):
-    # `marimo export html ... -- --snapshot` (the published static page) shows the results and
-    # the check's answer: a snapshot cannot take a prediction. Served or edited, it asks first.
-    snapshot = "snapshot" in mo.cli_args()
+def _(mo, page):
+    snapshot = page.is_snapshot(mo)
     return (snapshot,)
 
 
-@app.cell
-def _(lesson, mo, page, snapshot, words):
-    mo.vstack([page.heading(mo, lesson("05_two_workers"), snapshot), mo.md(words.INTRO)])
+@app.cell(hide_code=True)
+def _(lesson, mo, page, snapshot):
+    page.heading(mo, lesson("05_two_workers"), snapshot)
+    return
+
+
+@app.cell(hide_code=True)
+def _(mo):
+    mo.md(r"""
+    A worker is slow, not dead: a garbage-collection pause, a stalled network call. Its
+    **lease** on the delivery runs out while it is still working, so the channel hands the same
+    operation to a **second worker**. Now two workers hold it, and neither knows about the
+    other.
+
+    Choose where worker 1 stalls and which safeguards are on, predict, then watch both workers
+    on the timeline: each has its own lane, each delivery's lease is a green band, the stall a
+    grey one.
+    """)
     return
 
 
 @app.cell
-def _(assumptions_lesson, mo, snapshot, words):
-    _stalls = words.stall_options()
+def _(controls, lesson05, mo, snapshot):
+    _stalls = lesson05.stall_options()
     stall = mo.ui.dropdown(
         options=_stalls,
-        value=next(k for k, v in _stalls.items() if v == words.DEFAULT_STALL.value),
-        label=words.STALL_LABEL,
+        value=next(k for k, v in _stalls.items() if v == lesson05.DEFAULT_STALL.value),
+        label="**Worker 1 stalls**",
         disabled=snapshot,
     )
-    pause = mo.ui.text(value=str(words.PAUSE_TEXT), label=words.PAUSE_LABEL, disabled=snapshot)
-    lease = mo.ui.text(value=str(words.LEASE_TEXT), label=words.LEASE_LABEL, disabled=snapshot)
+    pause = mo.ui.text(
+        value=str(lesson05.PAUSE_TEXT),
+        label=f"{controls.setting_label('pause')} (seconds)",
+        disabled=snapshot,
+    )
+    lease = mo.ui.text(
+        value=str(lesson05.LEASE_TEXT),
+        label=f"{controls.setting_label('lease')} (seconds)",
+        disabled=snapshot,
+    )
     safeguards = mo.ui.dictionary(
         {
             name: mo.ui.dropdown(
-                options=assumptions_lesson.choice_options(name),
-                value=assumptions_lesson.choice_options(name)[0],
-                label=assumptions_lesson.setting_label(name),
+                options=controls.choice_options(name),
+                value=controls.choice_options(name)[0],
+                label=controls.setting_label(name),
                 disabled=snapshot,
             )
-            for name in words.SAFEGUARDS
+            for name in lesson05.SAFEGUARDS
         }
     )
     mo.vstack(
         [
             stall,
             mo.hstack([pause, lease], justify="start", gap=2),
-            mo.md(words.SAFEGUARDS_TITLE),
-            *(safeguards[name] for name in words.SAFEGUARDS),
+            mo.md("**Safeguards** (the durable runtime's; the naive loop uses none)"),
+            *(safeguards[name] for name in lesson05.SAFEGUARDS),
         ]
     )
     return lease, pause, safeguards, stall
 
 
 @app.cell
-def _(lease, mo, pause, safeguards, simulate_each_mode, stall, words):
-    scenario, _errors = words.scenario_from_controls(
+def _(lease, lesson05, mo, pause, safeguards, simulate_each_mode, stall):
+    scenario, _errors = lesson05.scenario_from_controls(
         stall.value, pause.value, lease.value, safeguards.value
     )
     results = simulate_each_mode(scenario)
@@ -105,37 +122,32 @@ def _(lease, mo, pause, safeguards, simulate_each_mode, stall, words):
 
 
 @app.cell
-def _(GUESS_RANGE, lab_lesson, mo, words):
-    _low, _high = GUESS_RANGE
-    prediction = (
-        mo.md(words.PREDICT_PROMPT)
-        .batch(
-            naive=mo.ui.number(start=_low, stop=_high, step=1, value=lab_lesson.DEFAULT_GUESS),
-            durable=mo.ui.number(start=_low, stop=_high, step=1, value=lab_lesson.DEFAULT_GUESS),
-        )
-        .form(submit_button_label=lab_lesson.COMMIT_LABEL, bordered=True)
+def _(mo, page):
+    prediction = page.prediction_form(
+        mo,
+        "**Predict first.** With two workers, how many debits reach the ledger? "
+        "Naive runtime: {naive} Durable runtime: {durable}",
     )
     return (prediction,)
 
 
 @app.cell
-def _(mo, snapshot, words):
-    skip_prediction = mo.ui.switch(label=words.SKIP_LABEL, disabled=snapshot)
+def _(mo, page, snapshot):
+    skip_prediction = page.skip_switch(
+        mo, "Skip predicting: show the runs as the settings change", snapshot
+    )
     return (skip_prediction,)
 
 
 @app.cell
-def _(lab_lesson, mo, prediction, skip_prediction, snapshot):
-    revealed = prediction.value is not None or bool(skip_prediction.value) or snapshot
-    mo.md(lab_lesson.SNAPSHOT_NOTE) if snapshot else mo.vstack([prediction, skip_prediction])
+def _(mo, page, prediction, skip_prediction, snapshot):
+    revealed, _asking = page.ask(mo, prediction, skip_prediction, snapshot)
+    _asking
     return (revealed,)
 
 
 @app.cell
 def _(
-    Mode,
-    check_predictions,
-    lab_lesson,
     mo,
     page,
     prediction,
@@ -143,56 +155,26 @@ def _(
     revealed,
     time_timeline_spec,
     timeline_table,
-    words,
 ):
-    def _panel(mode):
-        result = results[mode]
-        counts = result.counts
-        return mo.vstack(
-            [
-                mo.md(lab_lesson.runtime_heading(mode)),
-                mo.hstack(
-                    [
-                        mo.stat(counts.attempts, label=lab_lesson.ATTEMPTS_LABEL, bordered=True),
-                        mo.stat(counts.effects, label=lab_lesson.EFFECTS_LABEL, bordered=True),
-                    ],
-                    justify="start",
-                ),
-                mo.callout(
-                    mo.md(f"**{result.status.value}**"),
-                    kind=lab_lesson.OUTCOME_KIND[result.outcome],
-                ),
-                page.chart(mo, time_timeline_spec(result, width=380), timeline_table(result)),
-            ]
-        )
-
-    if revealed:
-        _checks = (
-            check_predictions(prediction.value, results) if prediction.value is not None else ()
-        )
-        _feedback = [
-            mo.callout(
-                mo.md(c.message),
-                kind="success" if c.correct else "info" if c.guess is not None else "warn",
-            )
-            for c in _checks
-        ]
-        _view = mo.vstack(
-            [
-                mo.md(words.TRACES_TITLE),
-                *_feedback,
-                mo.hstack([_panel(m) for m in results], widths="equal", gap=2, align="start"),
-            ]
-        )
-    else:
-        _view = mo.callout(mo.md(words.REVEAL_PROMPT), kind="neutral")
-    _view
+    page.reveal(
+        mo,
+        revealed,
+        "Commit a guess for each runtime, or switch on *skip predicting*, to see the runs.",
+        results,
+        prediction,
+        extra=lambda result: [
+            page.chart(mo, time_timeline_spec(result, width=380), timeline_table(result))
+        ],
+        above=[mo.md("## Both workers against time")],
+        feedback_first=True,
+    )
     return
 
 
 @app.cell
 def _(
     Mode,
+    lesson05,
     mo,
     page,
     revealed,
@@ -200,13 +182,12 @@ def _(
     simulate_each_mode,
     time_timeline_spec,
     timeline_table,
-    words,
 ):
     if revealed:
-        with mo.status.spinner(title=words.EXPLORING):
-            _found = words.explored(scenario.settings)
-        _text, _example, _command = words.verdict(_found)
-        _parts = [mo.md(words.EXPLORER_TITLE), mo.md(_text)]
+        with mo.status.spinner(title="Exploring every plan"):
+            _found = lesson05.explored(scenario.settings)
+        _text, _example, _command = lesson05.verdict(_found)
+        _parts = [mo.md("## Could a stall elsewhere still debit twice?"), mo.md(_text)]
         if _example is not None and _command is not None:
             _result = simulate_each_mode(_example)[Mode.DURABLE]
             _parts += [
@@ -220,27 +201,67 @@ def _(
     return
 
 
-@app.cell
-def _(assumptions_lesson, command_lines, mo, scenario):
-    mo.md(f"{assumptions_lesson.TERMINAL_TEXT}\n\n```sh\n{command_lines(scenario)}\n```")
+@app.cell(hide_code=True)
+def _(command_lines, mo, scenario):
+    mo.md(f"## The same runs in a terminal\n\n```sh\n{command_lines(scenario)}\n```")
     return
 
 
-@app.cell
-def _(mo, words):
-    mo.md(words.NOTICE)
+@app.cell(hide_code=True)
+def _(mo):
+    mo.md(r"""
+    ## What to notice
+
+    - **Slow is not dead.** No crash, no lost message: a stall longer than the lease is enough
+      for the naive loop to debit twice.
+    - **A lease is checked before the act, not during it.** With a claim, a worker that stalls
+      before dispatching finds its claim gone and stops; one whose request stalls after the
+      check still lands (Martin Kleppmann's point about leases).
+    - **Fencing makes the resource check.** Each claim carries a larger token and the receiver
+      refuses an older one, so the stale request is turned away at the ledger's door.
+    - **Fencing orders writes; it does not deduplicate them.** Without a claim check, two
+      workers that both looked before either wrote can both write, in token order. Ask the
+      explorer for two stalls.
+    - **The receiver's in-progress record** turns the second request away with 409, *retry
+      later*: not a failure and not a duplicate.
+    """)
     return
 
 
+@app.cell(hide_code=True)
+def check_question(Question):
+    question = Question(
+        prompt=(
+            "The durable runtime claims the operation with a lease and checks the claim right "
+            "before it dispatches. Worker 1's request stalls at the receiver after that check, "
+            "past the lease, and worker 2 takes over. What keeps the debit single?"
+        ),
+        options=(
+            "Nothing more is needed: the claim check already stopped worker 1.",
+            "A fencing token the receiver checks, or a receiver that refuses a key already in "
+            "progress: the check must happen where the debit happens.",
+            "A longer pause.",
+        ),
+        answer="A fencing token the receiver checks, or a receiver that refuses a key already "
+        "in progress: the check must happen where the debit happens.",
+        explanation=(
+            "The claim check was passed before the stall, so worker 1 does not know it lost the "
+            "operation. Only the receiver sees both requests: with fencing it refuses the older "
+            "token, with an in-progress record it tells the second request to retry later."
+        ),
+    )
+    return (question,)
+
+
 @app.cell
-def _(WORKERS_QUESTION, mo, page):
-    understanding = page.check_radio(mo, WORKERS_QUESTION)
+def _(mo, page, question):
+    understanding = page.check_radio(mo, question)
     return (understanding,)
 
 
 @app.cell
-def _(WORKERS_QUESTION, mo, page, snapshot, understanding):
-    page.check(mo, WORKERS_QUESTION, understanding, snapshot)
+def _(mo, page, question, snapshot, understanding):
+    page.check(mo, question, understanding, snapshot)
     return
 
 

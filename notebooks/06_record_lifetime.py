@@ -20,58 +20,79 @@ def _():
 @app.cell
 def _():
     from asyncfail.charts.specs import VegaLite, replay_histogram_spec, risk_curve_spec
+    from asyncfail.course import lesson06_record_lifetime as lesson06
     from asyncfail.course import page
-    from asyncfail.course import record_lesson as words
     from asyncfail.course.catalog import lesson
-    from asyncfail.course.questions import RECORDS_QUESTION
+    from asyncfail.ground.quiz import Question
     from asyncfail.risk.inputs import Jitter, command_line
     from asyncfail.risk.report import assess
 
     return (
         Jitter,
-        RECORDS_QUESTION,
+        Question,
         VegaLite,
         assess,
         command_line,
         lesson,
+        lesson06,
         page,
         replay_histogram_spec,
         risk_curve_spec,
-        words,
     )
 
 
 @app.cell
-def _(mo):
-    # `marimo export html ... -- --snapshot` (the published static page) shows the results and
-    # the check's answer: a snapshot cannot take a prediction. Served or edited, it asks first.
-    snapshot = "snapshot" in mo.cli_args()
+def _(mo, page):
+    snapshot = page.is_snapshot(mo)
     return (snapshot,)
 
 
-@app.cell
-def _(lesson, mo, page, snapshot, words):
-    mo.vstack([page.heading(mo, lesson("06_record_lifetime"), snapshot), mo.md(words.INTRO)])
+@app.cell(hide_code=True)
+def _(lesson, mo, page, snapshot):
+    page.heading(mo, lesson("06_record_lifetime"), snapshot)
+    return
+
+
+@app.cell(hide_code=True)
+def _(mo):
+    mo.md(r"""
+    An expired record turns a replay into a second debit. So the practical question is: with
+    your retry schedule, your crash rate and your operators' habit of replaying dead letters
+    hours or days later, **how likely is a duplicate, and how long must idempotency records
+    live** to make it negligible?
+
+    Each trial draws, from a seeded generator, where failures strike, how redeliveries are
+    jittered and when an operator replays an abandoned delivery; then it runs the lab's model.
+    Every estimate comes with its 95% interval, and where an exact answer exists the lesson
+    shows it beside the estimate.
+    """)
     return
 
 
 @app.cell
-def _(Jitter, mo, snapshot, words):
+def _(Jitter, lesson06, mo, snapshot):
+    _start = lesson06.CONTROL_TEXTS
     texts = mo.ui.dictionary(
         {
             "retention": mo.ui.text(
-                value=words.CONTROL_TEXTS["retention"],
-                label=words.RETENTION_LABEL,
+                value=_start["retention"],
+                label="**Idempotency retention** (seconds)",
                 disabled=snapshot,
             ),
             "crash": mo.ui.text(
-                value=words.CONTROL_TEXTS["crash"], label=words.CRASH_LABEL, disabled=snapshot
+                value=_start["crash"],
+                label="**Crash probability**, at each crash point of each delivery",
+                disabled=snapshot,
             ),
             "replay": mo.ui.text(
-                value=words.CONTROL_TEXTS["replay"], label=words.REPLAY_LABEL, disabled=snapshot
+                value=_start["replay"],
+                label="**Median replay delay** (seconds): operators replay dead letters this late",
+                disabled=snapshot,
             ),
             "spread": mo.ui.text(
-                value=words.CONTROL_TEXTS["spread"], label=words.SPREAD_LABEL, disabled=snapshot
+                value=_start["spread"],
+                label="**Replay spread** (log-normal sigma, 0 to 4)",
+                disabled=snapshot,
             ),
         }
     )
@@ -79,29 +100,29 @@ def _(Jitter, mo, snapshot, words):
         start=1,
         stop=9,
         step=1,
-        value=words.DEFAULT_DELIVERIES,
-        label=words.DELIVERIES_LABEL,
+        value=lesson06.DEFAULT_DELIVERIES,
+        label="**Delivery budget**: deliveries before the channel gives up",
         disabled=snapshot,
     )
     jitter = mo.ui.dropdown(
         options=[j.value for j in Jitter],
         value=Jitter.NONE.value,
-        label=words.JITTER_LABEL,
+        label="**Redelivery jitter**",
         disabled=snapshot,
     )
     target = mo.ui.dropdown(
-        options=list(words.TARGETS),
-        value=words.DEFAULT_TARGET,
-        label=words.TARGET_LABEL,
+        options=list(lesson06.TARGETS),
+        value=lesson06.DEFAULT_TARGET,
+        label="**Target duplicate risk**",
         disabled=snapshot,
     )
     trials = mo.ui.dropdown(
-        options={f"{n:,}": n for n in words.TRIAL_CHOICES},
-        value=f"{words.TRIAL_CHOICES[1]:,}",
-        label=words.TRIALS_LABEL,
+        options={f"{n:,}": n for n in lesson06.TRIAL_CHOICES},
+        value=f"{lesson06.TRIAL_CHOICES[1]:,}",
+        label="**Trials** (more is slower and narrower)",
         disabled=snapshot,
     )
-    seed = mo.ui.number(start=0, stop=10**9, step=1, value=0, label=words.SEED_LABEL,
+    seed = mo.ui.number(start=0, stop=10**9, step=1, value=0, label="**Seed**",
                         disabled=snapshot)  # fmt: skip
     mo.vstack(
         [
@@ -114,8 +135,8 @@ def _(Jitter, mo, snapshot, words):
 
 
 @app.cell
-def _(deliveries, jitter, mo, seed, target, texts, trials, words):
-    inputs, _errors = words.read_controls(
+def _(deliveries, jitter, lesson06, mo, seed, target, texts, trials):
+    inputs, _errors = lesson06.read_controls(
         texts.value, deliveries.value, jitter.value, target.value, trials.value, seed.value
     )
     mo.callout(mo.md("\n\n".join(_errors)), kind="warn") if _errors else mo.md("")
@@ -123,31 +144,37 @@ def _(deliveries, jitter, mo, seed, target, texts, trials, words):
 
 
 @app.cell
-def _(mo, words):
-    prediction = mo.ui.radio(options=words.prediction_options(), label=words.PREDICT_PROMPT).form(
-        submit_button_label=words.COMMIT_LABEL, bordered=True
-    )
+def _(lesson06, mo):
+    prediction = mo.ui.radio(
+        options=lesson06.prediction_options(),
+        label=(
+            "**Predict first.** Which real system's default retention keeps the duplicate risk "
+            "below the target here?"
+        ),
+    ).form(submit_button_label="Commit my prediction", bordered=True)
     return (prediction,)
 
 
 @app.cell
-def _(mo, snapshot, words):
-    skip_prediction = mo.ui.switch(label=words.SKIP_LABEL, disabled=snapshot)
+def _(mo, page, snapshot):
+    skip_prediction = page.skip_switch(
+        mo, "Skip predicting: run the trials as the settings change", snapshot
+    )
     return (skip_prediction,)
 
 
 @app.cell
-def _(mo, prediction, skip_prediction, snapshot):
-    revealed = prediction.value is not None or bool(skip_prediction.value) or snapshot
-    mo.md("") if snapshot else mo.vstack([prediction, skip_prediction])
+def _(mo, page, prediction, skip_prediction, snapshot):
+    revealed, _asking = page.ask(mo, prediction, skip_prediction, snapshot, note="")
+    _asking
     return (revealed,)
 
 
 @app.cell
-def _(assess, inputs, mo, revealed, words):
+def _(assess, inputs, mo, revealed):
     if revealed:
         with mo.status.progress_bar(
-            total=inputs.trials, title=words.RUNNING, remove_on_exit=True
+            total=inputs.trials, title="Running trials", remove_on_exit=True
         ) as _bar:
             run = assess(inputs, progress=lambda done: _bar.update(increment=done))
     else:
@@ -158,6 +185,7 @@ def _(assess, inputs, mo, revealed, words):
 @app.cell
 def _(
     VegaLite,
+    lesson06,
     mo,
     page,
     prediction,
@@ -165,16 +193,15 @@ def _(
     revealed,
     risk_curve_spec,
     run,
-    words,
 ):
     if revealed and run is not None:
-        _curve, _defaults, _chosen, _bins = words.chart_data(run)
+        _curve, _defaults, _chosen, _bins = lesson06.chart_data(run)
         _parts = []
         if prediction.value is not None:
-            _right, _said = words.judge(run, prediction.value)
+            _right, _said = lesson06.judge(run, prediction.value)
             _parts.append(mo.callout(mo.md(_said), kind="success" if _right else "info"))
         _parts += [
-            mo.md(words.estimate_lines(run)),
+            mo.md(lesson06.estimate_lines(run)),
             page.chart(
                 mo,
                 risk_curve_spec(
@@ -182,41 +209,81 @@ def _(
                     _defaults,
                     _chosen,
                     run.report.required.target,
-                    words.curve_description(run),
+                    lesson06.curve_description(run),
                 ),
                 _curve,
             ),
-            mo.callout(mo.md(words.required_text(run)), kind="neutral"),
-            VegaLite(replay_histogram_spec(_bins, _chosen, words.curve_description(run))),
+            mo.callout(mo.md(lesson06.required_text(run)), kind="neutral"),
+            VegaLite(replay_histogram_spec(_bins, _chosen, lesson06.curve_description(run))),
         ]
         _view = mo.vstack(_parts)
     else:
-        _view = mo.callout(mo.md(words.REVEAL_PROMPT), kind="neutral")
+        _view = mo.callout(
+            mo.md("Commit a prediction, or switch on *skip predicting*, to run the trials."),
+            kind="neutral",
+        )
     _view
     return
 
 
-@app.cell
-def _(command_line, inputs, mo, words):
-    mo.md(f"{words.TERMINAL_TEXT}\n\n```sh\n{command_line(inputs)}\n```")
+@app.cell(hide_code=True)
+def _(command_line, inputs, mo):
+    mo.md(f"## The same estimate in a terminal\n\n```sh\n{command_line(inputs)}\n```")
     return
 
 
-@app.cell
-def _(mo, words):
-    mo.md(words.NOTICE)
+@app.cell(hide_code=True)
+def _(mo):
+    mo.md(r"""
+    ## What to notice
+
+    - **The tail decides.** Most replays come within a day, but the duplicate risk is set by the
+      few that come days later: a retention must outlast the replay delays you will actually
+      see, not the typical one.
+    - **No duplicate seen is not a zero risk.** With n trials and nothing seen, the 95% interval
+      still reaches about 3.84 / n; showing a risk below 1e-4 takes tens of thousands of trials.
+    - **Exact where it can be.** With one certain fault the risk is just the chance that the
+      delay reaches the retention, and the library computes it exactly: the estimate must agree.
+    - **Defaults are choices.** Powertools keeps records 1 hour, Stripe 24 hours, Restate a day,
+      Brandur Leach's design 72 hours, Temporal Cloud 30 days. Which one is safe depends on your
+      replay habits, not on the library.
+    """)
     return
 
 
+@app.cell(hide_code=True)
+def check_question(Question):
+    question = Question(
+        prompt=(
+            "20,000 trials with records kept 30 days show no duplicate at all. What may you "
+            "conclude about the duplicate risk?"
+        ),
+        options=(
+            "It is zero.",
+            "It is probably below about 1.9 in 10,000 (3.84 / 20,000), the 95% interval's "
+            "upper end: too few trials to show 1 in 10,000.",
+            "It is exactly 1 in 20,000.",
+        ),
+        answer="It is probably below about 1.9 in 10,000 (3.84 / 20,000), the 95% interval's "
+        "upper end: too few trials to show 1 in 10,000.",
+        explanation=(
+            "Seeing nothing in n trials bounds the risk, it does not rule it out: Wilson's 95% "
+            "interval then runs from 0 to about 3.84 / n. Showing a risk below 1 in 10,000 with "
+            "that confidence takes more than 38,000 trials without a duplicate."
+        ),
+    )
+    return (question,)
+
+
 @app.cell
-def _(RECORDS_QUESTION, mo, page):
-    understanding = page.check_radio(mo, RECORDS_QUESTION)
+def _(mo, page, question):
+    understanding = page.check_radio(mo, question)
     return (understanding,)
 
 
 @app.cell
-def _(RECORDS_QUESTION, mo, page, snapshot, understanding):
-    page.check(mo, RECORDS_QUESTION, understanding, snapshot)
+def _(mo, page, question, snapshot, understanding):
+    page.check(mo, question, understanding, snapshot)
     return
 
 

@@ -24,11 +24,11 @@ def _():
     from asyncfail.charts.tables import heatmap_table
     from asyncfail.contract.sweep import sweep_retention
     from asyncfail.contract.terms import SCOPE_WORDS
+    from asyncfail.course import lesson07_readiness_checklist as lesson07
     from asyncfail.course import page
-    from asyncfail.course import readiness_lesson as words
     from asyncfail.course.catalog import lesson
-    from asyncfail.course.questions import READINESS_QUESTION
     from asyncfail.document.html_page import html_text
+    from asyncfail.ground.quiz import Question
     from asyncfail.ground.seed import RecommendationId
     from asyncfail.readiness.design import (
         HINTS,
@@ -42,7 +42,7 @@ def _():
     return (
         HINTS,
         QUESTIONS,
-        READINESS_QUESTION,
+        Question,
         RecommendationId,
         Role,
         SCOPE_WORDS,
@@ -52,31 +52,46 @@ def _():
         heatmap_table,
         html_text,
         lesson,
+        lesson07,
         overview_axis,
         page,
         retention_heatmap_spec,
         sweep_retention,
-        words,
     )
 
 
 @app.cell
-def _(mo):
-    # `marimo export html ... -- --snapshot` (the published static page) says it is a snapshot
-    # and shows the check's answer; served or edited, the lesson is live.
-    snapshot = "snapshot" in mo.cli_args()
+def _(mo, page):
+    snapshot = page.is_snapshot(mo)
     return (snapshot,)
 
 
 @app.cell(hide_code=True)
-def _(lesson, mo, page, snapshot, words):
-    mo.vstack([page.heading(mo, lesson("07_readiness_checklist"), snapshot), mo.md(words.INTRO)])
+def _(lesson, mo, page, snapshot):
+    page.heading(mo, lesson("07_readiness_checklist"), snapshot)
+    return
+
+
+@app.cell(hide_code=True)
+def _(mo):
+    mo.md(r"""
+    The lab's durable runtime was safe **under its assumptions**: one key carried across every
+    delivery attempt, an unknown outcome kept apart from a failure, a lookup by key at the
+    effect boundary, records retained for the whole replay window, and people who own the
+    replay. Describe your own design below and the checklist tells you which of the sample
+    handoff's recommendations it meets, in your own terms, running your retention and replay
+    window through the idempotency contract experiment.
+
+    Answer what you know; leave the rest as *unknown* (a blank duration is unknown too). Your
+    answers stay in this page's memory: nothing is written to the address bar or sent anywhere,
+    and the report downloads as a file made in your browser.
+    """)
     return
 
 
 @app.cell
-def _(mo, snapshot, words):
-    key_across_attempts = words.answer_control(mo, "key_across_attempts", snapshot)
+def _(lesson07, mo, snapshot):
+    key_across_attempts = lesson07.answer_control(mo, "key_across_attempts", snapshot)
     return (key_across_attempts,)
 
 
@@ -93,69 +108,69 @@ def _(QUESTIONS, SCOPE_WORDS, UNKNOWN_SCOPE, mo, snapshot):
 
 
 @app.cell
-def _(mo, snapshot, words):
-    unknown_outcome_separate = words.answer_control(mo, "unknown_outcome_separate", snapshot)
+def _(lesson07, mo, snapshot):
+    unknown_outcome_separate = lesson07.answer_control(mo, "unknown_outcome_separate", snapshot)
     return (unknown_outcome_separate,)
 
 
 @app.cell
-def _(mo, snapshot, words):
-    lookup_by_key = words.answer_control(mo, "lookup_by_key", snapshot)
+def _(lesson07, mo, snapshot):
+    lookup_by_key = lesson07.answer_control(mo, "lookup_by_key", snapshot)
     return (lookup_by_key,)
 
 
 @app.cell
-def _(mo, snapshot, words):
-    retention_amount = words.amount_control(mo, "retention", snapshot)
+def _(lesson07, mo, snapshot):
+    retention_amount = lesson07.amount_control(mo, "retention", snapshot)
     return (retention_amount,)
 
 
 @app.cell
-def _(mo, snapshot, words):
-    retention_unit = words.unit_control(mo, snapshot)
+def _(lesson07, mo, snapshot):
+    retention_unit = lesson07.unit_control(mo, snapshot)
     return (retention_unit,)
 
 
 @app.cell
-def _(mo, snapshot, words):
-    window_amount = words.amount_control(mo, "replay_window", snapshot)
+def _(lesson07, mo, snapshot):
+    window_amount = lesson07.amount_control(mo, "replay_window", snapshot)
     return (window_amount,)
 
 
 @app.cell
-def _(mo, snapshot, words):
-    window_unit = words.unit_control(mo, snapshot)
+def _(lesson07, mo, snapshot):
+    window_unit = lesson07.unit_control(mo, snapshot)
     return (window_unit,)
 
 
 @app.cell
-def _(mo, snapshot, words):
-    fingerprint_compared = words.answer_control(mo, "fingerprint_compared", snapshot)
+def _(lesson07, mo, snapshot):
+    fingerprint_compared = lesson07.answer_control(mo, "fingerprint_compared", snapshot)
     return (fingerprint_compared,)
 
 
 @app.cell
-def _(Role, mo, snapshot, words):
+def _(Role, mo, snapshot):
     pause_owner = mo.ui.text(
-        placeholder=words.OWNER_PLACEHOLDER, label=Role.PAUSE_OWNER.question, full_width=True,
+        placeholder="a role or a team", label=Role.PAUSE_OWNER.question, full_width=True,
         disabled=snapshot,
     )
     return (pause_owner,)
 
 
 @app.cell
-def _(Role, mo, snapshot, words):
+def _(Role, mo, snapshot):
     replay_approver = mo.ui.text(
-        placeholder=words.OWNER_PLACEHOLDER, label=Role.REPLAY_APPROVER.question, full_width=True,
+        placeholder="a role or a team", label=Role.REPLAY_APPROVER.question, full_width=True,
         disabled=snapshot,
     )
     return (replay_approver,)
 
 
 @app.cell
-def _(Role, mo, snapshot, words):
+def _(Role, mo, snapshot):
     state_verifier = mo.ui.text(
-        placeholder=words.OWNER_PLACEHOLDER, label=Role.STATE_VERIFIER.question, full_width=True,
+        placeholder="a role or a team", label=Role.STATE_VERIFIER.question, full_width=True,
         disabled=snapshot,
     )
     return (state_verifier,)
@@ -177,11 +192,10 @@ def _(
     unknown_outcome_separate,
     window_amount,
     window_unit,
-    words,
 ):
     mo.vstack(
         [
-            mo.md(words.DESIGN_TITLE),
+            mo.md("## Your design"),
             key_across_attempts,
             key_scope,
             unknown_outcome_separate,
@@ -191,7 +205,7 @@ def _(
             mo.hstack([window_amount, window_unit], justify="start"),
             mo.md(f"<small>{HINTS['replay_window']}</small>"),
             fingerprint_compared,
-            mo.md(words.OWNERS_TITLE),
+            mo.md("**Who owns recovery?**"),
             mo.hstack([pause_owner, replay_approver, state_verifier], widths="equal"),
         ]
     )
@@ -232,25 +246,24 @@ def _(
 
 
 @app.cell
-def _(assess, design, html_text, input_errors, mo, page, words):
+def _(assess, design, html_text, input_errors, mo, page):
     report = assess(design)
     _errors = [
         mo.callout(
-            mo.Html(f"<strong>{html_text(words.INPUT_ERROR)}</strong> {html_text(e)}"),
+            mo.Html(f"<strong>Not read; treated as unknown.</strong> {html_text(e)}"),
             kind="danger",
         )
         for e in input_errors
     ]
-    _label, _filename = words.REPORT_DOWNLOAD
     mo.vstack(
         [
-            mo.md(words.REPORT_TITLE),
+            mo.md("## Your readiness report"),
             *_errors,
             mo.download(
                 data=report.markdown().encode("utf-8"),
-                filename=_filename,
+                filename="replay-readiness.md",
                 mimetype=page.MARKDOWN_MIME,
-                label=_label,
+                label="Download the report (Markdown)",
             ),
             mo.Html(report.html(standalone=False)),
         ]
@@ -268,7 +281,6 @@ def _(
     report,
     retention_heatmap_spec,
     sweep_retention,
-    words,
 ):
     # The retention check already ran your numbers through the contract experiment: chart that
     # very run (its scenario), over the retentions and delays around it.
@@ -279,29 +291,62 @@ def _(
         _sweep = sweep_retention(_scenario, _axis, _axis)
         _view = mo.vstack(
             [
-                mo.md(words.RETENTION_CHART_TEXT),
+                mo.md(
+                    "### Your retention against your replay window\n\n"
+                    "The ring is a replay as late as your longest replay window, against your "
+                    "retention; below the dashed diagonal the record is still there."
+                ),
                 page.chart(
                     mo,
-                    retention_heatmap_spec(_sweep, words.RETENTION_CHART_TITLE),
+                    retention_heatmap_spec(_sweep, "Your retention and replay window"),
                     heatmap_table(_sweep),
                 ),
             ]
         )
     else:
-        _view = mo.md(words.RETENTION_CHART_MISSING)
+        _view = mo.md(
+            "*Give both the retention and the longest replay window to see whether a late "
+            "replay can become a second debit.*"
+        )
     _view
     return
 
 
+@app.cell(hide_code=True)
+def check_question(Question):
+    question = Question(
+        prompt=(
+            "Deduplication records are kept for 24 hours, and an operator may replay an "
+            "abandoned delivery exactly 24 hours after the first request. Under the seed's "
+            "boundary convention, does the retention cover that replay?"
+        ),
+        options=(
+            "Yes: 24 hours is at least as long as 24 hours.",
+            "No: at exactly the boundary the record has already expired, so the replay is "
+            "applied as a second debit.",
+            "It depends on whether a request fingerprint is compared.",
+        ),
+        answer="No: at exactly the boundary the record has already expired, so the replay is "
+        "applied as a second debit.",
+        explanation=(
+            "The seed's convention keeps a record only while the delay is strictly shorter than "
+            "the retention, so records must outlive the longest replay window. (Under "
+            "Powertools' convention, equal would be enough.) A fingerprint decides only what "
+            "happens to a retained record, and this one is gone."
+        ),
+    )
+    return (question,)
+
+
 @app.cell
-def _(READINESS_QUESTION, mo, page):
-    understanding = page.check_radio(mo, READINESS_QUESTION)
+def _(mo, page, question):
+    understanding = page.check_radio(mo, question)
     return (understanding,)
 
 
 @app.cell
-def _(READINESS_QUESTION, mo, page, snapshot, understanding):
-    page.check(mo, READINESS_QUESTION, understanding, snapshot)
+def _(mo, page, question, snapshot, understanding):
+    page.check(mo, question, understanding, snapshot)
     return
 
 

@@ -24,7 +24,7 @@ TESTS = ROOT / "tests"
 ONE_WORKER: dict[str, str] = {
     "browser": "site",
     "reference": "reference",
-    "course/test_truth_section.py": "reference",
+    "course/test_lesson_01_async_failure_lab.py": "reference",
 }
 
 

@@ -4,11 +4,17 @@ import html
 import importlib.util
 import json
 import re
+from functools import cache
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from asyncfail.ground.quiz import Question
+from asyncfail.lab.scenario import Mode
+
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+RUNTIMES: tuple[Mode, ...] = (Mode.NAIVE, Mode.DURABLE)
+"""The runtimes the lessons set side by side, in their order (not every mode the lab has)."""
 
 _VEGA = re.compile(
     r"data-mime='&quot;application/vnd\.vegalite\.v\d\+json&quot;' data-data='([^']*)'"
@@ -23,6 +29,16 @@ def load_notebook(stem: str) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+@cache
+def lesson_question(stem: str) -> Question:
+    """A lesson's check for understanding, as its notebook writes it (its ``check_question``
+    cell, run alone: the rest of the lesson does not run; once per session)."""
+    _, defs = load_notebook(stem).check_question.run(Question=Question)
+    question = defs["question"]
+    assert isinstance(question, Question)
+    return question
 
 
 def run_lesson(module: ModuleType, **controls: object) -> tuple[str, dict[str, Any]]:

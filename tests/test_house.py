@@ -1,5 +1,6 @@
 """The layout is the architecture: wing import rules, no import loops, small modules, no start-up
-tricks, a browser-safe model, and lessons that write no words of their own.
+tricks, a browser-safe model, and a lesson in one place (its notebook and at most one module or
+folder named after it).
 
 The rules are written here independently of DESIGN.md's map; a test below checks that the map
 names the same wings and floors.
@@ -318,18 +319,96 @@ def test_design_md_maps_the_same_wings() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Lessons lay out the library's words; they write none of their own
+# A lesson is one place: its notebook, whose Markdown cells hold its words, and at most one module
+# or folder named after it for what it computes beyond the model
 
 LESSONS = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.py"))
-# Two words in a row: prose, a label or a sentence, which belongs in asyncfail.course.
+COURSE = LIBRARY / "course"
+# Two words in a row: prose, a label or a sentence.
 PROSE = re.compile(r"[A-Za-z]{2,}[ ,:;]+[A-Za-z]{2,}")
-VISIBLE_KEYWORDS = {"label", "placeholder", "caption", "submit_button_label", "value", "options"}
 
 
-def cell_functions(tree: ast.Module) -> Iterator[ast.FunctionDef]:
+def lesson_module_name(notebook: Path) -> str:
+    """The one module or folder a lesson may have: ``notebooks/01_async_failure_lab.py`` ->
+    ``lesson01_async_failure_lab`` (in ``asyncfail/course/``), so ``ls`` lists them in order."""
+    return f"lesson{notebook.stem}"
+
+
+def lesson_modules() -> dict[str, Path]:
+    """The course's lesson modules and folders, by name."""
+    return {p.stem: p for p in sorted(COURSE.glob("lesson*")) if p.name != "__pycache__"}
+
+
+def lesson_of(module: str) -> str | None:
+    """The lesson module (``lesson02_break_the_assumptions``) a library module belongs to."""
+    parts = module.split(".")
+    if len(parts) > 2 and parts[1] == "course" and parts[2].startswith("lesson"):
+        return parts[2]
+    return None
+
+
+def test_each_lesson_module_is_named_after_its_notebook_in_lesson_order() -> None:
+    names = {lesson_module_name(notebook) for notebook in LESSONS}
+    found = lesson_modules()
+    assert found, "no lesson modules"
+    for name, path in found.items():
+        assert name in names, f"{path.name} is named after no notebook ({sorted(names)})"
+        assert path.suffix == ".py" or (path / "__init__.py").is_file(), path
+
+
+def test_no_lesson_module_reads_another_lesson_or_is_read_by_a_shared_part() -> None:
+    for name, path in modules().items():
+        if wing_of(name) != "course":
+            continue
+        own = lesson_of(name)
+        read = {lesson_of(m) for m in library_imports(path)} - {None, own}
+        assert not read, f"{name} reads {sorted(read)}: move what they share to a shared part"  # type: ignore[type-var]
+
+
+def notebook_imports(notebook: Path) -> set[str]:
+    """The library modules a notebook imports (``from asyncfail.course import page`` names the
+    module ``asyncfail.course.page``)."""
+    return {
+        imported
+        for _, imported in imports_of(ast.parse(notebook.read_text(encoding="utf-8")))
+        if imported.split(".")[0] == "asyncfail"
+    }
+
+
+def imports_out_of_place(notebook: Path) -> list[str]:
+    """The library modules a notebook may not import: another lesson's module, the CLI, or
+    anything outside the wings."""
+    own = lesson_module_name(notebook)
+    return sorted(
+        imported
+        for imported in notebook_imports(notebook)
+        if lesson_of(imported) not in {None, own}
+        or not (imported == "asyncfail" or wing_of(imported) in MAY_IMPORT)
+        or wing_of(imported) in REACHES_REAL_PARTS
+    )
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
+def test_a_notebook_imports_only_its_own_lesson_module_shared_parts_and_wings(
+    lesson: Path,
+) -> None:
+    assert imports_out_of_place(lesson) == []
+
+
+def cells(tree: ast.Module) -> Iterator[tuple[ast.FunctionDef, bool]]:
+    """Every cell of a notebook, and whether its code is hidden (``hide_code=True``)."""
     for node in tree.body:
-        if isinstance(node, ast.FunctionDef):
-            yield node
+        if not isinstance(node, ast.FunctionDef):
+            continue
+        hidden = any(
+            isinstance(d, ast.Call)
+            and any(
+                k.arg == "hide_code" and isinstance(k.value, ast.Constant) and k.value.value
+                for k in d.keywords
+            )
+            for d in node.decorator_list
+        )
+        yield node, hidden
 
 
 def literal_text(node: ast.expr) -> str:
@@ -341,39 +420,109 @@ def literal_text(node: ast.expr) -> str:
     return ""
 
 
-@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
-def test_a_lesson_writes_no_prose_of_its_own(lesson: Path) -> None:
-    tree = ast.parse(lesson.read_text(encoding="utf-8"))
-    found = [
-        text
-        for cell in cell_functions(tree)
-        for node in ast.walk(cell)
-        if isinstance(node, ast.Constant | ast.JoinedStr)
-        and PROSE.search(text := literal_text(node))
+def is_markdown_cell(cell: ast.FunctionDef) -> bool:
+    """A cell that only shows the lesson's prose: ``mo.md(<text>)`` alone, then ``return``."""
+    body = [s for s in cell.body if not isinstance(s, ast.Return)]
+    if len(body) != 1 or not isinstance(body[0], ast.Expr):
+        return False
+    call = body[0].value
+    return (
+        isinstance(call, ast.Call)
+        and ast.unparse(call.func) == "mo.md"
+        and len(call.args) == 1
+        and bool(PROSE.search(literal_text(call.args[0])))
+    )
+
+
+def markdown_cells(source: str) -> list[tuple[int, bool]]:
+    """Each Markdown cell of a notebook's source: its line and whether its code is hidden."""
+    return [
+        (cell.lineno, hidden) for cell, hidden in cells(ast.parse(source)) if is_markdown_cell(cell)
     ]
-    assert found == []
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
-def test_a_lessons_controls_take_labels_options_and_defaults_from_the_library(
-    lesson: Path,
-) -> None:
-    tree = ast.parse(lesson.read_text(encoding="utf-8"))
-    written = []
-    for cell in cell_functions(tree):
-        for call in (n for n in ast.walk(cell) if isinstance(n, ast.Call)):
-            for keyword in call.keywords:
-                if keyword.arg not in VISIBLE_KEYWORDS:
-                    continue
-                values = [keyword.value]
-                if isinstance(keyword.value, ast.List | ast.Tuple | ast.Dict):
-                    values = [v for v in ast.walk(keyword.value) if isinstance(v, ast.expr)]
-                written += [
-                    f"{keyword.arg}={literal_text(v)!r}"
-                    for v in values
-                    if re.search("[A-Za-z]", literal_text(v))
-                ]
-    assert written == []
+def test_a_lesson_writes_its_words_in_hidden_markdown_cells(lesson: Path) -> None:
+    found = markdown_cells(lesson.read_text(encoding="utf-8"))
+    assert found, "a lesson says what it teaches in its own Markdown cells"
+    shown = [line for line, hidden in found if not hidden]
+    assert shown == [], f"Markdown cells at lines {shown} show their code: hide it"
+
+
+def writes_prose(value: ast.expr) -> bool:
+    """Whether a constant's value writes words of its own: a literal it holds is prose (a
+    tuple of names, such as settings, is not)."""
+    return any(PROSE.search(literal_text(v)) for v in ast.walk(value) if isinstance(v, ast.expr))
+
+
+def words_read_only_by_notebooks(path: Path) -> list[str]:
+    """The prose constants a lesson module defines and nothing in the library reads: the
+    module's own code (outside the constant's definition) or another library module."""
+    tree = parsed(path)
+    constants = {
+        target.id: node
+        for node in tree.body
+        if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None
+        for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        if isinstance(target, ast.Name) and writes_prose(node.value)
+    }
+    unread = []
+    for name, definition in constants.items():
+        inside = {id(n) for n in ast.walk(definition) if isinstance(n, ast.Name) and n.id == name}
+        read_here = any(
+            isinstance(n, ast.Name) and n.id == name and id(n) not in inside for n in ast.walk(tree)
+        )
+        read_elsewhere = any(
+            re.search(rf"\b{name}\b", other.read_text(encoding="utf-8"))
+            for other in LIBRARY.rglob("*.py")
+            if other != path
+        )
+        if not (read_here or read_elsewhere):
+            unread.append(name)
+    return unread
+
+
+def test_a_lesson_module_holds_no_words_only_its_notebook_reads() -> None:
+    for name, path in lesson_modules().items():
+        files = [path] if path.suffix == ".py" else sorted(path.rglob("*.py"))
+        for file in files:
+            unread = words_read_only_by_notebooks(file)
+            assert unread == [], f"{file.name}: move {unread} into the notebook of {name}"
+
+
+def test_the_lesson_rules_catch_what_they_forbid(tmp_path: Path) -> None:
+    # The layout before issue 19, in miniature: each shape must be named.
+    notebook = tmp_path / "05_two_workers.py"
+    notebook.write_text(
+        "import marimo\n"
+        "app = marimo.App()\n"
+        "@app.cell\n"
+        "def _(mo):\n"
+        '    mo.md("## What to notice and why")\n'
+        "    return\n"
+        "@app.cell\n"
+        "def _():\n"
+        "    from asyncfail.course import lesson02_break_the_assumptions, page\n"
+        "    from asyncfail.cli import main\n"
+        "    return\n",
+        encoding="utf-8",
+    )
+    assert markdown_cells(notebook.read_text(encoding="utf-8")) == [(4, False)]
+    assert imports_out_of_place(notebook) == [
+        "asyncfail.cli.main",
+        "asyncfail.course.lesson02_break_the_assumptions",
+    ]
+    module = tmp_path / "lesson05_two_workers.py"
+    module.write_text(
+        "from typing import Final\n"
+        'INTRO_ONLY_A_NOTEBOOK_READS: Final = "A worker is slow, not dead."\n'
+        'STALL_LINE: Final = "Worker {n} stalls"\n'
+        'NAMES: Final = ("claim", "fencing")\n'
+        "def stall(n: int) -> str:\n"
+        "    return STALL_LINE.format(n=n)\n",
+        encoding="utf-8",
+    )
+    assert words_read_only_by_notebooks(module) == ["INTRO_ONLY_A_NOTEBOOK_READS"]
 
 
 def test_a_module_that_lists_its_names_lists_every_public_function_and_class() -> None:

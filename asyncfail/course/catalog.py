@@ -152,9 +152,12 @@ Serve every lesson locally with `make serve` (http://127.0.0.1:2718), or open on
 with `.venv/bin/marimo edit notebooks/<lesson>.py`. Lessons, in order:
 """
 NOTEBOOKS_README_CLOSING: Final = """\
-Every number, trace and chart comes from the `asyncfail` library; a lesson holds controls and
-layout only, and reads its words from `asyncfail/course/`. Inputs stay in page memory: nothing
-is written to the URL or sent anywhere.
+Every number, trace and chart comes from the `asyncfail` library. A lesson is its notebook,
+whose Markdown cells hold its words, plus at most one module or folder of the same name in
+`asyncfail/course/` (`lesson01_async_failure_lab/`, `lesson02_break_the_assumptions.py`, ...)
+for what it computes beyond the model; the parts every page shares are in
+`asyncfail/course/page.py`. Inputs stay in page memory: nothing is written to the URL or sent
+anywhere.
 
 *Written by `make golden` from `asyncfail/course/catalog.py`; do not edit.*
 """

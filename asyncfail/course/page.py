@@ -1,18 +1,28 @@
-"""What every lesson page has around its content: the objectives it opens with, the banner of a
-static snapshot, a chart with its text summary and table, and a check for understanding.
+"""What every lesson page has around its content, written once: whether the page is the static
+snapshot, the objectives it opens with, a chart with its text summary and table, a check for
+understanding, and predict-then-reveal (the prediction form, the skip switch, the reveal, the
+feedback and the per-runtime panel).
 
 Each helper takes the ``marimo`` module as its first argument (the library never imports
-marimo), so the lessons lay their pages out the same way without repeating themselves.
+marimo), so the lessons lay their pages out the same way without repeating themselves. A
+lesson's own words (its prompts, its headings) are the lesson's: it hands them in.
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from asyncfail.charts.specs import VegaLite
 from asyncfail.course.catalog import LessonInfo
+from asyncfail.course.prediction import GUESS_RANGE, PredictionCheck, check_predictions
 from asyncfail.document.html_page import html_text
 from asyncfail.ground.quiz import Question
+from asyncfail.lab.reading import Outcome
+from asyncfail.lab.results import LabResult
+from asyncfail.lab.scenario import Mode
 
+SNAPSHOT_FLAG: Final = "snapshot"
+"""The argument that makes a lesson its static snapshot:
+``marimo export html notebooks/<lesson>.py -- --snapshot`` (the published static page)."""
 OBJECTIVES_TITLE: Final = "**After this lesson you will be able to:**"
 SNAPSHOT_BANNER: Final = (
     "**This is a static snapshot**: the results below are computed once, with the lesson's "
@@ -25,6 +35,13 @@ CHECK_LABEL: Final = "**Check:** {prompt}"
 SNAPSHOT_ANSWER: Final = "**Answer:** {answer}\n\n{explanation}"
 """How a snapshot shows a check's answer, since it cannot take one."""
 MARKDOWN_MIME: Final = "text/markdown"
+
+
+def is_snapshot(mo: Any) -> bool:
+    """Whether the page is the published static snapshot (``SNAPSHOT_FLAG`` given after
+    ``--``). A snapshot shows the results and the check's answers, since it cannot take a
+    prediction; served or edited, a lesson asks first."""
+    return SNAPSHOT_FLAG in mo.cli_args()
 
 
 def heading(mo: Any, info: LessonInfo, snapshot: bool) -> Any:
@@ -84,3 +101,137 @@ def check(mo: Any, question: Question, element: Any, snapshot: bool) -> Any:
         else mo.md("")
     )
     return mo.vstack([element, callout])
+
+
+# ---------------------------------------------------------------------------------------------
+# Predict, then reveal. Four cells, one element each, so marimo reruns only what a change
+# touches and a test can substitute any of them:
+#
+#     prediction = page.prediction_form(mo, PROMPT)          # {naive} and {durable} fields
+#     skip_prediction = page.skip_switch(mo, SKIP, snapshot)
+#     revealed, _view = page.ask(mo, prediction, skip_prediction, snapshot)
+#     page.reveal(mo, revealed, WAITING, results, prediction)
+
+DEFAULT_GUESS: Final = 1
+"""Where each runtime's guess starts."""
+COMMIT_LABEL: Final = "Commit my guess"
+SNAPSHOT_NOTE: Final = (
+    "*Static snapshot: the counts are shown without the prediction step. Open the interactive "
+    "page to predict first.*"
+)
+RUNTIME_HEADING: Final = "### {mode} runtime"
+ATTEMPTS_LABEL: Final = "Delivery attempts"
+EFFECTS_LABEL: Final = "Business effects"
+FIGURES_LINE: Final = "Tool calls {tool_calls} · lookups {lookups} · outcome **{outcome}**"
+OUTCOME_KIND: Final[dict[Outcome, str]] = {
+    Outcome.EXACTLY_ONCE: "success",
+    Outcome.DUPLICATE: "danger",
+    Outcome.LOST: "warn",
+    Outcome.UNKNOWN: "warn",
+    Outcome.PARKED: "info",
+}
+"""The callout kind of each outcome: a duplicate is danger, a lost or unknown one a warning, a
+parked one (safe, waiting for an operator) information."""
+
+
+def prediction_form(mo: Any, prompt: str, label: str = COMMIT_LABEL) -> Any:
+    """The prediction form: ``prompt`` (Markdown) whose ``{naive}`` and ``{durable}`` become a
+    number field each (a whole number in ``GUESS_RANGE``, starting at ``DEFAULT_GUESS``), and a
+    button labelled ``label`` that commits both at once."""
+    low, high = GUESS_RANGE
+
+    def field() -> Any:
+        return mo.ui.number(start=low, stop=high, step=1, value=DEFAULT_GUESS)
+
+    return (
+        mo.md(prompt)
+        .batch(naive=field(), durable=field())
+        .form(submit_button_label=label, bordered=True)
+    )
+
+
+def skip_switch(mo: Any, label: str, snapshot: bool) -> Any:
+    """The switch that shows the results without predicting (inert in a snapshot). A lesson
+    builds it from nothing the learner changes, so a learner who skips keeps skipping."""
+    return mo.ui.switch(label=label, disabled=snapshot)
+
+
+def ask(
+    mo: Any, prediction: Any, skip: Any, snapshot: bool, note: str = SNAPSHOT_NOTE
+) -> tuple[bool, Any]:
+    """Whether the results are revealed (a committed prediction, the skip switch on, or a
+    snapshot), and what the page shows to ask: the form above the switch, or in a snapshot,
+    which cannot take a prediction, ``note``."""
+    revealed = prediction.value is not None or bool(skip.value) or snapshot
+    return revealed, mo.md(note) if snapshot else mo.vstack([prediction, skip])
+
+
+def feedback(mo: Any, checks: Sequence[PredictionCheck]) -> list[Any]:
+    """A callout per judged guess: right, wrong (information), or no guess to judge (a
+    warning)."""
+    return [
+        mo.callout(
+            mo.md(c.message),
+            kind="success" if c.correct else "info" if c.guess is not None else "warn",
+        )
+        for c in checks
+    ]
+
+
+def runtime_panel(
+    mo: Any, result: LabResult, figures: bool = False, extra: Sequence[Any] = ()
+) -> Any:
+    """One runtime's results: its heading, delivery attempts and business effects as figures,
+    with ``figures`` the tool calls, lookups and outcome in a line, its status in a callout
+    coloured by the outcome, then ``extra`` (a chart, say)."""
+    counts = result.counts
+    line = FIGURES_LINE.format(
+        tool_calls=counts.tool_calls, lookups=counts.lookups, outcome=result.outcome.value
+    )
+    return mo.vstack(
+        [
+            mo.md(RUNTIME_HEADING.format(mode=result.mode.value)),
+            mo.hstack(
+                [
+                    mo.stat(counts.attempts, label=ATTEMPTS_LABEL, bordered=True),
+                    mo.stat(counts.effects, label=EFFECTS_LABEL, bordered=True),
+                ],
+                justify="start",
+            ),
+            *([mo.md(line)] if figures else []),
+            mo.callout(mo.md(f"**{result.status.value}**"), kind=OUTCOME_KIND[result.outcome]),
+            *extra,
+        ]
+    )
+
+
+def reveal(
+    mo: Any,
+    revealed: bool,
+    waiting: str,
+    results: Mapping[Mode, LabResult],
+    prediction: Any,
+    *,
+    figures: bool = False,
+    extra: Callable[[LabResult], Sequence[Any]] | None = None,
+    above: Sequence[Any] = (),
+    below: Sequence[Any] = (),
+    feedback_first: bool = False,
+) -> Any:
+    """The reveal: until ``revealed``, a callout saying ``waiting`` (how to reveal); then the
+    runtimes' panels side by side in ``results``' order (``runtime_panel``, with ``figures``
+    and ``extra(result)``)
+    and the feedback on the committed guesses (before the panels with ``feedback_first``),
+    between ``above`` and ``below``."""
+    if not revealed:
+        return mo.callout(mo.md(waiting), kind="neutral")
+    checks = check_predictions(prediction.value, results) if prediction.value is not None else ()
+    panels = mo.hstack(
+        [runtime_panel(mo, r, figures, extra(r) if extra else ()) for r in results.values()],
+        widths="equal",
+        gap=2,
+        align="start",
+    )
+    said = feedback(mo, checks)
+    middle = [*said, panels] if feedback_first else [panels, *said]
+    return mo.vstack([*above, *middle, *below])

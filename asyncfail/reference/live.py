@@ -2,9 +2,10 @@
 CPython from a checkout (``make serve``), one run at a time.
 
 The lesson imports this module only after its run button is pressed, and shows the button only
-where processes can start and the person serving allows it (``course.truth_lesson.live_chance``):
-in the WebAssembly page it is never imported. The document it returns has the shape ``make
-verify-record`` writes (``course/verified.py``), without the date: a live run says "just now"
+where processes can start and the person serving allows it (``live_chance`` in lesson 1's
+``course/lesson01_async_failure_lab/verification.py``): in the WebAssembly page it is never
+imported. The document it returns has the shape ``make verify-record`` writes
+(``course/lesson01_async_failure_lab/verified.py``), without the date: a live run says "just now"
 instead.
 
 One at a time: a served course may have a class of visitors, each able to press the button; a

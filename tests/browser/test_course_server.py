@@ -24,8 +24,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from asyncfail.course import truth_lesson
 from asyncfail.course.catalog import COURSE_TITLE, LESSONS
+from asyncfail.course.lesson01_async_failure_lab import verification as truth_lesson
 from asyncfail.course.site import HOME_PAGE_TITLE, PageKind, page_title
 from asyncfail.course.site import LIVE_LINK as LESSON_LINK
 
@@ -150,7 +150,7 @@ def test_a_served_lesson_1_runs_the_verification_on_real_processes(
     # progress bar, and shows the run's verdict beside the recorded one.
     page, guard = guarded_page
     page.goto(f"{server.url}lessons/{LESSONS[0].stem}/")
-    button = page.get_by_role("button", name=truth_lesson.RUN_LABEL)
+    button = page.get_by_role("button", name="Run the verification here")
     button.scroll_into_view_if_needed()
     expect(page.get_by_text("This page is served by Python", exact=False)).to_be_visible()
     button.click()

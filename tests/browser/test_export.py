@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 import asyncfail
-from asyncfail.course import lab_lesson
+from asyncfail.course import page as lesson_page
 from asyncfail.course.catalog import LESSONS, LessonInfo
 from asyncfail.course.site import PageKind, page_title
 
@@ -347,9 +347,9 @@ def test_the_presenter_view_opens_on_its_slides_as_they_start(built_site: BuildR
     assert '"layout": {"data": {}, "type": "slides"}' in start
     snapshot = (folder / "static.html").read_text(encoding="utf-8")
     # Lesson 1's snapshot shows the counts; as it starts, it asks for a prediction first.
-    assert lab_lesson.EFFECTS_LABEL in snapshot
-    assert lab_lesson.EFFECTS_LABEL not in start
-    assert lab_lesson.COMMIT_LABEL in start
+    assert lesson_page.EFFECTS_LABEL in snapshot
+    assert lesson_page.EFFECTS_LABEL not in start
+    assert lesson_page.COMMIT_LABEL in start
 
 
 def test_the_presenter_view_is_lesson_1_in_slides(built_site: BuildReport) -> None:

@@ -10,7 +10,6 @@ from asyncfail.charts.specs import VegaLite, timeline_spec
 from asyncfail.charts.tables import timeline_table
 from asyncfail.charts.timeline import LANES, Marker, describe_timeline, narrate, timeline_rows
 from asyncfail.course.prediction import check_predictions
-from asyncfail.course.questions import LAB_QUESTION
 from asyncfail.ground.quiz import Question
 from asyncfail.lab.scenario import command_line
 
@@ -118,9 +117,10 @@ def test_predictions_are_judged_per_runtime() -> None:
 
 
 def test_question_feedback_and_validation() -> None:
-    assert LAB_QUESTION.feedback(None) == ""
-    assert LAB_QUESTION.feedback(LAB_QUESTION.answer).startswith("Right.")
-    assert LAB_QUESTION.feedback(LAB_QUESTION.options[0]).startswith("Not quite.")
+    question = Question(prompt="?", options=("a", "b"), answer="b", explanation="Because.")
+    assert question.feedback(None) == ""
+    assert question.feedback("b").startswith("Right.")
+    assert question.feedback("a").startswith("Not quite.")
     with pytest.raises(ValueError, match="answer must be one of the options"):
         Question(prompt="?", options=("a",), answer="b", explanation="")
 

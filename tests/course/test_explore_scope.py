@@ -4,7 +4,7 @@ in one line with the command that runs them all."""
 
 import pytest
 
-from asyncfail.course.explore_lesson import (
+from asyncfail.course.lesson04_explore_every_failure import (
     MATRIX_PLANS,
     ROWS,
     explore_row,

@@ -1,12 +1,12 @@
 """Whether lesson 1 offers a live verification, and what it says: the platform, the server,
-and the switch of the person serving (``course.truth_lesson.live_chance``)."""
+and the switch of the person serving (lesson 1's ``verification.live_chance``)."""
 
 from dataclasses import dataclass, field
 
 import pytest
 
-from asyncfail.course import truth_lesson as truth
-from asyncfail.course.truth_lesson import LIVE_VERIFY_META, LiveChance
+from asyncfail.course.lesson01_async_failure_lab import verification as truth
+from asyncfail.course.lesson01_async_failure_lab.verification import LIVE_VERIFY_META, LiveChance
 
 
 @dataclass

@@ -1,9 +1,9 @@
 """Record the latest verification for lesson 1 (`make verify-record`, never `make golden`).
 
 Runs the default matrix of `asyncfail verify` on this machine and writes it, with the date and
-the platform, into `asyncfail/course/verified.py`: lessons run where no process can start (the
-WebAssembly pages), so they show the table recorded here. A test checks the recorded rows
-against a fresh run (`tests/reference/test_verify.py`).
+the platform, into lesson 1's `asyncfail/course/lesson01_async_failure_lab/verified.py`: lessons
+run where no process can start (the WebAssembly pages), so they show the table recorded here. A
+test checks the recorded rows against a fresh run (`tests/reference/test_verify.py`).
 """
 
 import datetime
@@ -14,12 +14,13 @@ from pathlib import Path
 from asyncfail.reference.live import this_platform
 from asyncfail.reference.verification import Verification, matrix, verify
 
-TARGET = Path(__file__).resolve().parents[2] / "asyncfail" / "course" / "verified.py"
+LESSON = Path(__file__).resolve().parents[2] / "asyncfail" / "course" / "lesson01_async_failure_lab"
+TARGET = LESSON / "verified.py"
 COMMAND = "asyncfail verify"
 
 
 def verified_source(verification: Verification, recorded: str, where: str) -> str:
-    """The text of `asyncfail/course/verified.py`: one JSON document, a row per line."""
+    """The text of lesson 1's `verified.py`: one JSON document, a row per line."""
     document = verification.model_dump(mode="json")
     head = {"recorded": recorded, "platform": where, "command": COMMAND}
     head |= {k: v for k, v in document.items() if k != "rows"}

@@ -20,7 +20,7 @@ import jsonschema
 import pytest
 
 from asyncfail.cli.verify import REFERENCE_KEYS
-from asyncfail.course import truth_lesson
+from asyncfail.course.lesson01_async_failure_lab import verification as truth_lesson
 from asyncfail.ground.prose import echoed
 from asyncfail.lab.faults import Fault
 from asyncfail.lab.scenario import SEED_MODES, Mode

@@ -22,9 +22,9 @@ from typing import Any
 import pytest
 import websockets
 
-from asyncfail.course import truth_lesson
 from asyncfail.course.catalog import LESSONS
-from asyncfail.course.truth_lesson import LIVE_VERIFY_META, LiveVerify
+from asyncfail.course.lesson01_async_failure_lab import verification as truth_lesson
+from asyncfail.course.lesson01_async_failure_lab.verification import LIVE_VERIFY_META, LiveVerify
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "exports"))

@@ -11,15 +11,17 @@ import pytest
 
 from asyncfail import FaultPoint, Mode
 from asyncfail.charts.specs import timeline_spec
-from asyncfail.course import explore_lesson as words
-from asyncfail.course.questions import EXPLORE_QUESTION
+from asyncfail.course import lesson04_explore_every_failure as lesson04
 from asyncfail.explore.explorer import explore
 from asyncfail.explore.invariants import Invariant
+from asyncfail.ground.quiz import Question
 from asyncfail.lab.simulation import simulate
 from tests.cli_support import run_main
+from tests.course.conftest import Lessons
 from tests.notebook_support import load_notebook, run_lesson, vega_specs, visible_text
 
-nb = load_notebook("04_explore_every_failure")
+STEM = "04_explore_every_failure"
+nb = load_notebook(STEM)
 PLANS_UP_TO_2 = sum(comb(len(FaultPoint) * 3, k) for k in range(3))  # 24 injections: 301
 
 
@@ -30,7 +32,7 @@ def run(**controls: object) -> tuple[str, dict[str, Any]]:
 def cell(title: str, invariant: Invariant = Invariant.AT_MOST_ONCE) -> dict[str, object]:
     """The counterexample view's two controls, set to one cell of the matrix."""
     return {
-        "row": mo.ui.dropdown(words.row_labels(), value=title),
+        "row": mo.ui.dropdown(lesson04.row_labels(), value=title),
         "invariant": mo.ui.radio([i.value for i in Invariant], value=invariant.value),
     }
 
@@ -51,13 +53,13 @@ SOLVED = {
 }
 
 
-def test_the_matrix_is_the_explorers_for_every_row() -> None:
-    page, defs = run()
+def test_the_matrix_is_the_explorers_for_every_row(lessons: Lessons) -> None:
+    page, defs = lessons.run(STEM)
     text = visible_text(page)
-    for r in words.ROWS:
+    for r in lesson04.ROWS:
         found = explore(r.mode, r.settings, 3, 2)
         assert defs["explorations"][r.title] == found
-        cells = " ".join(words.cell(report, found) for report in found.invariants)
+        cells = " ".join(lesson04.cell(report, found) for report in found.invariants)
         assert f"{r.title} {cells}" in text
     assert f"({PLANS_UP_TO_2} explored per row" in text
 
@@ -76,7 +78,7 @@ def test_a_cell_shows_its_smallest_counterexample_as_a_replayable_run() -> None:
     assert "The smallest is 1:after-effect : 2 business effects, Duplicate debit" in text
     command = "asyncfail lab --plan 1:after-effect --mode durable --key per-attempt"
     assert command in "".join(text.split(" ")) or command.replace(" ", "") in text.replace(" ", "")
-    scenario = words.counterexample_scenario(
+    scenario = lesson04.counterexample_scenario(
         defs["explorations"]["durable, a key per attempt"], Invariant.AT_MOST_ONCE
     )
     assert scenario is not None
@@ -91,18 +93,21 @@ def test_fewer_faults_per_plan_explore_fewer_plans() -> None:
     assert f"({1 + len(FaultPoint) * 3} explored per row" in visible_text(page)
 
 
-def test_the_exercise_asks_before_it_shows_an_answer() -> None:
-    text = visible_text(run()[0])
-    assert words.ANSWER_LABEL not in text and "Hints" not in text
+def test_the_exercise_asks_before_it_shows_an_answer(lessons: Lessons) -> None:
+    text = visible_text(lessons.run(STEM)[0])
+    assert "Show an answer" not in text and "Hints" not in text
 
 
 def test_a_failed_attempt_earns_a_hint_each_and_shows_the_smallest_plan() -> None:
-    tried = SimpleNamespace(value=dict(words.EXERCISE_START))
+    tried = SimpleNamespace(value=dict(lesson04.EXERCISE_START))
     page, _ = run(exercise=tried, **attempts(2))
     text = visible_text(page)
     assert "Not yet. at-most-once is broken by" in text
-    assert words.HINTS[0] in text and words.HINTS[1] in text and words.HINTS[2] not in text
-    assert words.ANSWER_LABEL in text
+    # Two attempts, two hints, in order (a numbered list): the third stays hidden.
+    assert "Hints A loop that cannot tell a lost request from a lost reply" in text
+    assert text.index("A loop that cannot") < text.index("Two faults can spoil two deliveries")
+    assert "A lookup helps only if" not in text
+    assert "Show an answer" in text
 
 
 def test_a_right_answer_is_confirmed_by_the_explorer_without_hints() -> None:
@@ -116,10 +121,10 @@ def test_a_right_answer_is_confirmed_by_the_explorer_without_hints() -> None:
 
 
 def test_the_revealed_answer_is_checked_live() -> None:
-    assert "No plan of up to 2 faults breaks any invariant" in words.answer_text()
-    mode, budget, settings, errors = words.exercise_settings(SOLVED)
-    assert (mode, budget, errors) == (words.ANSWER_MODE, words.ANSWER_DELIVERIES, [])
-    assert settings == words.ANSWER_SETTINGS
+    assert "No plan of up to 2 faults breaks any invariant" in lesson04.answer_text()
+    mode, budget, settings, errors = lesson04.exercise_settings(SOLVED)
+    assert (mode, budget, errors) == (lesson04.ANSWER_MODE, lesson04.ANSWER_DELIVERIES, [])
+    assert settings == lesson04.ANSWER_SETTINGS
 
 
 @pytest.mark.parametrize(
@@ -137,22 +142,19 @@ def test_an_unreadable_answer_gets_one_line_and_the_default(
 
 
 def test_hints_never_run_out_of_range() -> None:
-    assert words.hints_text(0) == ""
-    assert (
-        words.hints_text(99).count("\n1. ")
-        + words.hints_text(99).count("\n" + str(len(words.HINTS)) + ". ")
-        == 2
-    )
+    hints = ("look first", "count deliveries")
+    assert lesson04.hints_text(hints, 0) == lesson04.hints_text(hints, -1) == ""
+    assert lesson04.hints_text(hints, 1) == "1. look first"
+    assert lesson04.hints_text(hints, 99) == "1. look first\n2. count deliveries"
 
 
-def test_the_check_feedback() -> None:
-    page, _ = run(
-        understanding=mo.ui.radio(list(EXPLORE_QUESTION.options), value=EXPLORE_QUESTION.answer)
-    )
+def test_the_check_feedback(lessons: Lessons) -> None:
+    question: Question = lessons.run(STEM)[1]["question"]
+    page, _ = run(understanding=mo.ui.radio(list(question.options), value=question.answer))
     assert "Right." in visible_text(page)
 
 
 def test_the_naive_row_breaks_at_most_once_in_one_fault() -> None:
-    found = explore(Mode.NAIVE, words.ROWS[0].settings, 3, 1)
-    _, command = words.counterexample_text(found, Invariant.AT_MOST_ONCE)
+    found = explore(Mode.NAIVE, lesson04.ROWS[0].settings, 3, 1)
+    _, command = lesson04.counterexample_text(found, Invariant.AT_MOST_ONCE)
     assert command is not None and "--plan 1:response" in command

@@ -12,13 +12,23 @@ import pytest
 from asyncfail import Fault, Mode, Scenario, simulate
 from asyncfail.charts.specs import time_timeline_spec
 from asyncfail.cli.main import main
-from asyncfail.course import assumptions_lesson as words
-from asyncfail.course.questions import ASSUMPTIONS_QUESTION
-from asyncfail.lab.scenario import SEED_MODES, command_line
+from asyncfail.course import controls as setting_controls
+from asyncfail.course import lesson02_break_the_assumptions as lesson02
+from asyncfail.ground.quiz import Question
+from asyncfail.lab.scenario import command_line
 from asyncfail.lab.settings import LabSettings
-from tests.notebook_support import load_notebook, run_lesson, stats, vega_specs, visible_text
+from tests.course.conftest import Lessons
+from tests.notebook_support import (
+    RUNTIMES,
+    load_notebook,
+    run_lesson,
+    stats,
+    vega_specs,
+    visible_text,
+)
 
-nb = load_notebook("02_break_the_assumptions")
+STEM = "02_break_the_assumptions"
+nb = load_notebook(STEM)
 SKIP = mo.ui.switch(value=True)
 
 
@@ -27,7 +37,7 @@ def run(**controls: object) -> tuple[str, dict[str, Any]]:
 
 
 def start(label: str) -> object:
-    return mo.ui.dropdown(list(words.start_options()), value=label)
+    return mo.ui.dropdown(list(lesson02.start_options()), value=label)
 
 
 def controls(
@@ -41,7 +51,7 @@ def controls(
 ) -> dict[str, object]:
     """Every control of the settings cell, as a learner would leave them: the scenario's
     values, with the given ones changed (marimo substitutes a cell's definitions all at once)."""
-    values = words.choices_of(scenario) | choices
+    values = lesson02.choices_of(scenario) | choices
     settings = scenario.settings
     return {
         "choices": mo.ui.dictionary({k: mo.ui.text(value=v) for k, v in values.items()}),
@@ -52,17 +62,19 @@ def controls(
             else SimpleNamespace(value=deliveries)
         ),
         "retention": mo.ui.text(
-            value=words.seconds_of(settings.retention) if retention is None else retention
+            value=lesson02.seconds_of(settings.retention) if retention is None else retention
         ),
         "delay": mo.ui.text(
-            value=words.seconds_of(settings.redelivery_delay) if delay is None else delay
+            value=lesson02.seconds_of(settings.redelivery_delay) if delay is None else delay
         ),
-        "plan": mo.ui.text(value=words.plan_of(scenario) if plan is None else plan),
+        "plan": mo.ui.text(value=lesson02.plan_of(scenario) if plan is None else plan),
     }
 
 
-def test_the_lesson_opens_on_the_expiring_record_and_asks_before_it_shows() -> None:
-    page, defs = run()
+def test_the_lesson_opens_on_the_expiring_record_and_asks_before_it_shows(
+    lessons: Lessons,
+) -> None:
+    page, defs = lessons.run(STEM)
     assert defs["revealed"] is False and vega_specs(page) == []
     assert defs["scenario"] == Scenario(
         fault=Fault.CRASH_AFTER_EFFECT,
@@ -71,13 +83,15 @@ def test_the_lesson_opens_on_the_expiring_record_and_asks_before_it_shows() -> N
     assert "Commit a guess for each runtime" in visible_text(page)
 
 
-def test_the_table_names_each_assumption_its_breaker_and_the_models_counts() -> None:
-    text = visible_text(run()[0])
+def test_the_table_names_each_assumption_its_breaker_and_the_models_counts(
+    lessons: Lessons,
+) -> None:
+    text = visible_text(lessons.run(STEM)[0])
     # Worked by hand: crashing every delivery before dispatch applies nothing and the channel
     # gives up (lost); each other starting point debits twice under the durable runtime.
     expected = {1: "0 debits, lost", 2: "2 debits, duplicate", 3: "2 debits, duplicate",
                 4: "2 debits, duplicate", 5: "2 debits, duplicate"}  # fmt: skip
-    for demo in words.STARTS:
+    for demo in lesson02.STARTS:
         assert f"with {demo.title} {expected[demo.assumption]}" in text
     assert "several injections in one run (a fault plan)" in text
     # Only a fourth delivery outlasts three crashes; no setting does.
@@ -91,22 +105,20 @@ def test_the_table_names_each_assumption_its_breaker_and_the_models_counts() -> 
     assert "--receiver dedupe" not in row
 
 
-@pytest.mark.parametrize("demo", words.STARTS, ids=lambda d: str(d.assumption))
+@pytest.mark.parametrize("demo", lesson02.STARTS, ids=lambda d: str(d.assumption))
 def test_each_starting_point_sets_every_control_and_runs_both_runtimes(
-    demo: words.StartingPoint,
+    demo: lesson02.StartingPoint,
 ) -> None:
-    page, defs = run(start=start(words.start_label(demo)), skip_prediction=SKIP)
+    page, defs = run(start=start(lesson02.start_label(demo)), skip_prediction=SKIP)
     assert defs["scenario"] == demo.scenario
-    expected = {m: simulate(demo.scenario.model_copy(update={"mode": m})) for m in SEED_MODES}
+    expected = {m: simulate(demo.scenario.model_copy(update={"mode": m})) for m in RUNTIMES}
     assert defs["results"] == expected
     assert [v for _, v in stats(page)] == [
-        str(x)
-        for m in SEED_MODES
-        for x in (expected[m].counts.attempts, expected[m].counts.effects)
+        str(x) for m in RUNTIMES for x in (expected[m].counts.attempts, expected[m].counts.effects)
     ]
     specs = vega_specs(page)
     assert [s["datasets"] for s in specs] == [
-        time_timeline_spec(expected[m], width=380)["datasets"] for m in SEED_MODES
+        time_timeline_spec(expected[m], width=380)["datasets"] for m in RUNTIMES
     ]
     text = visible_text(page)
     assert f"{demo.assumption}. " in text.split("Assumptions this run breaks:")[1]
@@ -114,7 +126,7 @@ def test_each_starting_point_sets_every_control_and_runs_both_runtimes(
 
 
 def test_the_restore_callout_lists_what_the_model_finds() -> None:
-    label = words.start_label(words.STARTS[3])  # lookups down, failing open
+    label = lesson02.start_label(lesson02.STARTS[3])  # lookups down, failing open
     text = visible_text(run(start=start(label), skip_prediction=SKIP)[0])
     callout = text.split("What restores the durable runtime's promise")[1]
     # Hand-derived: dedupe saves it (1 debit), lookups back save it, failing closed parks it.
@@ -124,13 +136,13 @@ def test_the_restore_callout_lists_what_the_model_finds() -> None:
 
 
 def test_the_seeds_assumptions_keep_the_promise_and_break_nothing() -> None:
-    text = visible_text(run(start=start(words.SEED_START), skip_prediction=SKIP)[0])
+    text = visible_text(run(start=start(lesson02.SEED_START), skip_prediction=SKIP)[0])
     assert "This run keeps every assumption of the seed." in text
     assert "The durable runtime keeps its promise here: Recovered by operation key." in text
 
 
 def test_a_changed_control_reruns_the_model() -> None:
-    _, defs = run(**controls(words.STARTS[1].scenario, key="stable"), skip_prediction=SKIP)
+    _, defs = run(**controls(lesson02.STARTS[1].scenario, key="stable"), skip_prediction=SKIP)
     assert defs["results"][Mode.DURABLE].counts.effects == 1
 
 
@@ -146,7 +158,7 @@ def test_a_changed_control_reruns_the_model() -> None:
 def test_unreadable_inputs_get_one_inline_line_and_the_seeds_value(
     retention: str, delay: str, deliveries: object, message: str
 ) -> None:
-    demo = words.STARTS[4].scenario
+    demo = lesson02.STARTS[4].scenario
     page, defs = run(
         **controls(demo, retention=retention, delay=delay, deliveries=deliveries),
         skip_prediction=SKIP,
@@ -156,11 +168,12 @@ def test_unreadable_inputs_get_one_inline_line_and_the_seeds_value(
 
 
 def test_a_named_schedule_leaves_the_delay_unread() -> None:
-    choices = words.choices_of(words.STARTS[4].scenario) | {"schedule": "temporal"}
-    scenario, errors = words.scenario_from_controls(choices, 3, "60", "not read")
+    choices = lesson02.choices_of(lesson02.STARTS[4].scenario) | {"schedule": "temporal"}
+    scenario, errors = lesson02.scenario_from_controls(choices, 3, "60", "not read")
     assert errors == () and scenario.settings.schedule == "temporal"
     page, _ = run(
-        **controls(words.STARTS[4].scenario, delay="x", schedule="temporal"), skip_prediction=SKIP
+        **controls(lesson02.STARTS[4].scenario, delay="x", schedule="temporal"),
+        skip_prediction=SKIP,
     )
     assert "The temporal schedule has its own delays: this field is not read." in visible_text(page)
 
@@ -168,7 +181,7 @@ def test_a_named_schedule_leaves_the_delay_unread() -> None:
 def test_the_commands_print_the_runs_shown() -> None:
     page, defs = run(skip_prediction=SKIP)
     text = visible_text(page)
-    for mode in SEED_MODES:
+    for mode in RUNTIMES:
         scenario = defs["scenario"].model_copy(update={"mode": mode})
         command = command_line(scenario)
         assert command in text
@@ -177,12 +190,13 @@ def test_the_commands_print_the_runs_shown() -> None:
         assert json.loads(out.getvalue()) == defs["results"][mode].model_dump(mode="json")
 
 
-def test_the_checks_answer_is_the_only_option_the_model_bears_out() -> None:
+def test_the_checks_answer_is_the_only_option_the_model_bears_out(lessons: Lessons) -> None:
+    question: Question = lessons.run(STEM)[1]["question"]
     # The question's setting: records kept 60 s, redeliveries 60 s apart, crash after effect.
     base = {"retention": "60", "redelivery_delay": "60"}
     options = dict(
         zip(
-            ASSUMPTIONS_QUESTION.options,
+            question.options,
             (
                 {"receiver": "dedupe"},
                 {"retention": "180"},
@@ -201,30 +215,27 @@ def test_the_checks_answer_is_the_only_option_the_model_bears_out() -> None:
         ).counts.effects
         for option, change in options.items()
     }
-    assert [o for o, n in effects.items() if n == 1] == [ASSUMPTIONS_QUESTION.answer]
-    page, _ = run(
-        understanding=mo.ui.radio(
-            list(ASSUMPTIONS_QUESTION.options), value=ASSUMPTIONS_QUESTION.answer
-        )
-    )
+    assert [o for o, n in effects.items() if n == 1] == [question.answer]
+    page, _ = run(understanding=mo.ui.radio(list(question.options), value=question.answer))
     assert "Right." in visible_text(page)
 
 
 def test_every_choice_control_offers_the_settings_closed_set() -> None:
-    for names in words.GROUPS.values():
+    for names in lesson02.GROUPS.values():
         for name in names:
             if name in {"retention", "redelivery_delay"}:
                 continue
             kind = LabSettings.model_fields[name].annotation
-            assert words.choice_options(name) == [m.value for m in kind]  # type: ignore[union-attr]
+            assert setting_controls.choice_options(name) == [m.value for m in kind]  # type: ignore[union-attr]
 
 
 def test_a_plan_replaces_the_fault_and_a_bad_one_says_why() -> None:
     page, defs = run(
-        **controls(words.STARTS[1].scenario, plan="1:after-effect,2:lookup"), skip_prediction=SKIP
+        **controls(lesson02.STARTS[1].scenario, plan="1:after-effect,2:lookup"),
+        skip_prediction=SKIP,
     )
     assert defs["scenario"].fault is None
     assert defs["results"][Mode.DURABLE].outcome.value == "parked"
-    page, defs = run(**controls(words.STARTS[1].scenario, plan="4:lookup"), skip_prediction=SKIP)
+    page, defs = run(**controls(lesson02.STARTS[1].scenario, plan="4:lookup"), skip_prediction=SKIP)
     assert "Fault plan: injection 4:lookup is past the delivery budget of 3" in visible_text(page)
     assert defs["scenario"].fault is Fault.CRASH_AFTER_EFFECT

@@ -1,12 +1,13 @@
-"""Lesson "Explore every failure": every word the lesson shows, the settings it compares, and
-its exercise.
+"""Lesson 4, "Explore every failure" (``notebooks/04_explore_every_failure.py``): the settings
+its matrix compares, its exercise's start, answer and checking, and the texts it derives from
+explorations.
 
 The matrix runs the explorer (``asyncfail.explore``) for each row of ``ROWS``; the exercise runs
 it for the learner's own settings. Nothing here states a result: every count, counterexample and
 verdict is the explorer's.
 """
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -20,7 +21,7 @@ from asyncfail.ground.durations import duration_error, parse_duration
 from asyncfail.ground.prose import counted, echoed
 from asyncfail.lab.faults import FaultPlan, plan_text
 from asyncfail.lab.scenario import DEFAULT_DELIVERIES, MAX_DELIVERIES, Mode, Scenario
-from asyncfail.lab.settings import SETTING_DESCRIPTIONS, LabSettings
+from asyncfail.lab.settings import LabSettings
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,23 +66,6 @@ DEFAULT_DELIVERIES_SHOWN: Final = DEFAULT_DELIVERIES
 DEFAULT_ROW: Final = 2
 """The row the counterexample view starts on: the key per attempt."""
 
-INTRO: Final = """\
-Six hand-picked faults teach the idea; they do not prove it. Here the **explorer** runs every
-fault plan: every set of up to *k* injections, at every fault point of every delivery the
-channel may make, including one-off outages of the lookup service and of the journal. It checks
-three invariants on every run and, for each one a run breaks, finds the **smallest
-counterexample**: fewest injections, then fewest events. Every counterexample is a real run of
-the lab, with the command that replays it.
-
-The same search runs in a terminal: `asyncfail explore --mode durable --max-faults 2`.
-"""
-
-INVARIANTS_TITLE: Final = "## Three invariants"
-
-MATRIX_TITLE: Final = "## Which settings break which invariant"
-MAX_FAULTS_LABEL: Final = "**Faults per plan**: at most"
-DELIVERIES_LABEL: Final = "**Delivery budget**: how often the channel may deliver the operation"
-EXPLORING: Final = "Exploring every plan"
 MATRIX_CAPTION: Final = (
     "Each cell: the plans that break the invariant, of the plans whose injections all struck "
     "({explored} explored per row, counting those that never fired)."
@@ -89,9 +73,6 @@ MATRIX_CAPTION: Final = (
 HOLDS: Final = "✓ none"
 BROKEN: Final = "✗ {violations} of {reachable}"
 
-COUNTEREXAMPLE_TITLE: Final = "## The smallest counterexample"
-ROW_LABEL: Final = "**Runtime and settings**"
-INVARIANT_LABEL: Final = "**Invariant**"
 NO_COUNTEREXAMPLE: Final = (
     "No plan of up to {faults} breaks **{invariant}** here: the explorer ran {explored} plans "
     "({reachable} of them fired every injection, in {distinct} different runs)."
@@ -101,16 +82,7 @@ COUNTEREXAMPLE_TEXT: Final = (
     "*{status}*. Replay it in a terminal:"
 )
 
-EXERCISE_TITLE: Final = "## Exercise: settings no fault can break"
-EXERCISE_TEXT: Final = (
-    "Choose a runtime and settings so that **no plan of up to {faults} faults** breaks any of "
-    "the three invariants. The explorer checks your choice."
-)
 EXERCISE_FAULTS: Final = 2
-CHECK_LABEL: Final = "Check with the explorer"
-RUNTIME_LABEL: Final = "**Runtime**"
-RETENTION_LABEL: Final = f"`--retention`: {SETTING_DESCRIPTIONS['retention']}"
-KEPT_WHOLE_RUN: Final = "empty: kept for the whole run"
 EXERCISE_SETTINGS: Final = ("key", "receiver", "record", "on_lookup_outage", "on_store_outage")
 """The choice settings the exercise offers, beside the runtime, the budget and the retention."""
 EXERCISE_START: Final[dict[str, str | int]] = {
@@ -134,17 +106,6 @@ FAILED: Final = "**Not yet.** {invariant} is broken by {violations}; the smalles
 DELIVERIES_ERROR: Final = (
     "Delivery budget: {given} is not a whole number from 1 to {most}; the explorer used {used}"
 )
-HINTS_TITLE: Final = "**Hints**"
-HINTS: Final[tuple[str, ...]] = (
-    "A loop that cannot tell a lost request from a lost reply calls again after either. "
-    "Which runtime looks before it calls?",
-    "Two faults can spoil two deliveries. How many must the channel allow for one to run clean?",
-    "A lookup helps only if it asks for the key that was stored, while the record still counts, "
-    "and if no crash can leave a debit without its record.",
-    "When the lookup service or the journal does not answer, calling anyway is a bet.",
-)
-"""One more hint after each attempt that fails, in this order."""
-ANSWER_LABEL: Final = "Show an answer"
 ANSWER_TEXT: Final = (
     "The durable runtime with a budget of at least {deliveries} deliveries, a stable key, an "
     "atomic record kept for the whole run, and failing closed on both outages. A "
@@ -157,11 +118,10 @@ ANSWER_SETTINGS: Final = LabSettings()
 
 
 def invariants_text() -> str:
-    """The three invariants with their reasons (Markdown)."""
-    items = "\n".join(
+    """The three invariants with their reasons (a Markdown list)."""
+    return "\n".join(
         f"- **{i.value}**: {md_text(RULES[i])} *{md_text(REASONS[i])}*" for i in Invariant
     )
-    return f"{INVARIANTS_TITLE}\n\n{items}"
 
 
 def budget_of(value: object) -> int:
@@ -350,13 +310,11 @@ def verdict(exploration: Exploration) -> tuple[bool, str]:
     )
 
 
-def hints_text(failed_attempts: int) -> str:
-    """The hints earned so far (Markdown): one per failed attempt, never more than there are."""
-    shown = HINTS[: max(0, min(failed_attempts, len(HINTS)))]
-    if not shown:
-        return ""
-    items = "\n".join(f"{n}. {hint}" for n, hint in enumerate(shown, start=1))
-    return f"{HINTS_TITLE}\n\n{items}"
+def hints_text(hints: Sequence[str], failed_attempts: int) -> str:
+    """The hints earned so far (a numbered Markdown list): one of ``hints`` per failed attempt,
+    in order, never more than there are."""
+    shown = hints[: max(0, min(failed_attempts, len(hints)))]
+    return "\n".join(f"{n}. {hint}" for n, hint in enumerate(shown, start=1))
 
 
 def answer_text() -> str:

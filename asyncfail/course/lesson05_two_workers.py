@@ -1,5 +1,6 @@
-"""Lesson "Two workers, one debit": every word the lesson shows, its controls' defaults, and
-the explorer's verdict for the chosen safeguards (cached per setting combination).
+"""Lesson 5, "Two workers, one debit" (``notebooks/05_two_workers.py``): its controls' defaults
+and parsing, and the explorer's verdict for the chosen safeguards (cached per setting
+combination).
 
 The lesson runs worker 1 into a stall at one named step; its lease runs out and the channel
 hands the operation to worker 2. What happens to the ledger is the model's; which stall (or two)
@@ -14,8 +15,8 @@ from asyncfail.explore.explorer import Exploration, explore
 from asyncfail.ground.durations import duration_error, parse_duration
 from asyncfail.ground.prose import counted
 from asyncfail.lab.faults import POINT_PROSE, FaultPlan, FaultPoint, Injection, plan_text
-from asyncfail.lab.scenario import Mode, Scenario, option
-from asyncfail.lab.settings import DEFAULT_LEASE, DEFAULT_PAUSE, SETTING_DESCRIPTIONS, LabSettings
+from asyncfail.lab.scenario import Mode, Scenario
+from asyncfail.lab.settings import DEFAULT_LEASE, DEFAULT_PAUSE, LabSettings
 
 STALLS: Final[tuple[FaultPoint, ...]] = (
     FaultPoint.PAUSE_BEFORE_DISPATCH,
@@ -31,36 +32,10 @@ SAFEGUARDS: Final = ("claim", "receiver", "fencing")
 EXPLORE_FAULTS: Final = 2
 """How many injections (stalls, crashes, lost messages, outages) the explorer combines."""
 
-INTRO: Final = """\
-A worker is slow, not dead: a garbage-collection pause, a stalled network call. Its **lease**
-on the delivery runs out while it is still working, so the channel hands the same operation to
-a **second worker**. Now two workers hold it, and neither knows about the other.
-
-Choose where worker 1 stalls and which safeguards are on, predict, then watch both workers on
-the timeline: each has its own lane, each delivery's lease is a green band, the stall a grey
-one.
-"""
-
-STALL_LABEL: Final = "**Worker 1 stalls**"
-PAUSE_LABEL: Final = f"`{option('pause')}`: {SETTING_DESCRIPTIONS['pause']} (seconds)"
-LEASE_LABEL: Final = f"`{option('lease')}`: {SETTING_DESCRIPTIONS['lease']} (seconds)"
-SAFEGUARDS_TITLE: Final = "**Safeguards** (the durable runtime's; the naive loop uses none)"
 PAUSE_TEXT: Final = DEFAULT_PAUSE.json_number
 LEASE_TEXT: Final = DEFAULT_LEASE.json_number
 INPUT_ERROR: Final = "{error}; the lesson uses {used} meanwhile"
 
-PREDICT_PROMPT: Final = (
-    "**Predict first.** With two workers, how many debits reach the ledger? "
-    "Naive runtime: {naive} Durable runtime: {durable}"
-)
-REVEAL_PROMPT: Final = (
-    "Commit a guess for each runtime, or switch on *skip predicting*, to see the runs."
-)
-SKIP_LABEL: Final = "Skip predicting: show the runs as the settings change"
-
-TRACES_TITLE: Final = "## Both workers against time"
-EXPLORER_TITLE: Final = "## Could a stall elsewhere still debit twice?"
-EXPLORING: Final = "Exploring every plan"
 HOLDS: Final = (
     "**No.** The explorer ran every plan of up to {faults} injections (stalls at any step of "
     "either worker, crashes, lost messages, one-off outages): {explored} plans, {fired} of "
@@ -72,23 +47,6 @@ BREAKS: Final = (
     "{explored} it ran. The smallest is **{plan}**: {effects}, *{status}*. Replay it in a "
     "terminal:"
 )
-
-NOTICE: Final = """\
-## What to notice
-
-- **Slow is not dead.** No crash, no lost message: a stall longer than the lease is enough for
-  the naive loop to debit twice.
-- **A lease is checked before the act, not during it.** With a claim, a worker that stalls
-  before dispatching finds its claim gone and stops; one whose request stalls after the check
-  still lands (Martin Kleppmann's point about leases).
-- **Fencing makes the resource check.** Each claim carries a larger token and the receiver
-  refuses an older one, so the stale request is turned away at the ledger's door.
-- **Fencing orders writes; it does not deduplicate them.** Without a claim check, two workers
-  that both looked before either wrote can both write, in token order. Ask the explorer for two
-  stalls.
-- **The receiver's in-progress record** turns the second request away with 409, *retry later*:
-  not a failure and not a duplicate.
-"""
 
 
 def stall_label(point: FaultPoint) -> str:

@@ -1,4 +1,5 @@
-"""Lesson 2 runs headless with its defaults and with substituted controls."""
+"""Lesson 3, "Stress the idempotency contract": it runs headless with its defaults and with
+substituted controls, and an unreadable input is one inline line."""
 
 from decimal import Decimal
 from typing import Any
@@ -9,8 +10,10 @@ import pytest
 from asyncfail.charts.heatmap import heatmap_cells, overview_axis
 from asyncfail.contract.experiment import ContractScenario, evaluate
 from asyncfail.contract.sweep import sweep_around_boundary, sweep_retention
-from asyncfail.course.questions import CONTRACT_QUESTION
+from asyncfail.ground.quiz import Question
+from tests.course.conftest import Lessons
 from tests.notebook_support import (
+    NOTEBOOKS,
     load_notebook,
     run_lesson,
     stats,
@@ -18,15 +21,16 @@ from tests.notebook_support import (
     visible_text,
 )
 
-nb = load_notebook("03_idempotency_contract")
+STEM = "03_idempotency_contract"
+nb = load_notebook(STEM)
 
 
 def run(**controls: object) -> tuple[str, dict[str, Any]]:
     return run_lesson(nb, **controls)
 
 
-def test_defaults_are_the_seeds_example_row() -> None:
-    page, defs = run()
+def test_defaults_are_the_seeds_example_row(lessons: Lessons) -> None:
+    page, defs = lessons.run(STEM)
     seed = evaluate(ContractScenario())
     result = defs["result"]
     assert result.settings == seed.settings and result.departures == ()
@@ -112,10 +116,67 @@ def test_substituted_controls_show_the_librarys_result_and_heatmaps(
     )
 
 
-def test_check_question_matches_the_model() -> None:
+def test_check_question_matches_the_model(lessons: Lessons) -> None:
+    question: Question = lessons.run(STEM)[1]["question"]
     answer = evaluate(ContractScenario(scope="attempt", retention_seconds=3600, delay_seconds=60))
-    assert answer.effects == 2 and CONTRACT_QUESTION.answer.endswith("a second time.")
-    page, _ = run(
-        understanding=mo.ui.radio(list(CONTRACT_QUESTION.options), value=CONTRACT_QUESTION.answer)
-    )
+    assert answer.effects == 2 and question.answer.endswith("a second time.")
+    page, _ = run(understanding=mo.ui.radio(list(question.options), value=question.answer))
     assert "Right." in visible_text(page)
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("", "is empty"),
+        ("abc", "is not a number"),
+        ("-3", "must not be negative"),
+        ("1e999999", "exponent"),
+        ("3599.9999", "finer than a millisecond"),
+        ("1,5", "comma"),
+        ("\u0663", "digits other than 0-9"),
+        ("9" * 10_000, "longer than 30 days"),
+    ],
+)
+@pytest.mark.parametrize("control", ["retention", "delay"])
+def test_a_bad_duration_is_reported_inline_and_the_lesson_keeps_working(
+    control: str, text: str, reason: str
+) -> None:
+    page, defs = run(**{control: mo.ui.text(value=text)})
+    visible = visible_text(page)
+    assert "Not read; the profile's value is used." in visible
+    assert reason in visible
+    assert "Same intent reused its retained result" in visible, "the result still shows"
+    assert len(defs["input_errors"]) == 1 and len(defs["input_errors"][0]) < 500
+
+
+@pytest.mark.parametrize(
+    ("profile", "retention", "boundary"),
+    [
+        ("stripe", "86400", "expired-at-boundary"),
+        ("brandur-postgres", "259200", "retained-at-boundary"),
+        ("powertools", "3600", "retained-at-boundary"),
+    ],
+)
+def test_the_controls_follow_the_chosen_profile(
+    profile: str, retention: str, boundary: str
+) -> None:
+    _, defs = run(profile=mo.ui.dropdown([profile], value=profile))
+    assert defs["retention"].value == retention
+    assert defs["boundary"].value == boundary
+    assert defs["result"].departures == (), "the profile's own settings depart from nothing"
+
+
+def test_a_knob_set_against_the_profile_is_named_as_a_departure() -> None:
+    page, defs = run(
+        profile=mo.ui.dropdown(["stripe"], value="stripe"),
+        retention=mo.ui.text(value="3600"),
+    )
+    assert defs["result"].departures == ("the retention is 3600 s, where Stripe has 86400 s",)
+    assert "Not what Stripe does" in visible_text(page)
+
+
+def test_no_record_is_ever_called_absent(lessons: Lessons) -> None:
+    # "Absent" meant two things; the model's words are now "never stored" and "expired".
+    source = (NOTEBOOKS / f"{STEM}.py").read_text(encoding="utf-8")
+    assert "never stored" in source and "absent" not in source.lower()
+    assert "absent" not in lessons.run(STEM)[1]["question"].explanation.lower()

@@ -1,5 +1,6 @@
-"""Lesson 1's last section, "Does the model tell the truth?": its words, and the verification
-table the build recorded (``course/verified.py``, written by ``make verify-record``).
+"""Lesson 1's last section, "Does the model tell the truth?": the verification table the
+build recorded (``verified.py`` beside this module, written by ``make verify-record``), its
+verdict and rows as the lesson shows them, and where a live run may be offered.
 
 Every page shows the recorded table and the command that runs it. Only a lesson served by
 CPython from a checkout can start processes (``can_run_live``): there a button runs the
@@ -13,30 +14,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final
 
-from asyncfail.course.verified import VERIFIED_JSON
+from asyncfail.course.lesson01_async_failure_lab.verified import VERIFIED_JSON
 from asyncfail.ground.prose import counted
-
-TITLE: Final = "## Does the model tell the truth?"
-
-INTRO: Final = """\
-Everything above is a model. A skeptic asks whether a real worker, killed at the same point,
-behaves as the model says. The **reference implementation** (`asyncfail/reference/`, short
-modules meant to be read) runs both runtimes on real parts:
-
-- a **worker process** per delivery, with a real HTTP client and a real timeout; the durable
-  one writes its dispatch intent to its own SQLite journal *before* the call, and looks the key
-  up at the receiver *before* any second call;
-- a **receiver process** serving the debit over HTTP on 127.0.0.1, with its ledger and
-  idempotency records in SQLite;
-- a **durable queue** in SQLite with a visibility timeout and a delivery budget.
-
-The faults are real: a crash is the worker killing itself with `SIGKILL` at the named point; a
-lost request or reply is a receiver that goes silent until the worker's timeout fires; a
-receiver crash is the receiver killing itself between the debit and its record.
-`asyncfail verify` runs every fault under both runtimes, with each key, record and receiver
-setting, reads the real ledger, journal and queue afterwards, and sets each case beside the
-model.
-"""
 
 RECORDED: Final = (
     "**{verdict}** Recorded on {date} on {platform}: {cases}, each delivered up to {deliveries}."
@@ -68,13 +47,10 @@ LIVE_OFF: Final = (
     "yourself from a checkout (after `make test` or `make lab` created `.venv`; well under a "
     "minute):\n\n" + COMMAND
 )
-
-RUN_LABEL: Final = "Run the verification here"
 RUNNING: Final = "Running {cases} on real processes"
 JUST_RUN: Final = (
     "**{verdict}** Run just now on {platform}: {cases}, each delivered up to {deliveries}."
 )
-CANNOT_RUN: Final = "**The reference implementation could not run here.** {reason}"
 
 TABLE_PAGE: Final = 16
 """Rows per page of a verification's table: one fault's cases (2 runtimes x 2 keys x 2 records
@@ -89,18 +65,6 @@ COLUMNS: Final = {
 }
 """The table's column labels, by the field each shows (the verdict beside the case, where a
 narrow page still shows it)."""
-
-NOTICE: Final = """\
-**What the table shows, and what it does not**
-
-- **Attempts, effects and outcome are counted on real state**: deliveries in the queue, rows in
-  the ledger, the journal's result. The model's definitions read them the same way.
-- **The workers' exits are the crashes**: `SIGKILL` where the model records `ProcessCrashed`.
-  Nothing in the worker's memory survives it, so the durable runtime's journal is all it has.
-- **What it does not show**: the settings it cannot run for real (retention, outages, two
-  workers) keep the seed's values, and one run per case shows what happened, not everything
-  that could; timing it never exercised stays the model's claim.
-"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +92,7 @@ def from_document(document: Mapping[str, Any], date: str | None) -> RecordedVeri
 
 
 def recorded() -> RecordedVerification:
-    """The verification ``make verify-record`` wrote into ``course/verified.py``."""
+    """The verification ``make verify-record`` wrote into ``verified.py`` beside this module."""
     document = json.loads(VERIFIED_JSON)
     return from_document(document, date=document["recorded"])
 

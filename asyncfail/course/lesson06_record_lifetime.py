@@ -1,5 +1,6 @@
-"""Lesson "How long must records live?": every word the lesson shows, its controls' defaults,
-and the chart data it draws from a risk report.
+"""Lesson 6, "How long must records live?" (``notebooks/06_record_lifetime.py``): its controls'
+defaults and parsing, the judging of its prediction, and the texts and chart data it derives
+from a risk report.
 
 The estimates, the curve, the required retention and the exact answers are the risk wing's
 (``asyncfail.risk``); this module only reads a controls' values into a question and a report
@@ -22,32 +23,10 @@ from asyncfail.risk.inputs import (
 )
 from asyncfail.risk.report import REAL_RETENTIONS, RiskRun
 
-INTRO: Final = """\
-An expired record turns a replay into a second debit. So the practical question is: with your
-retry schedule, your crash rate and your operators' habit of replaying dead letters hours or days
-later, **how likely is a duplicate, and how long must idempotency records live** to make it
-negligible?
-
-Each trial draws, from a seeded generator, where failures strike, how redeliveries are jittered
-and when an operator replays an abandoned delivery; then it runs the lab's model. Every estimate
-comes with its 95% interval, and where an exact answer exists the lesson shows it beside the
-estimate.
-"""
-
-RETENTION_LABEL: Final = "**Idempotency retention** (seconds)"
-CRASH_LABEL: Final = "**Crash probability**, at each crash point of each delivery"
-DELIVERIES_LABEL: Final = "**Delivery budget**: deliveries before the channel gives up"
-REPLAY_LABEL: Final = "**Median replay delay** (seconds): operators replay dead letters this late"
-SPREAD_LABEL: Final = "**Replay spread** (log-normal sigma, 0 to 4)"
-JITTER_LABEL: Final = "**Redelivery jitter**"
-TARGET_LABEL: Final = "**Target duplicate risk**"
-TRIALS_LABEL: Final = "**Trials** (more is slower and narrower)"
-SEED_LABEL: Final = "**Seed**"
 TARGETS: Final[dict[str, float]] = {"1e-2": 1e-2, "1e-3": 1e-3, "1e-4": 1e-4, "1e-5": 1e-5}
 DEFAULT_TARGET: Final = next(k for k, v in TARGETS.items() if v == DEFAULT_INPUTS.target)
 DEFAULT_DELIVERIES: Final = DEFAULT_INPUTS.deliveries
 TRIAL_CHOICES: Final[tuple[int, ...]] = (1000, BROWSER_TRIALS, 20_000)
-RUNNING: Final = "Running trials"
 
 CONTROL_TEXTS: Final[dict[str, str]] = {
     "retention": "86400",
@@ -57,15 +36,7 @@ CONTROL_TEXTS: Final[dict[str, str]] = {
 }
 """Where the text fields start: a day of retention, and the risk wing's defaults."""
 
-PREDICT_PROMPT: Final = (
-    "**Predict first.** Which real system's default retention keeps the duplicate risk below "
-    "the target here?"
-)
 NONE_OF_THEM: Final = "none of them"
-REVEAL_PROMPT: Final = "Commit a prediction, or switch on *skip predicting*, to run the trials."
-COMMIT_LABEL: Final = "Commit my prediction"
-SKIP_LABEL: Final = "Skip predicting: run the trials as the settings change"
-
 ESTIMATE_LINE: Final = (
     "**{name}**: {p:.2e} (95% interval {low:.2e} to {high:.2e}; {count:,} of {trials:,} trials)"
 )
@@ -91,23 +62,6 @@ PREDICTION_RIGHT: Final = "Right: {answer}."
 PREDICTION_WRONG: Final = "The model says otherwise: {answer}."
 KEEPS: Final = "{name}'s {retention} keeps it below the target (estimate {p:.2e})"
 MISSES: Final = "{name}'s {retention} does not (estimate {p:.2e})"
-
-TERMINAL_TEXT: Final = "## The same estimate in a terminal"
-
-NOTICE: Final = """\
-## What to notice
-
-- **The tail decides.** Most replays come within a day, but the duplicate risk is set by the
-  few that come days later: a retention must outlast the replay delays you will actually see,
-  not the typical one.
-- **No duplicate seen is not a zero risk.** With n trials and nothing seen, the 95% interval
-  still reaches about 3.84 / n; showing a risk below 1e-4 takes tens of thousands of trials.
-- **Exact where it can be.** With one certain fault the risk is just the chance that the delay
-  reaches the retention, and the library computes it exactly: the estimate must agree.
-- **Defaults are choices.** Powertools keeps records 1 hour, Stripe 24 hours, Restate a day,
-  Brandur Leach's design 72 hours, Temporal Cloud 30 days. Which one is safe depends on your
-  replay habits, not on the library.
-"""
 
 
 def read_controls(

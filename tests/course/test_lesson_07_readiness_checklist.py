@@ -1,12 +1,15 @@
-"""Lesson 3 runs headless with substituted answers, hostile ones included."""
+"""Lesson 7, the replay-readiness checklist: it runs headless with substituted answers, hostile
+and unreadable ones included, and reports what the library's checklist says."""
 
 from typing import Any
 
 import marimo as mo
 import pytest
 
+from asyncfail.contract.experiment import ContractScenario, evaluate
 from asyncfail.contract.terms import KeyScope
 from asyncfail.ground.durations import TimeUnit
+from asyncfail.ground.quiz import Question
 from asyncfail.ground.seed import RecommendationId
 from asyncfail.readiness.design import (
     MAX_TEXT,
@@ -17,9 +20,11 @@ from asyncfail.readiness.design import (
 )
 from asyncfail.readiness.report import assess
 from asyncfail.readiness.verdict import CheckStatus
+from tests.course.conftest import Lessons
 from tests.notebook_support import load_notebook, run_lesson, vega_specs, visible_text
 
-nb = load_notebook("07_readiness_checklist")
+STEM = "07_readiness_checklist"
+nb = load_notebook(STEM)
 HOSTILE = "<script>alert(1)</script> | a | b |\n`tick` **bold** " + "x" * 9_900
 
 
@@ -27,8 +32,8 @@ def run(**controls: object) -> tuple[str, dict[str, Any]]:
     return run_lesson(nb, **controls)
 
 
-def test_defaults_report_every_check_unknown() -> None:
-    page, defs = run()
+def test_defaults_report_every_check_unknown(lessons: Lessons) -> None:
+    page, defs = lessons.run(STEM)
     report = defs["report"]
     assert report == assess(ReplayDesign())
     assert set(report.tally().items()) >= {(CheckStatus.UNKNOWN, len(report.checks))}
@@ -132,3 +137,62 @@ def test_the_chart_shows_the_learners_retention_once_both_durations_are_given() 
     (current,) = heatmap["datasets"]["current"]
     assert (current["retention_seconds"], current["delay_seconds"]) == (86_400, 172_800)
     assert current["finding_label"].endswith(probe.result.finding.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("1e999999", "exponent"),
+        ("1e-999999", "exponent"),
+        ("\u0663", "digits other than 0-9"),
+        ("\uff13", "digits other than 0-9"),
+        ("\u0967\u0968", "digits other than 0-9"),
+        ("1,5", "dot as the decimal mark"),
+        ("-3", "must not be negative"),
+        ("31", "longer than 30 days"),
+        ("0.0000001", "finer than a millisecond"),
+    ],
+)
+def test_a_bad_duration_in_the_checklist_is_reported_and_left_unknown(
+    text: str, reason: str
+) -> None:
+    page, defs = run(
+        retention_amount=mo.ui.text(value=text),
+        retention_unit=mo.ui.dropdown(["days"], value="days"),
+    )
+    assert defs["design"].retention is None
+    (error,) = defs["input_errors"]
+    assert error.startswith("Retention: ") and reason in error and len(error) < 500
+    assert "Not read; treated as unknown." in visible_text(page)
+    assert defs["report"] == assess(defs["design"]), "the rest of the report still runs"
+
+
+def test_owner_text_over_the_limit_is_reported_not_raised() -> None:
+    # The page's JavaScript can bypass maxlength: the lesson must not trust it.
+    page, defs = run(pause_owner=mo.ui.text(value="x" * (MAX_TEXT + 1)))
+    assert defs["design"].pause_owner == ""
+    (error,) = defs["input_errors"]
+    assert error.startswith("Who can pause dispatch: ") and "10,000" in error
+    assert "Not read; treated as unknown." in visible_text(page)
+
+
+def test_a_right_to_left_override_never_reaches_the_report() -> None:
+    hostile = "Payments \u202eteam lead\u202c"
+    _, defs = run(replay_approver=mo.ui.text(value=hostile))
+    html = defs["report"].html(standalone=False)
+    markdown = defs["report"].markdown()
+    for text in (html, markdown):
+        assert "\u202e" not in text and "\u202c" not in text
+        assert "Payments team lead" in text
+
+
+def test_the_checks_answer_is_what_the_contract_experiment_does(lessons: Lessons) -> None:
+    question: Question = lessons.run(STEM)[1]["question"]
+    # A replay exactly at the retention, under the seed's convention: a second debit.
+    day = 86_400
+    at_boundary = evaluate(ContractScenario(retention_seconds=day, delay_seconds=day))
+    assert at_boundary.effects == 2 and question.answer.startswith("No:")
+    just_inside = evaluate(ContractScenario(retention_seconds=day, delay_seconds=day - 1))
+    assert just_inside.effects == 1
+    page, _ = run(understanding=mo.ui.radio(list(question.options), value=question.answer))
+    assert "Right." in visible_text(page)

@@ -1,4 +1,4 @@
-"""Lesson "Two workers, one debit" runs headless: the stall and the safeguards drive both
+"""Lesson 5, "Two workers, one debit", runs headless: the stall and the safeguards drive both
 runtimes, both workers have lanes, and the explorer's verdict is its own."""
 
 import json
@@ -9,15 +9,24 @@ import pytest
 
 from asyncfail import Mode, Scenario, simulate
 from asyncfail.charts.specs import time_timeline_spec
-from asyncfail.course.questions import WORKERS_QUESTION
 from asyncfail.explore.explorer import explore
+from asyncfail.ground.quiz import Question
 from asyncfail.lab.faults import parse_plan
 from asyncfail.lab.scenario import SEED_MODES
 from asyncfail.lab.settings import LabSettings
 from tests.cli_support import run_main
-from tests.notebook_support import load_notebook, run_lesson, stats, vega_specs, visible_text
+from tests.course.conftest import Lessons
+from tests.notebook_support import (
+    RUNTIMES,
+    load_notebook,
+    run_lesson,
+    stats,
+    vega_specs,
+    visible_text,
+)
 
-nb = load_notebook("05_two_workers")
+STEM = "05_two_workers"
+nb = load_notebook(STEM)
 SKIP = mo.ui.switch(value=True)
 
 
@@ -37,8 +46,8 @@ def run(**controls_: object) -> tuple[str, dict[str, Any]]:
     return run_lesson(nb, **controls_)
 
 
-def test_it_asks_before_it_shows() -> None:
-    page, defs = run()
+def test_it_asks_before_it_shows(lessons: Lessons) -> None:
+    page, defs = lessons.run(STEM)
     assert defs["revealed"] is False and vega_specs(page) == []
 
 
@@ -90,7 +99,7 @@ def test_the_explorer_verdict_is_the_explorers() -> None:
 
 def test_the_commands_shown_print_the_runs() -> None:
     page, defs = run(**controls(claim="lease", fencing="token"), skip_prediction=SKIP)
-    for mode in SEED_MODES:
+    for mode in RUNTIMES:
         command = (
             "asyncfail lab --plan 1:pause-in-request --mode "
             f"{mode.value} --workers 2 --claim lease --fencing token"
@@ -108,10 +117,9 @@ def test_an_unreadable_duration_gets_one_line_and_the_default(field: str, text: 
     assert defs["scenario"].settings.pause.json_number == 60
 
 
-def test_the_check_feedback() -> None:
-    page, _ = run(
-        understanding=mo.ui.radio(list(WORKERS_QUESTION.options), value=WORKERS_QUESTION.answer)
-    )
+def test_the_check_feedback(lessons: Lessons) -> None:
+    question: Question = lessons.run(STEM)[1]["question"]
+    page, _ = run(understanding=mo.ui.radio(list(question.options), value=question.answer))
     assert "Right." in visible_text(page)
 
 

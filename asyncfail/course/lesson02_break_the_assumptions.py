@@ -1,5 +1,5 @@
-"""Lesson "Break the assumptions": every word the lesson shows, its starting points and its
-controls' defaults.
+"""Lesson 2, "Break the assumptions" (``notebooks/02_break_the_assumptions.py``): its starting
+points, its controls' defaults and parsing, and the tables and callouts it derives from runs.
 
 Each of the seed's five assumptions has a starting point (``STARTS``): a fault and the settings
 that break that assumption, chosen so the durable runtime's promise fails. What the run gives,
@@ -9,7 +9,6 @@ and which single change restores the promise, the lesson asks the model (``simul
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Final
 
 from pydantic import ValidationError
@@ -36,11 +35,10 @@ from asyncfail.lab.scenario import (
     DEFAULT_DELIVERIES,
     MAX_DELIVERIES,
     Scenario,
-    option,
     option_value,
 )
 from asyncfail.lab.schedules import Schedule
-from asyncfail.lab.settings import SETTING_DESCRIPTIONS, LabSettings
+from asyncfail.lab.settings import LabSettings
 from asyncfail.lab.simulation import simulate
 
 
@@ -93,7 +91,6 @@ durable runtime debit twice (the explorer checks every plan), but one that crash
 delivery leaves nothing applied."""
 
 SEED_START: Final = "the seed's assumptions, every one kept"
-START_LABEL: Final = "**Start from**: a broken assumption, or none"
 DEFAULT_START: Final = NOT_MODELED
 """The starting point the lesson opens on: the expiring record, whose retention the timeline
 draws."""
@@ -111,16 +108,6 @@ def start_options() -> dict[str, Scenario]:
 
 DEFAULT_START_LABEL: Final = start_label(next(d for d in STARTS if d.assumption == DEFAULT_START))
 
-INTRO: Final = """\
-The durable runtime of the Async Failure Lab ends in **Recovered by operation key**, but only
-under five assumptions. Each is a setting here. Pick one to break, predict what each runtime
-does, then see the traces against time, with the receiver's idempotency record drawn for as
-long as it counts.
-
-Every setting is one option of `asyncfail lab`, and every result below is the model's.
-"""
-
-TABLE_TITLE: Final = "## The five assumptions, and what breaks them"
 TABLE_HEADER: Final = (
     "Assumption",
     "Broken by",
@@ -129,15 +116,6 @@ TABLE_HEADER: Final = (
     "Restored by",
 )
 
-CONTROLS_TITLE: Final = "## The settings"
-GROUP_TITLES: Final[dict[str, str]] = {
-    "run": "**The fault and the delivery budget**",
-    "key": f"**Assumption {STABLE_KEY}**: a stable key, and a receiver that can look it up",
-    "record": f"**Assumption {RETAINED_ATOMIC}**: a record tied atomically to its debit",
-    "outage": f"**Assumption {LOOKUP_AND_STORE}**: lookups answer, storage can be written",
-    "clock": f"**Assumption {NOT_MODELED}**: records that never expire; the clock",
-}
-"""The control groups, each headed by the assumption its settings break."""
 GROUPS: Final[dict[str, tuple[str, ...]]] = {
     "key": ("key", "receiver"),
     "record": ("record",),
@@ -145,40 +123,13 @@ GROUPS: Final[dict[str, tuple[str, ...]]] = {
     "clock": ("schedule", "redelivery_delay", "retention", "boundary"),
 }
 """Which settings each group holds, in the order they appear."""
-FAULT_LABEL: Final = "Fault injected into the first delivery"
-DELIVERIES_LABEL: Final = "Delivery budget: how often the channel may deliver the operation"
-SECONDS_PLACEHOLDER: Final = "seconds, e.g. 60 or 0.5"
-KEPT_WHOLE_RUN: Final = "empty: kept for the whole run"
 DELIVERIES_ERROR: Final = (
     "Delivery budget: {given} is not a whole number from 1 to {most}; the lesson uses the "
     "default of {default} meanwhile"
 )
-PLAN_LABEL: Final = (
-    "**Fault plan** (optional): injections as `ATTEMPT:POINT`, comma-separated; it replaces "
-    "the fault above"
-)
-PLAN_PLACEHOLDER: Final = "e.g. 1:after-effect,2:lookup"
 PLAN_ERROR: Final = "Fault plan: {reason}; give {accepted}. The fault above is run meanwhile"
-DELAY_NOT_READ: Final = "*The {schedule} schedule has its own delays: this field is not read.*"
-
-PREDICT_PROMPT: Final = (
-    "**Predict first.** With these settings, how many debits reach the ledger? "
-    "Naive runtime: {naive} Durable runtime: {durable}"
-)
-REVEAL_PROMPT: Final = (
-    "Commit a guess for each runtime, or switch on *skip predicting*, to see the runs."
-)
-SKIP_LABEL: Final = "Skip predicting: show the runs as the settings change"
-
 BROKEN_TITLE: Final = "**Assumptions this run breaks:**"
 NONE_BROKEN: Final = "**This run keeps every assumption of the seed.**"
-TRACES_TITLE: Final = "## The traces against time"
-TRACES_TEXT: Final = (
-    "Each dashed line is a delivery; events of one delivery happen at the same instant and are "
-    "stacked, numbered in order. The blue band on the receiver's lane is how long each "
-    "idempotency record counts."
-)
-
 RESTORE_TITLE: Final = "**What restores the durable runtime's promise**"
 RESTORE_LINE: Final = "- `{option}`: {effects}, {outcome} ({status})"
 ALREADY_SAFE: Final = "The durable runtime keeps its promise here: {status}."
@@ -190,31 +141,6 @@ NO_SINGLE_CHANGE: Final = (
     "No single setting restores it: more than one assumption is broken. Restore them one at a "
     "time and watch the counts."
 )
-
-TERMINAL_TEXT: Final = "## The same runs in a terminal"
-
-NOTICE: Final = """\
-## What to notice
-
-- **The lookup is only as good as the key.** With a key per delivery attempt the lookup asks
-  for a key that was never stored: it finds nothing, honestly, and the runtime calls again.
-  Temporal's advice is a key built from the workflow and activity ids, which survive retries.
-- **A record is a promise with an end date.** Once the record expires, a lookup and a keyed
-  request both find nothing: the receiver cannot tell a redelivery from a new debit. Records
-  must outlive the last redelivery, strictly under the seed's boundary convention.
-- **Atomic or nothing.** A record written in its own transaction can be lost while its debit
-  stays; in the same transaction, a crash takes both away and the redelivery is safe.
-- **Failing open trades safety for liveness; failing closed trades liveness for safety.** With
-  lookups down, calling again is a bet; parking the operation keeps the ledger right and hands
-  the unknown to a person.
-- **The receiver is the last line of defence.** A receiver that deduplicates by a retained key
-  saves every case above where the key is stable and the record is still there.
-"""
-
-
-def setting_label(name: str) -> str:
-    """A setting's control label: its CLI option and its sentence from ``SETTING_DESCRIPTIONS``."""
-    return f"`{option(name)}`: {SETTING_DESCRIPTIONS[name]}"
 
 
 def choices_of(scenario: Scenario) -> dict[str, str]:
@@ -228,13 +154,6 @@ def choices_of(scenario: Scenario) -> dict[str, str]:
             if not isinstance(value, Duration | None):
                 choices[name] = str(value)
     return choices
-
-
-def choice_options(name: str) -> list[str]:
-    """The values a choice control offers: the setting's closed set, in declaration order."""
-    kind = LabSettings.model_fields[name].annotation
-    assert isinstance(kind, type) and issubclass(kind, StrEnum)
-    return [member.value for member in kind]
 
 
 def plan_of(scenario: Scenario) -> str:
@@ -350,4 +269,4 @@ def assumption_table() -> str:
                 restored += ["; "] if restored else []
                 restored.append(Code(r.change))
         rows.append(((f"{number}. {text}",), (BREAKS[number],), run, durable, tuple(restored)))
-    return f"{TABLE_TITLE}\n\n{md_table(Table(header=TABLE_HEADER, rows=tuple(rows)), left=True)}"
+    return md_table(Table(header=TABLE_HEADER, rows=tuple(rows)), left=True)

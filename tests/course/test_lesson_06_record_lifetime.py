@@ -1,4 +1,4 @@
-"""Lesson "How long must records live?" runs headless: the estimates, the curve, the required
+"""Lesson 6, "How long must records live?", runs headless: the estimates, the curve, the required
 retention and the prediction's verdict are the risk wing's, and the command prints the same."""
 
 import io
@@ -11,15 +11,17 @@ import pytest
 
 from asyncfail.charts.specs import risk_curve_spec
 from asyncfail.cli.main import main
-from asyncfail.course import record_lesson as words
-from asyncfail.course.questions import RECORDS_QUESTION
+from asyncfail.course import lesson06_record_lifetime as lesson06
 from asyncfail.ground.durations import approx
+from asyncfail.ground.quiz import Question
 from asyncfail.risk.estimates import wilson
 from asyncfail.risk.inputs import BROWSER_TRIALS, command_line
 from asyncfail.risk.report import assess
+from tests.course.conftest import Lessons
 from tests.notebook_support import load_notebook, run_lesson, vega_specs, visible_text
 
-nb = load_notebook("06_record_lifetime")
+STEM = "06_record_lifetime"
+nb = load_notebook(STEM)
 SKIP = mo.ui.switch(value=True)
 
 
@@ -27,8 +29,8 @@ def run(**controls: object) -> tuple[str, dict[str, Any]]:
     return run_lesson(nb, **controls)
 
 
-def test_nothing_runs_before_a_prediction() -> None:
-    page, defs = run()
+def test_nothing_runs_before_a_prediction(lessons: Lessons) -> None:
+    page, defs = lessons.run(STEM)
     assert defs["run"] is None and vega_specs(page) == []
     assert defs["inputs"].trials == BROWSER_TRIALS
 
@@ -40,8 +42,8 @@ def test_the_estimates_curve_and_required_retention_are_the_risk_wings() -> None
     text = visible_text(page)
     d = expected.report.duplicate
     assert f"Duplicate : {d.probability:.2e} (95% interval {d.low:.2e} to {d.high:.2e}" in text
-    curve, defaults, chosen, _ = words.chart_data(expected)
-    spec = risk_curve_spec(curve, defaults, chosen, 1e-4, words.curve_description(expected))
+    curve, defaults, chosen, _ = lesson06.chart_data(expected)
+    spec = risk_curve_spec(curve, defaults, chosen, 1e-4, lesson06.curve_description(expected))
     assert vega_specs(page)[0]["datasets"] == spec["datasets"]
     required = expected.report.required.estimate
     assert required is not None
@@ -60,12 +62,12 @@ def test_the_command_shown_prints_the_same_report() -> None:
 def test_a_prediction_is_judged_by_the_trials() -> None:
     guess = SimpleNamespace(value="Temporal Cloud (30 d)")
     page, defs = run(prediction=guess)
-    right, said = words.judge(defs["run"], guess.value)
+    right, said = lesson06.judge(defs["run"], guess.value)
     assert said.split(":")[0] in visible_text(page)
     # Worked from the defaults: replays a day late (median) are rarely 30 days late, so 30
     # days of records keeps the estimate below 1e-4; an hour never does.
     assert right
-    assert not words.judge(defs["run"], "Powertools (1 h)")[0]
+    assert not lesson06.judge(defs["run"], "Powertools (1 h)")[0]
 
 
 @pytest.mark.parametrize(
@@ -77,24 +79,23 @@ def test_a_prediction_is_judged_by_the_trials() -> None:
     ],
 )
 def test_unreadable_text_gets_one_line(field: str, text: str, message: str) -> None:
-    texts = dict(words.CONTROL_TEXTS) | {field: text}
+    texts = dict(lesson06.CONTROL_TEXTS) | {field: text}
     controls = {k: mo.ui.text(value=v) for k, v in texts.items()}
     page, _ = run(
         texts=mo.ui.dictionary(controls),
         deliveries=mo.ui.number(1, 9, value=2),
         jitter=mo.ui.dropdown(["none", "full", "equal"], value="none"),
-        target=mo.ui.dropdown(list(words.TARGETS), value="1e-4"),
+        target=mo.ui.dropdown(list(lesson06.TARGETS), value="1e-4"),
         trials=mo.ui.dropdown({"1,000": 1000}, value="1,000"),
         seed=mo.ui.number(0, 10, value=0),
     )
     assert message in visible_text(page)
 
 
-def test_the_checks_answer_is_wilsons() -> None:
+def test_the_checks_answer_is_wilsons(lessons: Lessons) -> None:
+    question: Question = lessons.run(STEM)[1]["question"]
     _, high = wilson(0, 20_000)
     assert high == pytest.approx(3.84 / 20_000, rel=0.01)
-    assert "1.9 in 10,000" in RECORDS_QUESTION.answer and high < 2e-4
-    page, _ = run(
-        understanding=mo.ui.radio(list(RECORDS_QUESTION.options), value=RECORDS_QUESTION.answer)
-    )
+    assert "1.9 in 10,000" in question.answer and high < 2e-4
+    page, _ = run(understanding=mo.ui.radio(list(question.options), value=question.answer))
     assert "Right." in visible_text(page)

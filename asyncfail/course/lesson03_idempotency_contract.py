@@ -1,4 +1,5 @@
-"""The lesson that stresses the idempotency contract: every word the lesson shows, and its defaults.
+"""Lesson 3, "Stress the idempotency contract" (``notebooks/03_idempotency_contract.py``): its
+controls' defaults and parsing, and the captions and table it derives from a result.
 
 The controls' options are the contract wing's own words (``contract.terms``,
 ``contract.requests``); each knob's control starts at the value the chosen profile's system sets
@@ -23,77 +24,12 @@ from asyncfail.document.markdown import md_table
 from asyncfail.document.markup import Table
 from asyncfail.ground.durations import duration_error, parse_duration
 
-INTRO: Final = """\
-The Async Failure Lab assumes a **stable key** and a **retained record**. This separate
-two-request experiment relaxes those assumptions at the receiver. Request 1 (tenant-a /
-order-42, 1200 minor units) is applied and its idempotency record is committed with the debit;
-request 2 arrives later. Does the receiver reuse the first result, reject the request, or apply
-a second debit?
-
-All requests are fictional. The experiment's inputs stay in page memory: they are never written
-to the address bar, a file, or anywhere else.
-"""
-
 DEFAULTS: Final = ContractScenario()
 """The seed's example row: the profile, second request and delay controls start here."""
 
-SCOPE_LABEL: Final = (
-    "**Idempotency key scope**: a delivery attempt is not the identity of a business intent."
-)
-SECOND_LABEL: Final = "**Second request**: fictional requests only."
-PROFILE_LABEL: Final = "**Contract profile**: how a rejected reuse is reported"
-POLICY_LABEL: Final = (
-    "**Retained payload conflict policy**: does the receiver compare fingerprints?"
-)
-RETENTION_LABEL: Final = (
-    "**Idempotency retention (seconds)**: only the record expires, never the effect"
-)
-DELAY_LABEL: Final = "**Second request after (seconds)**"
-SECONDS_PLACEHOLDER: Final = "seconds, e.g. 3600 or 0.5"
-BOUNDARY_LABEL: Final = (
-    "**Boundary convention**: at exactly the retention boundary, is the record there?"
-)
-DEPARTURES_TITLE: Final = "**Not what {profile} does:**"
-INPUT_NOT_READ: Final = "**Not read; the profile's value is used.**"
-
 DISPOSITION_CAPTION: Final = "applied, reused, or conflict"
-YES_NO: Final = ("no", "yes")
-"""How a yes/no figure is shown, indexed by the bool."""
-
-BOUNDARY_TEXT: Final = (
-    "## The retention boundary\n\n"
-    "Every cell is the same experiment with another retention and delay; the dashed diagonal is "
-    "the exact boundary (delay = retention) and the ring marks your inputs. The right-hand view "
-    "zooms into the seconds around your retention, where the boundary convention decides the "
-    "diagonal."
-)
-OVERVIEW_TITLE: Final = "Overview"
-ZOOM_TITLE: Final = "Zoom: the seconds around the boundary"
 ZOOM_RADIUS_SECONDS: Final = 5
-
-NOTICE: Final = """\
-## What to notice
-
-- **Key scope is identity.** With a key per delivery attempt the receiver never finds the first
-  record, so the same intent is applied twice at any delay. Dapr's activity execution id changes
-  on each retry, which is exactly this mistake.
-- **A key without the tenant leaks results.** With the operation id alone, tenant-b's order-42
-  hits tenant-a's record: without a fingerprint it receives tenant-a's result. The IETF draft's
-  security note asks for keys combined with client-specific attributes.
-- **Ignoring the fingerprint hides conflicts.** AWS Lambda Powertools validates payloads only
-  when configured; the draft asks for 422, Stripe returns an `idempotency_error`, Brandur
-  Leach's design a 409.
-- **Retention expiry does not make repeating an effect correct.** Stripe prunes keys after
-  24 h, Brandur Leach's reaper after 72 h, Powertools after 3600 s by default: a retry or a
-  manual replay after that is a new request. The boundary convention only decides the instant
-  delay = retention exactly: under the seed's convention records must outlive every replay
-  window (strictly longer); under Powertools' and Brandur Leach's, equal is enough.
-
-*Identity experiment boundaries: two sequential requests; the record and effect commit
-atomically; a canonical tuple stands in for a request fingerprint, not a production
-cryptographic hash; concurrent claims (the draft's and Stripe's 409 for a request still in
-flight) are not modeled.*
-"""
+"""How far the zoomed heatmap reaches either side of the retention, in seconds."""
 
 
 def profile_label(profile: ContractProfile) -> str:

@@ -1,0 +1,318 @@
+"""Lesson 1, the Async Failure Lab: it runs headless, with its defaults and with substituted
+controls, and shows the model; its check; its last section, "Does the model tell the truth?",
+the table the build recorded (a fresh run is compared with it in
+tests/reference/test_verify.py) and the live run a served lesson offers."""
+
+import io
+import re
+import subprocess
+import sys
+from types import SimpleNamespace
+from typing import Any
+
+import marimo as mo
+import pytest
+
+from asyncfail import Fault, Mode, Scenario, simulate
+from asyncfail.charts.timeline import narrate, timeline_rows
+from asyncfail.cli.main import main
+from asyncfail.course.lesson01_async_failure_lab import verification
+from asyncfail.course.lesson01_async_failure_lab.verified import VERIFIED_JSON
+from asyncfail.ground.quiz import Question
+from asyncfail.lab.settings import KeyStability
+from asyncfail.reference.verification import matrix
+from tests.cli_support import ROOT
+from tests.course.conftest import Lessons
+from tests.notebook_support import (
+    RUNTIMES,
+    load_notebook,
+    run_lesson,
+    stats,
+    unescape_nested,
+    vega_specs,
+    visible_text,
+)
+
+STEM = "01_async_failure_lab"
+nb = load_notebook(STEM)
+
+
+def run(**controls: object) -> tuple[str, dict[str, Any]]:
+    return run_lesson(nb, **controls)
+
+
+def test_defaults_show_question_and_assumptions_but_hide_counts_until_predicted(
+    lessons: Lessons,
+) -> None:
+    page, defs = lessons.run(STEM)
+    text = visible_text(page)
+    assert "The debit succeeds. The worker crashes before recording the result." in text
+    for assumption in simulate(Scenario()).assumptions:
+        assert assumption in text
+    assert defs["revealed"] is False
+    assert "Commit a guess" in text
+    assert vega_specs(page) == [], "no trace before the learner predicts or skips"
+    assert defs["fault"].value == "crash-after-effect"  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("fault", list(Fault))
+def test_each_fault_shows_the_librarys_counts_status_and_traces(fault: Fault) -> None:
+    page, defs = run(
+        fault=mo.ui.dropdown([f.value for f in Fault], value=fault.value),
+        skip_prediction=mo.ui.switch(value=True),
+    )
+    text = visible_text(page)
+    expected = {m: simulate(Scenario(fault=fault, mode=m)) for m in RUNTIMES}
+    assert defs["results"] == expected
+    for result in expected.values():
+        assert result.status.value in text
+        assert f"Tool calls {result.counts.tool_calls} · lookups {result.counts.lookups}" in text
+        assert f"outcome {result.outcome.value}" in text
+    specs = vega_specs(page)
+    assert [s["title"] for s in specs] == [f"{m.value} runtime: {fault.value}" for m in RUNTIMES]
+    for spec, mode in zip(specs, Mode, strict=True):
+        assert spec["datasets"]["events"] == timeline_rows(expected[mode], defs["step"].value)
+        assert spec["description"].startswith(f"Timeline of the {mode.value} runtime")
+
+
+def test_seed_case_counts_are_displayed_as_stats() -> None:
+    page, _ = run(skip_prediction=mo.ui.switch(value=True))
+    # Naive first, then durable: the seed's 2 attempts / 2 effects and 2 attempts / 1 effect.
+    assert stats(page) == [
+        ("Delivery attempts", "2"),
+        ("Business effects", "2"),
+        ("Delivery attempts", "2"),
+        ("Business effects", "1"),
+    ]
+
+
+def test_stepping_moves_narration_and_highlight() -> None:
+    page, defs = run(skip_prediction=mo.ui.switch(value=True), step=mo.ui.slider(1, 6, value=3))
+    naive = defs["results"][Mode.NAIVE]  # type: ignore[index]
+    assert visible_text(narrate(naive, 3)) in visible_text(page)
+    assert "Step 3 of 5, delivery attempt 1, worker: The worker process crashes" in visible_text(
+        page
+    )
+    states = [r["state"] for r in vega_specs(page)[0]["datasets"]["events"]]
+    assert states == ["past", "past", "current", "future", "future"]
+
+
+def test_committed_prediction_is_judged_against_the_model() -> None:
+    results = {m: simulate(Scenario(mode=m)) for m in RUNTIMES}
+    guess = SimpleNamespace(value={"naive": 1, "durable": 1})
+    view, _ = nb.counts_panel.run(prediction=guess, revealed=True, results=results)
+    text = visible_text(view.text)
+    assert "naive: you guessed 1; the model applied 2 business effects" in text
+    assert "durable: right, 1 business effect." in text
+
+
+def test_skipping_lasts_across_faults_while_the_prediction_is_per_fault(lessons: Lessons) -> None:
+    # The prediction is built from the fault, so a new fault asks afresh; the skip switch is
+    # not, so a learner who skips keeps skipping as they try other faults.
+    graph = nb.app._graph
+    (skip_cell,) = [c for c in graph.cells.values() if "skip_prediction" in c.defs]
+    (prediction_cell,) = [c for c in graph.cells.values() if "prediction" in c.defs]
+    assert "fault" not in skip_cell.refs and "fault" in prediction_cell.refs
+    _, first = lessons.run(STEM)
+    _, second = run(fault=mo.ui.dropdown([f.value for f in Fault], value="none"))
+    skips = [visible_text(run["skip_prediction"].text) for run in (first, second)]  # type: ignore[attr-defined]
+    assert skips[0] == skips[1] and "crash-after-effect" not in skips[0]
+    assert "Under <strong>none</strong>" in unescape_nested(second["prediction"].text)  # type: ignore[attr-defined]
+
+
+def test_cli_command_and_json_match_the_cli() -> None:
+    page, _ = run(fault=mo.ui.dropdown([f.value for f in Fault], value="response-lost"))
+    text = visible_text(page)
+    for mode in RUNTIMES:
+        argv = ["lab", "--fault", "response-lost", "--mode", mode.value]
+        assert "asyncfail " + " ".join(argv) in text
+        out = io.StringIO()
+        assert main(argv, stdout=out) == 0
+        # Syntax highlighting splits the JSON into spans: compare without whitespace.
+        assert "".join(out.getvalue().split()) in "".join(text.split())
+
+
+def test_check_question_feedback(lessons: Lessons) -> None:
+    question: Question = lessons.run(STEM)[1]["question"]
+    assert "durable runtime's second attempt" in question.prompt
+    page, _ = run(understanding=mo.ui.radio(list(question.options), value=question.answer))
+    assert "Right." in visible_text(page)
+    wrong = question.options[0]
+    page, _ = run(understanding=mo.ui.radio(list(question.options), value=wrong))
+    assert "Not quite." in visible_text(page)
+
+
+def test_the_checks_answer_is_what_the_model_does() -> None:
+    # The answer: the durable runtime looks the key up before calling again, and debits once.
+    durable = simulate(Scenario(fault=Fault.CRASH_AFTER_EFFECT, mode=Mode.DURABLE))
+    naive = simulate(Scenario(fault=Fault.CRASH_AFTER_EFFECT, mode=Mode.NAIVE))
+    assert (durable.counts.lookups, durable.counts.effects) == (1, 1)
+    assert (naive.counts.lookups, naive.counts.effects) == (0, 2)
+
+
+def test_a_static_snapshot_shows_the_results_without_the_prediction_step(
+    lessons: Lessons,
+) -> None:
+    # `marimo export html ... -- --snapshot` sets this; a snapshot cannot take a prediction.
+    page, defs = lessons.run(STEM, snapshot=True)
+    assert defs["revealed"] is True
+    assert ("Business effects", "2") in stats(page)
+    assert "Static snapshot: the counts are shown without the prediction step." in visible_text(
+        page
+    )
+    assert len(vega_specs(page)) == 2
+
+
+@pytest.mark.parametrize(
+    "guesses",
+    [
+        {"naive": None, "durable": None},
+        {"naive": 2.5, "durable": -1},
+        {"naive": "x", "durable": 99},
+    ],
+)
+def test_a_committed_guess_that_is_not_a_count_is_explained_not_judged(
+    guesses: dict[str, object],
+) -> None:
+    results = {m: simulate(Scenario(mode=m)) for m in RUNTIMES}
+    view, _ = nb.counts_panel.run(
+        prediction=SimpleNamespace(value=guesses), revealed=True, results=results
+    )
+    text = visible_text(view.text)
+    for mode in RUNTIMES:
+        assert f"{mode.value}: no guess to judge; enter a whole number" in text
+    assert ("Business effects", "2") in stats(view.text), "the counts still show"
+
+
+# --- Does the model tell the truth? ---------------------------------------------------------
+
+
+def test_the_section_shows_the_recorded_verdict_date_platform_and_command(
+    lessons: Lessons,
+) -> None:
+    page, _ = lessons.run(STEM)
+    text = visible_text(page)
+    found = verification.recorded()
+    title = "Does the model tell the truth?"
+    assert title in text
+    assert visible_text(verification.summary(found).replace("**", "")) in text
+    assert found.date in text and found.platform in text
+    assert ".venv/bin/asyncfail verify --format text" in text
+    # Last section of the lesson: after what to notice, before the check for understanding.
+    assert text.index("What to notice") < text.index(title) < text.index("Check:")
+
+
+def test_the_table_has_a_row_per_recorded_case_under_the_librarys_labels(
+    lessons: Lessons,
+) -> None:
+    page, _ = lessons.run(STEM)
+    markup = unescape_nested(page)
+    found = verification.recorded()
+    assert re.search(rf"data-total-rows='{len(found.rows)}'", markup)
+    rows = verification.table_rows(found)
+    assert len(rows) == len(found.rows) == 112
+    assert list(rows[0]) == list(verification.COLUMNS.values())
+    assert rows[0][verification.COLUMNS["case"]] == "none naive stable atomic lookup-only"
+    for label in verification.COLUMNS.values():
+        assert label in markup
+
+
+def test_the_recorded_document_names_when_where_and_what_ran() -> None:
+    assert VERIFIED_JSON.lstrip().startswith("{")
+    found = verification.recorded()
+    assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", found.date)
+    assert "Python 3." in found.platform
+    assert {row["case"]["fault"] for row in found.rows} == {f.value for f in Fault}
+    assert verification.verdict_kind(found) == ("danger" if found.disagreements else "success")
+
+
+def test_a_disagreement_would_be_said_first_and_named() -> None:
+    found = verification.recorded()
+    broken = verification.RecordedVerification(
+        found.date, found.platform, found.deliveries, found.rows, ("a b c d e",)
+    )
+    assert verification.summary(broken).startswith("**1 disagree with the model: a b c d e.**")
+    assert verification.verdict_kind(broken) == "danger"
+
+
+class Pressed:
+    """A run button, pressed (what `mo.ui.run_button().value` is once clicked)."""
+
+    value = True
+
+
+def test_only_a_served_lesson_on_a_platform_with_processes_offers_a_live_run() -> None:
+    # Served (an HTTP request) and able to start processes: the only case with a button.
+    assert verification.can_run_live(served=True, platform="linux")
+    assert verification.can_run_live(served=True, platform="darwin")
+    assert not verification.can_run_live(served=True, platform="emscripten")  # WebAssembly
+    assert not verification.can_run_live(served=False, platform="linux")  # an export, a test
+    assert not verification.can_run_live(served=False, platform="emscripten")
+
+
+def test_a_lesson_run_without_a_server_shows_the_command_and_no_button(lessons: Lessons) -> None:
+    page, defs = lessons.run(STEM)
+    text = visible_text(page)
+    assert defs["live_run"] is None
+    assert "Run the verification here" not in text
+    assert "This page shows the table the build recorded: a browser cannot start processes." in text
+    assert "This page is served by Python" not in text
+
+
+def test_exporting_the_lesson_never_loads_the_reference_implementation() -> None:
+    # Apart: this test process may have loaded it for other tests. The export's path is this
+    # (the notebook run once, without a server); the browser's never has a button either.
+    code = (
+        "import sys; from tests.notebook_support import load_notebook, run_lesson; "
+        "run_lesson(load_notebook('01_async_failure_lab')); "
+        "print(sorted(m for m in sys.modules if m.startswith('asyncfail.reference')))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert done.stdout.strip().splitlines()[-1] == "[]", done.stderr
+
+
+def test_pressing_run_runs_the_reference_and_shows_the_result_just_now(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from asyncfail.reference import live
+
+    cases = matrix(faults=[Fault.CRASH_AFTER_EFFECT], keys=[KeyStability.STABLE])[::2]
+    monkeypatch.setattr(live, "default_cases", lambda: cases)
+    page, _ = run_lesson(nb, live_run=Pressed())
+    text = visible_text(page)
+    platform = live.this_platform()
+    assert f"{verification.AGREES} Run just now on {platform}: 4 cases" in text
+    assert "This page is served by Python" in text
+    # The recorded table (every case) and the one just run (these four).
+    totals = re.findall(r"data-total-rows='(\d+)'", unescape_nested(page))
+    assert totals == [str(len(verification.recorded().rows)), str(len(cases))] == ["112", "4"]
+    # After the section's words and before what the section says to notice.
+    assert text.index("Run just now") < text.index("What the table shows")
+
+
+def test_a_reference_that_cannot_run_is_one_inline_message(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from asyncfail.reference import live
+
+    def broken(progress: object) -> object:
+        raise live.ReferenceFailure("the receiver did not start: no such interpreter")
+
+    monkeypatch.setattr(live, "run", broken)
+    page, _ = run_lesson(nb, live_run=Pressed())
+    text = visible_text(page)
+    assert "The reference implementation could not run here." in text
+    assert "the receiver did not start: no such interpreter" in text
+    assert "Traceback" not in text
+
+
+def test_each_page_of_the_recorded_table_is_one_fault(lessons: Lessons) -> None:
+    rows = verification.table_rows(verification.recorded())
+    label, size = verification.COLUMNS["case"], verification.TABLE_PAGE
+    pages = [rows[start : start + size] for start in range(0, len(rows), size)]
+    assert [len(page) for page in pages] == [size] * len(Fault)
+    for page, fault in zip(pages, Fault, strict=True):
+        assert {row[label].split()[0] for row in page} == {fault.value}
+    assert re.search(rf"data-page-size='{size}'", unescape_nested(lessons.run(STEM)[0]))

@@ -1,0 +1,165 @@
+"""The page parts every lesson shares (``asyncfail.course.page``): predict-then-reveal asked,
+judged and revealed the same way in every lesson that uses it; and a static snapshot that says
+it is one, shows its controls disabled, and answers its check."""
+
+from types import SimpleNamespace
+
+import marimo as mo
+import pytest
+
+from asyncfail import Fault, Mode, Scenario
+from asyncfail.course import page
+from asyncfail.course.page import SNAPSHOT_BANNER
+from asyncfail.ground.quiz import Question
+from asyncfail.lab.simulation import simulate_each_mode
+from tests.course.conftest import Lessons
+from tests.notebook_support import NOTEBOOKS, stats, unescape_nested, visible_text
+
+STEMS = [p.stem for p in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.py"))]
+# The lessons that predict the effect counts of both runtimes, with the component.
+PREDICTING = ["01_async_failure_lab", "02_break_the_assumptions", "05_two_workers"]
+SEED = simulate_each_mode(Scenario(fault=Fault.CRASH_AFTER_EFFECT))  # naive 2, durable 1
+WAITING = "Commit a guess to see the runs."
+
+
+def shown(element: object) -> str:
+    return visible_text(element.text)  # type: ignore[attr-defined]
+
+
+# --- predict, then reveal ----------------------------------------------------------------------
+
+
+def test_the_form_has_a_field_per_runtime_starting_at_the_default_guess() -> None:
+    form = page.prediction_form(mo, "Naive: {naive} Durable: {durable}")
+    markup = unescape_nested(form.text)
+    assert markup.count("<marimo-number") == 2
+    assert markup.count(f"data-initial-value='{page.DEFAULT_GUESS}'") == 2
+    assert page.COMMIT_LABEL in markup
+    assert form.value is None, "nothing is committed until the button is pressed"
+
+
+@pytest.mark.parametrize(
+    ("committed", "skipped", "snapshot", "revealed"),
+    [
+        (None, False, False, False),
+        ({"naive": 1, "durable": 1}, False, False, True),
+        (None, True, False, True),
+        (None, False, True, True),
+    ],
+)
+def test_the_results_are_revealed_by_a_guess_a_skip_or_a_snapshot(
+    committed: object, skipped: bool, snapshot: bool, revealed: bool
+) -> None:
+    prediction = SimpleNamespace(value=committed)
+    skip = mo.ui.switch(value=skipped)
+    found, view = page.ask(mo, prediction, skip, snapshot)
+    assert found is revealed
+    assert (page.SNAPSHOT_NOTE.strip("*")[:40] in shown(view)) is snapshot
+
+
+def test_a_snapshot_can_say_nothing_in_place_of_the_form() -> None:
+    _, view = page.ask(mo, SimpleNamespace(value=None), mo.ui.switch(), True, note="")
+    assert view.text == mo.md("").text
+
+
+def test_until_revealed_only_the_waiting_callout_shows() -> None:
+    view = page.reveal(mo, False, WAITING, SEED, SimpleNamespace(value=None))
+    assert WAITING in shown(view) and "neutral" in view.text and stats(view.text) == []
+
+
+def test_the_reveal_shows_each_runtimes_counts_and_judges_each_guess() -> None:
+    guess = SimpleNamespace(value={"naive": 1, "durable": 1})
+    view = page.reveal(mo, True, WAITING, SEED, guess, figures=True)
+    text = shown(view)
+    # Naive first: 2 attempts and 2 debits; durable: 2 attempts, 1 debit (hand-counted).
+    assert stats(view.text) == [
+        ("Delivery attempts", "2"),
+        ("Business effects", "2"),
+        ("Delivery attempts", "2"),
+        ("Business effects", "1"),
+    ]
+    assert text.index("naive runtime") < text.index("durable runtime")
+    assert "Tool calls 2 · lookups 0 · outcome duplicate" in text
+    assert "Tool calls 1 · lookups 1 · outcome exactly-once" in text
+    assert "naive: you guessed 1; the model applied 2 business effects (more" in text
+    assert "durable: right, 1 business effect." in text
+    assert WAITING not in text
+    # The panels, then the feedback.
+    assert text.index("durable runtime") < text.index("you guessed")
+
+
+def test_the_reveal_without_a_guess_judges_nothing_and_places_extras() -> None:
+    view = page.reveal(
+        mo,
+        True,
+        WAITING,
+        SEED,
+        SimpleNamespace(value=None),
+        extra=lambda result: [mo.md(f"extra for {result.mode.value}")],
+        above=[mo.md("ABOVE")],
+        below=[mo.md("BELOW")],
+    )
+    text = shown(view)
+    assert "guessed" not in text and "right," not in text and "Tool calls" not in text
+    assert text.startswith("ABOVE") and text.endswith("BELOW")
+    assert text.index("extra for naive") < text.index("durable runtime")
+
+
+def test_feedback_can_come_before_the_panels() -> None:
+    guess = SimpleNamespace(value={"naive": 2, "durable": 2})
+    text = shown(page.reveal(mo, True, WAITING, SEED, guess, feedback_first=True))
+    assert text.index("naive: right, 2 business effects.") < text.index("naive runtime")
+
+
+def test_a_guess_that_is_not_a_count_gets_a_warning_not_a_verdict() -> None:
+    view = page.reveal(mo, True, WAITING, SEED, SimpleNamespace(value={"naive": 2.5}))
+    assert "naive: no guess to judge" in shown(view)
+    assert "data-kind='\"warn\"'" in unescape_nested(view.text)
+
+
+@pytest.mark.parametrize("stem", PREDICTING)
+def test_every_predicting_lesson_asks_with_the_component(stem: str, lessons: Lessons) -> None:
+    page_html, defs = lessons.run(stem)
+    assert defs["revealed"] is False
+    assert page.COMMIT_LABEL in unescape_nested(defs["prediction"].text)
+    assert stats(page_html) == [], "no counts before a guess or a skip"
+    assert list(defs["results"])[:2] == [Mode.NAIVE, Mode.DURABLE]
+
+
+# --- static snapshots -------------------------------------------------------------------------
+
+# Not shown in a snapshot at all: the check's radio (its answer is shown instead) and the
+# prediction forms (a note says the snapshot skips them).
+NOT_SHOWN = {"understanding", "prediction"}
+
+
+def controls(defs: dict[str, object]) -> dict[str, str]:
+    """Every UI element a lesson shows, by name, as rendered (a dictionary of elements with its
+    elements' markup unescaped)."""
+    return {
+        name: unescape_nested(value.text)  # type: ignore[attr-defined]
+        for name, value in defs.items()
+        if name not in NOT_SHOWN and "<marimo-ui-element" in str(getattr(value, "text", ""))
+    }
+
+
+@pytest.mark.parametrize("stem", STEMS)
+def test_a_snapshot_is_labelled_disabled_and_answered(stem: str, lessons: Lessons) -> None:
+    page_html, defs = lessons.run(stem, snapshot=True)
+    text = visible_text(page_html)
+    assert visible_text(SNAPSHOT_BANNER.replace("**", "")).split(":")[0] in text
+    found = controls(defs)
+    assert found, "every lesson has controls"
+    for name, html in found.items():
+        assert "data-disabled='true'" in html and "data-disabled='false'" not in html, name
+    question = defs["question"]
+    assert isinstance(question, Question)
+    assert question.answer in text and question.explanation in text
+
+
+@pytest.mark.parametrize("stem", STEMS)
+def test_a_live_lesson_has_live_controls_and_no_banner(stem: str, lessons: Lessons) -> None:
+    page_html, defs = lessons.run(stem)
+    assert "This is a static snapshot" not in visible_text(page_html)
+    for name, html in controls(defs).items():
+        assert "data-disabled='false'" in html and "data-disabled='true'" not in html, name
