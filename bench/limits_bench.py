@@ -16,7 +16,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from asyncfail.course.explore_lesson import ROWS, explore_row, matrix_scope  # noqa: E402
+from asyncfail.course.lesson04_explore_every_failure import ROWS, explore_row, matrix_scope  # noqa: E402
 from asyncfail.explore.plans import MAX_FAULTS  # noqa: E402
 from asyncfail.lab.scenario import MAX_DELIVERIES  # noqa: E402
 from asyncfail.risk.inputs import RiskInputs  # noqa: E402

@@ -6,8 +6,8 @@
   recent notebooks) answer 404 to anyone: in run mode the lessons never call them, and the file
   list shows the server's temporary paths.
 - **The switch**: every request carries the person serving's live-verification switch in its
-  ``meta`` (``course.truth_lesson.LIVE_VERIFY_META``), which lesson 1 reads; being set here on
-  every request, a visitor cannot set it.
+  ``meta`` (``LIVE_VERIFY_META`` of lesson 1's ``verification`` module), which lesson 1
+  reads; being set here on every request, a visitor cannot set it.
 - **At most ``max_sessions`` lessons open at once**: a lesson's session lives while its page's
   websocket (``…/ws``) is open, and for marimo's session TTL after. A websocket beyond the
   limit is refused before it opens (the page says it lost its connection; a reload retries),
@@ -20,7 +20,7 @@ import re
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any, Final
 
-from asyncfail.course.truth_lesson import LIVE_VERIFY_META, LiveVerify
+from asyncfail.course.lesson01_async_failure_lab.verification import LIVE_VERIFY_META, LiveVerify
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]

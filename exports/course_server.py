@@ -43,8 +43,8 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 
+from asyncfail.course.lesson01_async_failure_lab.verification import LiveVerify
 from asyncfail.course.site import PageKind, page_title
-from asyncfail.course.truth_lesson import LiveVerify
 
 
 def lesson_apps(lessons: list[Lesson], folder: Path) -> dict[str, Path]:
