@@ -12,10 +12,16 @@
   library, its wheel and the preview must add little to start-up).
 Each load runs in a fresh browser context (cold cache); the two pages alternate so machine noise
 hits both alike. Needs Debian's Chromium (`apt-get install chromium`), as the build does.
+
+Then, per lesson, its static snapshot (the document, exports/document.py): first contentful
+paint and requests, from a local server, cold (goal: under 0.5 s, a handful of requests); and
+lesson 1 opened twice in one browser, the second time with the server gone (offline, from the
+site's service worker): seconds to live, each visit. `BENCH_RUNS=N` sets the runs (default 5).
 """
 
 from __future__ import annotations
 
+import os
 import statistics
 import sys
 import tempfile
@@ -30,7 +36,7 @@ from build import build_site, export_wasm  # noqa: E402
 from lessons import Lesson  # noqa: E402
 from serve import serving  # noqa: E402
 
-RUNS = 5
+RUNS = int(os.environ.get("BENCH_RUNS", "5"))
 TRIVIAL = '''"""Trivial page
 
 The baseline of the start-up benchmark: marimo alone, one output.
@@ -98,6 +104,50 @@ def report_line(label: str, lab: list[float], trivial: list[float], goal: str) -
     )
 
 
+FIRST_PAINT = """() => new Promise((done) => {
+  const find = () => performance.getEntriesByName("first-contentful-paint")[0];
+  if (find()) return done(find().startTime / 1000);
+  new PerformanceObserver(() => find() && done(find().startTime / 1000))
+    .observe({ type: "paint", buffered: true });
+})"""
+
+
+def snapshot_figures(browser, url: str) -> tuple[float, int]:  # type: ignore[no-untyped-def]
+    """A snapshot's first contentful paint (s) and its request count, in a fresh context."""
+    context = browser.new_context()
+    requests: list[str] = []
+    context.on("request", lambda request: requests.append(request.url))
+    page = context.new_page()
+    page.goto(url)
+    paint = float(page.evaluate(FIRST_PAINT))
+    context.close()
+    return paint, len(requests)
+
+
+def offline_second_visit(browser, site: Path, lesson: Lesson) -> tuple[float, float]:  # type: ignore[no-untyped-def]
+    """Seconds to live: lesson opened online, then again with the server gone."""
+    context = browser.new_context()
+    live = 'html[data-lesson-state="live"]'
+
+    def visit(url: str) -> float:
+        page = context.new_page()
+        start = time.perf_counter()
+        page.goto(url)
+        page.wait_for_selector(live, state="attached", timeout=TIMEOUT_MS)
+        seconds = time.perf_counter() - start
+        return seconds
+
+    with serving(site) as url:
+        target = f"{url}{lesson.site_dir}/"
+        first = visit(target)
+        context.pages[-1].wait_for_selector(
+            'html[data-offline="kept"]', state="attached", timeout=TIMEOUT_MS
+        )
+    second = visit(target)
+    context.close()
+    return first, second
+
+
 def main() -> None:
     chromium = find_chromium()
     with tempfile.TemporaryDirectory() as tmp:
@@ -140,6 +190,26 @@ def main() -> None:
         baseline = [first for first, _ in samples["trivial"]]
         report_line("first content", lab_first, baseline, "goal well under 1x")
         report_line("interactive", lab_live, baseline, "goal <= 1.2x")
+
+        with serving(site) as url, sync_playwright() as playwright:
+            browser = launch(playwright, chromium)
+            for lesson in report.pages:
+                runs = [snapshot_figures(browser, f"{url}{lesson.site_dir}/static.html")]
+                runs += [snapshot_figures(browser, f"{url}{lesson.site_dir}/static.html")]
+                paint = statistics.median(r[0] for r in runs)
+                print(
+                    f"export: {lesson.slug:<26} snapshot first content {paint:5.2f} s, "
+                    f"{runs[0][1]} request(s) (goal < 0.5 s, a handful)"
+                )
+            browser.close()
+        with sync_playwright() as playwright:
+            browser = launch(playwright, chromium)
+            first, second = offline_second_visit(browser, site, report.pages[0])
+            browser.close()
+        print(
+            f"export: lesson 1 live, first visit {first:6.2f} s; second visit offline "
+            f"{second:6.2f} s ({second / first:4.2f}x)"
+        )
 
 
 if __name__ == "__main__":

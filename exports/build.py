@@ -111,6 +111,16 @@ def normalise(text: str) -> str:
     return RANDOM_ID.sub("random-id=<id>", text)
 
 
+def reproducible_content(path: Path) -> bytes:
+    """What of a site file two builds of one checkout reproduce: an HTML page without marimo's
+    random UI ids; a picture's size only (Chromium's anti-aliasing may vary); other files whole."""
+    if path.suffix == ".html":
+        return normalise(path.read_text(encoding="utf-8")).encode("utf-8")
+    if path.name == PICTURE:
+        return str(path.stat().st_size).encode()
+    return path.read_bytes()
+
+
 def up(depth: int) -> str:
     return "../" * depth
 
@@ -341,7 +351,7 @@ def build_site(  # type: ignore[no-untyped-def]
     # GitHub Pages would hide folders starting with "_" (such as _marimo/) from Jekyll.
     (out / ".nojekyll").write_text("", encoding="utf-8")
     # Last: its version is a digest of every other file.
-    write_service_worker(out, MIRROR_DIR, WHEELS_DIR)
+    write_service_worker(out, MIRROR_DIR, WHEELS_DIR, reproducible_content)
     report.seconds = time.perf_counter() - started
     report.source = source if source_fingerprint() == source else ""
     size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())

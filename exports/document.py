@@ -242,9 +242,25 @@ class Renderer:
             png = base64.b64encode(self.picture(spec)).decode("ascii")
             img = f'<img src="data:image/png;base64,{png}" alt="{name}">'
             return f'<figure class="chart">{img}</figure>'
+        svg = local_ids(svg, f"chart{self.charts}-")
         # Vega's own ARIA inside the SVG is hidden: the figure is one image, named.
         svg = re.sub(r"<svg\b", '<svg aria-hidden="true" focusable="false"', svg, count=1)
         return f'<figure class="chart" role="img" aria-label="{name}">{svg}</figure>'
+
+
+SVG_ID = re.compile(r'\bid="([^"]+)"')
+
+
+def local_ids(svg: str, prefix: str) -> str:
+    """``svg`` with its ids (and what refers to them) renamed ``<prefix>1``, ``<prefix>2``... in
+    order: vl-convert numbers clip paths with a counter that runs across charts and builds, so
+    two builds would differ, and two charts of a page could share an id."""
+    names = {old: f"{prefix}{index}" for index, old in enumerate(SVG_ID.findall(svg), 1)}
+    for old, new in names.items():
+        for before, after in ((f'id="{old}"', f'id="{new}"'), (f"#{old})", f"#{new})")):
+            svg = svg.replace(before, after)
+        svg = svg.replace(f'href="#{old}"', f'href="#{new}"')
+    return svg
 
 
 def draw_vega_lite(spec: dict[str, Any]) -> str:

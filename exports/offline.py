@@ -11,19 +11,23 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent / "offline"
 SERVICE_WORKER = "sw.js"
 
 
-def site_version(out: Path) -> str:
-    """A digest of every file of the site at ``out`` (names and bytes) but the worker itself."""
+def site_version(out: Path, content: Callable[[Path], bytes] = Path.read_bytes) -> str:
+    """A digest of every file of the site at ``out`` (names and ``content``) but the worker
+    itself. The build's ``content`` leaves out what differs between two builds of the same
+    checkout (marimo's random UI ids, the pictures' anti-aliasing): the same checkout gives the
+    same worker, byte for byte."""
     digest = hashlib.sha256()
     for path in sorted(p for p in out.rglob("*") if p.is_file()):
         name = path.relative_to(out).as_posix()
         if name != SERVICE_WORKER:
-            digest.update(name.encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+            digest.update(name.encode() + b"\0" + hashlib.sha256(content(path)).digest())
     return digest.hexdigest()[:16]
 
 
@@ -35,13 +39,16 @@ def kept_files(out: Path, mirror: str, wheels: str) -> list[str]:
     return ["./", *paths]
 
 
-def write_service_worker(out: Path, mirror: str, wheels: str) -> Path:
-    """``sw.js`` at the root of the site at ``out`` (after every other file is written)."""
+def write_service_worker(
+    out: Path, mirror: str, wheels: str, content: Callable[[Path], bytes] = Path.read_bytes
+) -> Path:
+    """``sw.js`` at the root of the site at ``out`` (after every other file is written);
+    ``content`` as for ``site_version``."""
     text = (HERE / SERVICE_WORKER).read_text(encoding="utf-8")
     for marker in ("__VERSION__", "__KEEP__"):
         if text.count(marker) != 1:
             raise SystemExit(f"export: {SERVICE_WORKER} has no single {marker}")
-    text = text.replace("__VERSION__", site_version(out))
+    text = text.replace("__VERSION__", site_version(out, content))
     text = text.replace("__KEEP__", json.dumps(kept_files(out, mirror, wheels)))
     target = out / SERVICE_WORKER
     target.write_text(text, encoding="utf-8")

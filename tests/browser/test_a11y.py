@@ -156,3 +156,65 @@ def test_a_page_opened_from_a_file_says_it_needs_a_server(
         expect(note.get_by_role("link")).to_have_attribute("href", "static.html")
     finally:
         context.close()
+
+
+# The element that has the keyboard's focus (inside shadow roots too): what it is, its name or
+# value, and whether a focus indicator is drawn (an outline or a ring).
+FOCUSED = """() => {
+  let el = document.activeElement;
+  while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+  if (!el || el === document.body) return null;
+  const s = getComputedStyle(el);
+  const drawn = (s.outlineStyle !== "none" && parseFloat(s.outlineWidth) > 0)
+    || (s.boxShadow && s.boxShadow !== "none");
+  return { tag: el.tagName, role: el.getAttribute("role") || "", type: el.type || "",
+           value: el.getAttribute("value") || "", text: (el.innerText || "").trim(),
+           drawn: Boolean(drawn) };
+}"""
+MAX_TABS = 400
+
+
+def tab_to(page: Any, wanted: Any, seen: list[dict[str, Any]], key: str = "Tab") -> dict[str, Any]:
+    """Press Tab (or ``key``) until the focused element is ``wanted`` (a predicate); every
+    element reached on the way goes to ``seen``."""
+    for _ in range(MAX_TABS):
+        page.keyboard.press(key)
+        focused = page.evaluate(FOCUSED)
+        if focused:
+            seen.append(focused)
+            if wanted(focused):
+                return dict(focused)
+    raise AssertionError(f"not reached by Tab in {MAX_TABS} presses; reached: {seen[-8:]}")
+
+
+def test_lesson_1_is_finished_with_the_keyboard_alone(guarded_page: Any, site_url: str) -> None:
+    """Predict (type a guess, commit it), see the revealed counts, answer the check: keys only,
+    each control reached by Tab showing where the focus is (WCAG 2.1.1, 2.4.7)."""
+    from asyncfail.course import lab_lesson
+    from asyncfail.course.questions import LAB_QUESTION
+
+    page, guard = guarded_page
+    page.goto(f"{site_url}{LAB.site_dir}/")
+    page.wait_for_selector('html[data-lesson-state="live"]', state="attached", timeout=180_000)
+    page.get_by_text(lab_lesson.COMMIT_LABEL).first.wait_for(timeout=60_000)
+    page.locator("body").click(position={"x": 1, "y": 1})  # start from the page, not the URL bar
+    seen: list[dict[str, Any]] = []
+    # Predict: the first number of the prediction form, typed over; then commit the guess.
+    tab_to(page, lambda f: f["tag"] == "INPUT" and f["type"] in {"text", "number"}, seen)
+    page.keyboard.press("Control+A")
+    page.keyboard.type("2")
+    tab_to(page, lambda f: f["tag"] == "BUTTON" and f["text"] == lab_lesson.COMMIT_LABEL, seen)
+    page.keyboard.press("Enter")
+    # Reveal: the counts of both runtimes show once the guess is committed.
+    expect(page.get_by_text(lab_lesson.EFFECTS_LABEL).first).to_be_visible(timeout=60_000)
+    # Check: Tab reaches the check's radio group; Space answers it, and the feedback shows.
+    options = list(LAB_QUESTION.options)
+    focused = tab_to(page, lambda f: f["role"] == "radio" and f["value"] in options, seen)
+    # Answer with the option the keyboard reached (marimo's radio group took Tab at its last
+    # option here, and its arrows did not move: which option is chosen is not the point).
+    page.keyboard.press("Space")
+    feedback = LAB_QUESTION.feedback(focused["value"])
+    expect(page.get_by_text(feedback).first).to_be_visible(timeout=60_000)
+    unseen = [f for f in seen if not f["drawn"]]
+    assert unseen == [], f"focus not drawn on {unseen[:5]}"
+    assert guard.blocked == []

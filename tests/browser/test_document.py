@@ -171,6 +171,34 @@ def test_a_chart_is_drawn_at_build_time_and_named_by_its_description() -> None:
     assert doc.find("svg")[0]["aria-hidden"] == "true"
 
 
+def test_chart_ids_are_the_charts_own_whatever_the_renderer_counted_before() -> None:
+    # vl-convert numbers clip paths across calls: clip7 in one build is clip1 in the next.
+    spec = {"description": "x"}
+    chart = (
+        "<marimo-mime-renderer data-mime='\"application/vnd.vegalite.v6+json\"' "
+        f"data-data='{attr(json.dumps(spec))}'></marimo-mime-renderer>"
+    )
+
+    def drawn(first: int) -> str:
+        return (
+            f'<svg><clipPath id="clip{first}"></clipPath><clipPath id="clip{first + 1}"></clipPath>'
+            f'<g clip-path="url(#clip{first + 1})"></g><use href="#clip{first}"></use></svg>'
+        )
+
+    one = document(page({"text/html": chart * 2}), chart=lambda _s: drawn(7))
+    two = document(page({"text/html": chart * 2}), chart=lambda _s: drawn(1))
+    assert one == two
+    doc = Parsed(one)
+    assert [a["id"] for a in doc.find("clippath")] == [
+        "chart1-1",
+        "chart1-2",
+        "chart2-1",
+        "chart2-2",
+    ]
+    assert [a["clip-path"] for a in doc.find("g")] == ["url(#chart1-2)", "url(#chart2-2)"]
+    assert [a["href"] for a in doc.find("use")] == ["#chart1-1", "#chart2-1"]
+
+
 def test_a_chart_too_large_as_svg_is_a_picture() -> None:
     spec = {"title": {"text": "Heatmap"}}
     chart = (

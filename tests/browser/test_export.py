@@ -296,7 +296,7 @@ def site_files(root: Path) -> dict[str, bytes]:
 
 def test_two_builds_are_identical(built_site: BuildReport, tmp_path: Path) -> None:
     progress: list[str] = []
-    again = build_site(tmp_path / "site", log=progress.append)
+    again = build_site(tmp_path / "site", log=progress.append, base=BASE_URL)
     # Both builds read the same checkout (a source edited mid-test would make this fail).
     assert again.source == built_site.source != ""
     first, second = site_files(built_site.out), site_files(again.out)

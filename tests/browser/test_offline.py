@@ -104,3 +104,18 @@ def test_a_rebuilt_site_is_a_new_version_and_the_worker_itself_does_not_count(
     (site / "lessons/01_x/index.html").write_text("page", encoding="utf-8")
     (site / "lessons/01_x/extra.html").write_text("", encoding="utf-8")
     assert site_version(site) != before
+
+
+def test_what_two_builds_may_differ_in_does_not_change_the_version(tmp_path: Path) -> None:
+    from build import reproducible_content
+    from offline import site_version
+
+    site = tiny_site(tmp_path)
+    page = site / "lessons/01_x/index.html"
+    page.write_text("<x random-id='00000000-0000-0000-0000-000000000000'>", encoding="utf-8")
+    before = site_version(site, reproducible_content)
+    page.write_text("<x random-id='11111111-2222-3333-4444-555555555555'>", encoding="utf-8")
+    assert site_version(site, reproducible_content) == before
+    assert site_version(site) != site_version(site, reproducible_content)
+    page.write_text("<x random-id='11111111-2222-3333-4444-555555555555'>!", encoding="utf-8")
+    assert site_version(site, reproducible_content) != before
