@@ -51,6 +51,7 @@ def test_make_serve_installs_the_course_extra_only() -> None:
     _, install = recipe("$(COURSE)")
     assert "'.[course]'" in install and "dev" not in install
     test_prerequisites, _ = recipe("pytest")
-    assert test_prerequisites == ["$(STAMP)"]
+    # The tests need the development install, and axe-core for the accessibility checks.
+    assert test_prerequisites == ["$(STAMP)", "$(AXE)"]
     _, full = recipe("$(STAMP)")
     assert "'.[dev]'" in full

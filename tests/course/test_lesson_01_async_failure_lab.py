@@ -70,7 +70,7 @@ def test_each_fault_shows_the_librarys_counts_status_and_traces(fault: Fault) ->
         assert f"outcome {result.outcome.value}" in text
     specs = vega_specs(page)
     assert [s["title"] for s in specs] == [f"{m.value} runtime: {fault.value}" for m in RUNTIMES]
-    for spec, mode in zip(specs, Mode, strict=True):
+    for spec, mode in zip(specs, RUNTIMES, strict=True):
         assert spec["datasets"]["events"] == timeline_rows(expected[mode], defs["step"].value)
         assert spec["description"].startswith(f"Timeline of the {mode.value} runtime")
 
