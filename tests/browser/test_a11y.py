@@ -190,9 +190,10 @@ def tab_to(page: Any, wanted: Any, seen: list[dict[str, Any]], key: str = "Tab")
 def test_lesson_1_is_finished_with_the_keyboard_alone(guarded_page: Any, site_url: str) -> None:
     """Predict (type a guess, commit it), see the revealed counts, answer the check: keys only,
     each control reached by Tab showing where the focus is (WCAG 2.1.1, 2.4.7)."""
-    from asyncfail.course.questions import LAB_QUESTION
+    from asyncfail.course import page as lab_lesson  # the predict-then-reveal words
+    from tests.notebook_support import lesson_question
 
-    from asyncfail.course import lab_lesson
+    LAB_QUESTION = lesson_question("01_async_failure_lab")
 
     page, guard = guarded_page
     page.goto(f"{site_url}{LAB.site_dir}/")
