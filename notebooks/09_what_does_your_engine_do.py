@@ -225,8 +225,10 @@ def _(engine_lesson, live_run, mo, results):
             total=_cases, title=engine_lesson.running(_cases), remove_on_exit=True
         ) as _bar:
             _document = _engine_live.run(lambda _done, _total: _bar.update())
-    except _engine_live.EngineUnavailable as _missing:
-        _view = mo.callout(mo.md(f"**DBOS could not run here.** {_missing}"), kind="danger")
+    except (_engine_live.EngineUnavailable, _engine_live.ReferenceFailure) as _failure:
+        # Not installed, another live run holding the server's one lock, or a part that
+        # cannot start: one line, and the recorded table stays above.
+        _view = mo.callout(mo.md(f"**DBOS could not run here.** {_failure}"), kind="danger")
     else:
         _view = engine_lesson.engine_view(
             mo, results, engine_lesson.from_document(_document, date=None)

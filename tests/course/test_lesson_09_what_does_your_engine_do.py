@@ -261,16 +261,32 @@ def test_pressing_run_shows_the_run_just_now(monkeypatch: pytest.MonkeyPatch) ->
     assert text.index("Run DBOS yourself") < text.index("Run just now")
 
 
-def test_an_engine_that_cannot_run_is_one_inline_message(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    ("failure", "said"),
+    [
+        ("unavailable", "the dbos engine needs the dbos package"),
+        ("busy", "Another verification is running on this server (3 of 42 cases run"),
+        ("failure", "the receiver did not start"),
+    ],
+)
+def test_an_engine_that_cannot_run_is_one_inline_message(
+    failure: str, said: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from asyncfail.engines import live
 
-    def missing(progress: Any, engine: str = "dbos") -> dict[str, Any]:
-        raise live.EngineUnavailable("the dbos engine needs the dbos package")
+    errors = {
+        "unavailable": live.EngineUnavailable("the dbos engine needs the dbos package"),
+        "busy": live.Busy(12.0, 3, 42),
+        "failure": live.ReferenceFailure("the receiver did not start"),
+    }
 
-    monkeypatch.setattr(live, "run", missing)
+    def broken(progress: Any, engine: str = "dbos") -> dict[str, Any]:
+        raise errors[failure]
+
+    monkeypatch.setattr(live, "run", broken)
     page, _ = run_lesson(nb, live_run=Pressed())
     text = visible_text(page)
-    assert "DBOS could not run here. the dbos engine needs the dbos package" in text
+    assert f"DBOS could not run here. {said}" in text
     assert "Traceback" not in text
 
 
