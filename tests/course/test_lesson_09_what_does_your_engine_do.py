@@ -8,6 +8,7 @@ import json
 import re
 import subprocess
 import sys
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -214,9 +215,12 @@ def test_a_served_lesson_offers_the_button_only_where_the_policy_allows() -> Non
         stub = SimpleNamespace(
             LiveChance=live_policy.LiveChance, live_chance=lambda _request, c=chance: c
         )
-        _, defs = nb.live_button.run(live=stub)
+        _, defs = nb.live_button.run(live=stub, revealed=True)
         offered = defs["live_run"] is not None
         assert offered is (chance is live_policy.LiveChance.CAN_RUN), chance
+        # Never before the runs are revealed: DBOS's debits answer the prediction.
+        _, defs = nb.live_button.run(live=stub, revealed=False)
+        assert defs["live_run"] is None, chance
 
 
 def test_exporting_the_lesson_never_loads_the_engines_dbos_or_the_reference() -> None:
@@ -303,3 +307,31 @@ def test_check_question_feedback_and_its_answer_is_what_the_model_does(
     assert runs["plain"].counts.tool_calls == 2 and runs["plain"].counts.effects == 2
     assert runs["keyed"].counts.tool_calls == 2 and runs["keyed"].counts.effects == 1
     assert "runs the step again" in question.answer
+
+
+def test_pressing_run_runs_dbos_for_real_and_shows_the_lessons_three_cases(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # The lesson's three cases on a real DBOS (the whole matrix is tests/engines'), under a lock
+    # of this test's own, so another live run on the machine cannot make it busy.
+    from asyncfail.engines import live
+    from asyncfail.reference import live as reference_live
+    from asyncfail.reference.verification import Case
+
+    cases = tuple(Case.model_validate(run.case()) for run in engine_lesson.RUNS)
+    monkeypatch.setattr(live, "default_cases", lambda engine="dbos": cases)
+    monkeypatch.setattr(reference_live, "lock_path", lambda: tmp_path / "live.lock")
+    page, _ = run_lesson(nb, live_run=Pressed())
+    text = visible_text(page)
+    assert f"{engine_lesson.AGREES} Run just now with DBOS {DOCUMENT['version']}" in text
+    assert "3 cases" in text
+    # Not revealed (no guess committed): only the run just now shows its figures, the model's
+    # beside DBOS's, run by run.
+    assert stats(page) == [
+        ("Model: debits", "2"),
+        ("DBOS: debits", "2"),
+        ("Model: debits", "1"),
+        ("DBOS: debits", "1"),
+        ("Model: debits", "1"),
+        ("DBOS: debits", "1"),
+    ]
