@@ -19,13 +19,22 @@ def _():
 
 @app.cell
 def _():
+    from asyncfail.charts.specs import sequence_view
     from asyncfail.course import lesson09_what_does_your_engine_do as engine_lesson
     from asyncfail.course import live, page
     from asyncfail.course.catalog import lesson
     from asyncfail.ground.quiz import Question
     from asyncfail.lab.faults import describe_fault
 
-    return Question, describe_fault, engine_lesson, lesson, live, page
+    return (
+        Question,
+        describe_fault,
+        engine_lesson,
+        lesson,
+        live,
+        page,
+        sequence_view,
+    )
 
 
 @app.cell
@@ -155,6 +164,35 @@ def comparison_panel(engine_lesson, mo, page, prediction, results, revealed, tab
             kind="neutral",
         )
     _view
+    return
+
+
+@app.cell
+def _(engine_lesson, mo, snapshot):
+    trace_choice = mo.ui.dropdown(
+        options={run.name: run.field for run in engine_lesson.RUNS},
+        value=engine_lesson.RUNS[0].name,
+        label="Which run's trace",
+        disabled=snapshot,
+    )
+    return (trace_choice,)
+
+
+@app.cell
+def trace_panel(mo, page, results, revealed, sequence_view, trace_choice):
+    mo.stop(not revealed)
+    _spec, _rows = sequence_view(results[trace_choice.value])
+    mo.vstack(
+        [
+            mo.md(
+                "### The model's trace, message by message\n\n"
+                "Each arrow is a message between the worker, its journal and the receiver; "
+                "each delivery opens with an arrow from the channel."
+            ),
+            trace_choice,
+            page.chart(mo, _spec, _rows),
+        ]
+    )
     return
 
 

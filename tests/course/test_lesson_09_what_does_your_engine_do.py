@@ -30,6 +30,7 @@ from tests.notebook_support import (
     run_lesson,
     stats,
     unescape_nested,
+    vega_specs,
     visible_text,
 )
 
@@ -88,8 +89,10 @@ def test_defaults_ask_before_they_show(lessons: Lessons) -> None:
     assert defs["revealed"] is False
     assert "Commit my guesses" in unescape_nested(page)
     assert "Plain engine step:" in text and "The course's durable pattern:" in text
-    # Nothing of the answer before a guess: no figure, no status, no DBOS row, no verdict.
+    # Nothing of the answer before a guess: no figure, no trace, no status, no DBOS row, no
+    # verdict.
     assert stats(page) == []
+    assert vega_specs(page) == []
     for word in ("Duplicate debit", "Deduplicated by the receiver", "Recovered by operation key"):
         assert word not in text
     assert "Where the pattern stops protecting you" not in text
@@ -145,6 +148,21 @@ def test_each_run_shows_the_models_debits_beside_the_recorded_dbos_rows(
     assert "steps 1 intent_step: output; 2 dispatch_step: output" in text
     # The recorded run agrees: DBOS debited as the model says, in all three.
     assert [f[1] for f in figures[::2]] == [f[1] for f in figures[1::2]]
+
+
+@pytest.mark.parametrize("run", engine_lesson.RUNS, ids=lambda run: run.field)
+def test_the_trace_is_the_chosen_runs_sequence_view(run: engine_lesson.EngineRun) -> None:
+    options = {r.name: r.field for r in engine_lesson.RUNS}
+    page, _ = run_lesson(
+        nb,
+        skip_prediction=mo.ui.switch(value=True),
+        trace_choice=mo.ui.dropdown(options, value=run.name),
+    )
+    (spec,) = vega_specs(page)
+    expected = simulate(run.scenario())
+    assert spec["title"] == f"{run.mode.value} runtime: crash-after-effect, message by message"
+    debits = "1 debit" if expected.counts.effects == 1 else f"{expected.counts.effects} debits"
+    assert spec["description"].endswith(f"{debits} applied.")
 
 
 def test_the_table_is_the_recorded_one_with_its_date_version_and_platform(
