@@ -98,9 +98,10 @@ def _(mo):
 def _(engine_lesson, mo):
     prediction = engine_lesson.prediction_form(
         mo,
-        "**Predict first.** How many debits reach the ledger? "
-        "Plain engine step: {plain} Step with a key at a deduplicating receiver: {keyed} "
-        "The course's durable pattern: {durable}",
+        "**Predict first.** Under the seed's crash, how many debits reach the ledger?\n\n"
+        "- Plain engine step: {plain}\n"
+        "- Step with a key at a deduplicating receiver: {keyed}\n"
+        "- The course's durable pattern: {durable}",
         label="Commit my guesses",
     )
     return (prediction,)
