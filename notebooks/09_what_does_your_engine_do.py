@@ -216,7 +216,9 @@ def _(mo, revealed):
       new key every time.
     - **The durable pattern asks before it calls again.** Its intent is journaled before the
       call, so the recovered workflow knows the outcome is unknown, and looks the operation key
-      up at the receiver: one debit, at a receiver that only answers lookups.
+      up at the receiver: one debit, at a receiver that only answers lookups. It still rests on
+      the assumptions lesson 2 breaks: a stable key, a record kept as long as replays come, and
+      lookups that answer.
     - **After the checkpoint, the engine is enough.** Under `crash-after-record` (the crash
       after the step returned) every run debits once: the journal holds the result, and
       recovery reuses it.
