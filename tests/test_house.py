@@ -375,17 +375,38 @@ def notebook_imports(notebook: Path) -> set[str]:
     }
 
 
+# The runners a lesson served by CPython imports after its run button is pressed (lesson 1:
+# the reference implementation; lesson 9: DBOS): the one engines module a notebook may name,
+# and only in a cell that stops first (checked below); its own export test checks that a run
+# without a server loads neither.
+LIVE_RUNNERS = {"asyncfail.reference.live", "asyncfail.engines.live"}
+
+
 def imports_out_of_place(notebook: Path) -> list[str]:
-    """The library modules a notebook may not import: another lesson's module, the CLI, or
-    anything outside the wings."""
+    """The library modules a notebook may not import: another lesson's module, the CLI, the
+    engines (but their live runner), or anything outside the wings."""
     own = lesson_module_name(notebook)
     return sorted(
         imported
         for imported in notebook_imports(notebook)
         if lesson_of(imported) not in {None, own}
         or not (imported == "asyncfail" or wing_of(imported) in MAY_IMPORT)
-        or wing_of(imported) in REACHES_REAL_PARTS
+        or (wing_of(imported) in REACHES_REAL_PARTS and imported not in LIVE_RUNNERS)
     )
+
+
+def live_runners_imported_before_a_stop(notebook: Path) -> list[str]:
+    """The live runners a notebook imports in a cell that does not call ``mo.stop`` before the
+    import (so the export, the WebAssembly page and a test would load real parts)."""
+    found = []
+    for cell, _ in cells(ast.parse(notebook.read_text(encoding="utf-8"))):
+        stopped = False
+        for statement in cell.body:
+            names = {imported for _, imported in imports_of(ast.Module([statement], []))}
+            found += sorted(names & LIVE_RUNNERS) if not stopped else []
+            calls = [n for n in ast.walk(statement) if isinstance(n, ast.Call)]
+            stopped |= any(ast.unparse(c.func) == "mo.stop" for c in calls)
+    return found
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
@@ -393,6 +414,7 @@ def test_a_notebook_imports_only_its_own_lesson_module_shared_parts_and_wings(
     lesson: Path,
 ) -> None:
     assert imports_out_of_place(lesson) == []
+    assert live_runners_imported_before_a_stop(lesson) == []
 
 
 def cells(tree: ast.Module) -> Iterator[tuple[ast.FunctionDef, bool]]:
@@ -504,6 +526,7 @@ def test_the_lesson_rules_catch_what_they_forbid(tmp_path: Path) -> None:
         "def _():\n"
         "    from asyncfail.course import lesson02_break_the_assumptions, page\n"
         "    from asyncfail.cli import main\n"
+        "    from asyncfail.engines import dbos_engine, live\n"
         "    return\n",
         encoding="utf-8",
     )
@@ -511,7 +534,9 @@ def test_the_lesson_rules_catch_what_they_forbid(tmp_path: Path) -> None:
     assert imports_out_of_place(notebook) == [
         "asyncfail.cli.main",
         "asyncfail.course.lesson02_break_the_assumptions",
+        "asyncfail.engines.dbos_engine",
     ]
+    assert live_runners_imported_before_a_stop(notebook) == ["asyncfail.engines.live"]
     module = tmp_path / "lesson05_two_workers.py"
     module.write_text(
         "from typing import Final\n"

@@ -136,6 +136,20 @@ LESSONS: Final[tuple[LessonInfo, ...]] = (
             "tell the evidence a review rests on from the assumptions it cannot check",
         ),
     ),
+    LessonInfo(
+        "09_what_does_your_engine_do",
+        "What does your engine do?",
+        "The seed's crash in a durable-execution engine: predict the debits of a plain step, a "
+        "step with a key and the course's pattern, then see the model and a real DBOS run side "
+        "by side.",
+        15,
+        (
+            "say when an engine checkpoints a step, and why a crash between the effect and the "
+            "checkpoint runs the step again",
+            "tell what a stable step key needs from the receiver before it prevents a second debit",
+            "check a model's claim against a real engine's run, and read what the engine recorded",
+        ),
+    ),
 )
 """The lessons, in course order."""
 

@@ -29,7 +29,9 @@ class PredictionCheck(BaseModel):
     """A learner's guess of one runtime's business effects, against the model's count.
 
     ``guess`` is None when the form held no readable guess; the check then says what a guess
-    is, instead of judging it.
+    is, instead of judging it. ``name`` is how the messages call the runtime: its mode's name
+    unless given (a lesson that sets one mode beside itself under other settings names each
+    run: lesson 9's plain engine step and keyed engine step are both ``checkpoint``).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -37,6 +39,12 @@ class PredictionCheck(BaseModel):
     mode: Mode
     guess: int | None
     effects: int
+    name: str | None = None
+
+    @property
+    def runtime(self) -> str:
+        """How the messages call the runtime: ``name``, else the mode's name."""
+        return self.mode.value if self.name is None else self.name
 
     @property
     def correct(self) -> bool:
@@ -49,14 +57,14 @@ class PredictionCheck(BaseModel):
         if self.guess is None:
             low, high = GUESS_RANGE
             return (
-                f"{self.mode.value}: no guess to judge; enter a whole number of business effects "
+                f"{self.runtime}: no guess to judge; enter a whole number of business effects "
                 f"from {low} to {high}."
             )
         if self.correct:
-            return f"{self.mode.value}: right, {self.effects} business {noun}."
+            return f"{self.runtime}: right, {self.effects} business {noun}."
         direction = "more" if self.effects > self.guess else "fewer"
         return (
-            f"{self.mode.value}: you guessed {self.guess}; the model applied {self.effects} "
+            f"{self.runtime}: you guessed {self.guess}; the model applied {self.effects} "
             f"business {noun} ({direction} than you expected)."
         )
 

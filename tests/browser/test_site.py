@@ -52,6 +52,7 @@ KEY_RESULTS = {
     "06_record_lifetime": ["Records must live at least"],
     "07_readiness_checklist": ["0 met, 0 not met and 6 unknown, of 6 checks"],
     "08_review_handoff": ["Async Reliability Review: sample handoff", "Duplicate debit"],
+    "09_what_does_your_engine_do": ["Duplicate debit", "Every case agrees with the model."],
 }
 # What a reader does on an interactive page before its key result shows (lesson 1 asks for a
 # prediction first; switching on "skip predicting" reveals the counts and the timelines).
@@ -60,6 +61,7 @@ REVEAL = {
     "02_break_the_assumptions": "Skip predicting",
     "05_two_workers": "Skip predicting",
     "06_record_lifetime": "Skip predicting",
+    "09_what_does_your_engine_do": "Skip predicting",
 }
 # Lessons whose snapshot, at its starting values, draws no chart (lesson 3 charts the retention
 # of a design only once the learner has described one).

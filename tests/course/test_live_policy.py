@@ -53,3 +53,12 @@ def test_each_chance_has_its_own_words() -> None:
     assert truth.live_text(False, off, "emscripten") == truth.LIVE, "no processes says so first"
     for text in texts.values():
         assert truth.COMMAND in text, "every page says how to run it from a terminal"
+
+
+def test_lessons_1_and_9_share_one_policy() -> None:
+    # One rule, written once (course/live.py): lesson 1's names are the shared ones, so the
+    # class server's switch means the same to both lessons.
+    from asyncfail.course import live
+
+    assert truth.live_chance is live.live_chance
+    assert LIVE_VERIFY_META == live.LIVE_VERIFY_META and LiveChance is live.LiveChance

@@ -11,6 +11,7 @@ decides a figure.
 """
 
 import argparse
+import json
 import shlex
 from functools import lru_cache
 
@@ -25,6 +26,7 @@ from asyncfail.explore.explorer import Exploration
 from asyncfail.explore.explorer import explore as run_explorer
 from asyncfail.explore.invariants import Invariant
 from asyncfail.ground.durations import approx, human
+from asyncfail.ground.engine_verified import ENGINE_VERIFIED_JSON
 from asyncfail.ground.prose import counted, quoted
 from asyncfail.ground.seed import Boundary
 from asyncfail.lab.faults import Fault, FaultPlan, plan_text
@@ -44,6 +46,7 @@ __all__ = [
     "checklist",
     "contract",
     "defaults",
+    "engine",
     "explore",
     "lab",
     "restored",
@@ -65,8 +68,7 @@ def _scenarios(options: str) -> list[Scenario]:
     """The runs ``asyncfail lab OPTIONS`` describes: under the runtime it names, else each."""
     args = _args("lab", options)
     modes = [Mode(args.mode)] if args.mode else list(SEED_MODES)
-    args.mode = None
-    base = scenario_of(args)
+    base = scenario_of(args)  # the named runtime's (a key none is refused for durable only)
     return [base.model_copy(update={"mode": mode}) for mode in modes]
 
 
@@ -251,3 +253,25 @@ def defaults(options: str = "") -> None:
         p = sum(1 for t in run.trials if t.at(retention).outcome == "duplicate") / len(run.trials)
         below = "below the target" if p < target else "not below the target"
         print(f"{name}'s {human(retention)}: {p:.2e}, {below}")
+
+
+def engine(options: str) -> None:
+    """The recorded DBOS run (``asyncfail verify --engine dbos``, as ``make engine-record`` wrote
+    it in ``ground/engine_verified.py``) of the case ``asyncfail lab OPTIONS --mode M`` names:
+    its delivery attempts and business effects, then DBOS's workflow record and steps."""
+    (scenario,) = _scenarios(options)
+    settings = scenario.settings
+    case = {
+        "fault": str(scenario.fault),
+        "mode": scenario.mode.value,
+        "key": settings.key.value,
+        "record": settings.record.value,
+        "receiver": settings.receiver.value,
+    }
+    (row,) = [r for r in json.loads(ENGINE_VERIFIED_JSON)["rows"] if r["case"] == case]
+    real = row["real"]
+    print(
+        f"DBOS: {counted(real['attempts'], 'delivery attempt')}, "
+        f"{counted(real['effects'], 'business effect')}; workflow {'; '.join(row['workflows'])}; "
+        f"steps {'; '.join(row['steps'])}"
+    )
