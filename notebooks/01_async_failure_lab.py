@@ -216,8 +216,9 @@ def _(mo):
 
 
 @app.cell
-def _(Fault, Scenario, command_lines, fault, mo, results, to_json):
+def _(Fault, Scenario, command_lines, fault, mo, results, revealed, to_json):
     _commands = command_lines(Scenario(fault=Fault(fault.value)))
+    # The JSON holds the counts: shown once the learner has committed a guess (or skipped).
     mo.vstack(
         [
             mo.md(f"```sh\n{_commands}\n```"),
@@ -228,15 +229,22 @@ def _(Fault, Scenario, command_lines, fault, mo, results, to_json):
                     )
                     for m in results
                 }
-            ),
+            )
+            if revealed
+            else mo.md("*The JSON each command prints shows once you commit your guess.*"),
         ]
     )
     return
 
 
 @app.cell(hide_code=True)
-def _(mo):
+def _(mo, revealed):
+    # What to notice names the counts the learner is asked to predict: after the guess only.
     mo.md(r"""
+    ## What to notice
+
+    *What to notice shows once you commit your guess.*
+    """) if not revealed else mo.md(r"""
     ## What to notice
 
     - **Attempts are not effects.** Under `crash-after-effect` both runtimes make two delivery
@@ -295,10 +303,13 @@ def _(mo, verification):
 
 
 @app.cell
-def _(live_run, mo, verification):
+def _(live_run, mo, revealed, verification):
+    # The recorded table gives every case's outcome, the predicted ones included.
     mo.vstack(
         [
-            verification.verdict_view(mo, verification.recorded()),
+            verification.verdict_view(mo, verification.recorded())
+            if revealed
+            else mo.md("*The recorded table shows once you commit your guess.*"),
             mo.md(verification.live_text(live_run is not None, mo.app_meta().request)),
             *([] if live_run is None else [live_run]),
         ]
@@ -355,8 +366,7 @@ def check_question(Question):
         ),
         options=(
             "It retries more slowly than the naive loop.",
-            "It looks the stable operation key up at the receiver before calling the tool "
-            "again.",
+            "It looks the stable operation key up at the receiver before calling the tool again.",
             "Its worker does not crash.",
             "The receiver rejects every second request.",
         ),
@@ -379,8 +389,9 @@ def _(mo, page, question):
 
 
 @app.cell
-def _(mo, page, question, snapshot, understanding):
-    page.check(mo, question, understanding, snapshot)
+def _(mo, page, question, revealed, snapshot, understanding):
+    # The check's question names what the durable runtime avoids: asked after the guess.
+    page.check(mo, question, understanding, snapshot) if revealed else mo.md("")
     return
 
 
