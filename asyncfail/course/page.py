@@ -235,3 +235,41 @@ def reveal(
     said = feedback(mo, checks)
     middle = [*said, panels] if feedback_first else [panels, *said]
     return mo.vstack([*above, *middle, *below])
+
+
+# ---------------------------------------------------------------------------------------------
+# Predict a choice, then compare: for a lesson whose answer is one of a few outcomes (what a
+# receiver does with a second request, which finding comes first) rather than two counts.
+
+CHOICE_RIGHT: Final = "**Right:** {answer}"
+CHOICE_WRONG: Final = "**You chose:** {guess} **The model:** {answer}"
+"""How a choice is judged; the options are whole sentences, with their own full stops."""
+CHOICE_NONE: Final = "**No choice to compare:** pick one of the options, then commit."
+
+
+def choice_form(mo: Any, prompt: str, options: Sequence[str], label: str = COMMIT_LABEL) -> Any:
+    """A prediction among ``options``: a radio under ``prompt`` (Markdown), none chosen, and a
+    button labelled ``label`` that commits it. Its value is ``None`` until committed (so
+    ``ask`` reads it as it reads ``prediction_form``), then the chosen option (``None`` if
+    the learner committed without choosing)."""
+    return mo.ui.radio(options=list(options), label=prompt).form(
+        submit_button_label=label, bordered=True
+    )
+
+
+def choice_feedback(guess: object, answer: str) -> tuple[str, bool | None]:
+    """What to say of a committed choice: (Markdown, right?), with ``None`` for "no choice to
+    judge" (the learner committed an empty form)."""
+    if not isinstance(guess, str) or not guess:
+        return CHOICE_NONE, None
+    if guess == answer:
+        return CHOICE_RIGHT.format(answer=answer), True
+    return CHOICE_WRONG.format(guess=guess, answer=answer), False
+
+
+def choice_callout(mo: Any, guess: object, answer: str) -> Any:
+    """``choice_feedback`` as a callout: success when right, information when wrong, a
+    warning when there was nothing to judge."""
+    text, right = choice_feedback(guess, answer)
+    kind = "warn" if right is None else "success" if right else "info"
+    return mo.callout(mo.md(text), kind=kind)

@@ -163,3 +163,26 @@ def test_a_live_lesson_has_live_controls_and_no_banner(stem: str, lessons: Lesso
     assert "This is a static snapshot" not in visible_text(page_html)
     for name, html in controls(defs).items():
         assert "data-disabled='false'" in html and "data-disabled='true'" not in html, name
+
+
+@pytest.mark.parametrize(
+    ("guess", "expected"),
+    [
+        ("It applies: a second debit.", ("**Right:** It applies: a second debit.", True)),
+        (
+            "It reuses: no second debit.",
+            (
+                "**You chose:** It reuses: no second debit. **The model:** It applies: a "
+                "second debit.",
+                False,
+            ),
+        ),
+        (None, (page.CHOICE_NONE, None)),
+        ("", (page.CHOICE_NONE, None)),
+        (3, (page.CHOICE_NONE, None)),
+    ],
+)
+def test_a_committed_choice_is_judged_against_the_models_answer(
+    guess: object, expected: tuple[str, bool | None]
+) -> None:
+    assert page.choice_feedback(guess, "It applies: a second debit.") == expected
