@@ -273,3 +273,40 @@ def choice_callout(mo: Any, guess: object, answer: str) -> Any:
     text, right = choice_feedback(guess, answer)
     kind = "warn" if right is None else "success" if right else "info"
     return mo.callout(mo.md(text), kind=kind)
+
+
+SET_RIGHT: Final = "**{title}: right.** {expected}"
+SET_COMPARED: Final = "**{title}.** The model's: {expected}"
+SET_MISSED: Final = "You left out: {missed}"
+SET_EXTRA: Final = "The model does not choose: {extra}"
+SET_NONE: Final = "**{title}: nothing chosen.** The model's: {expected}"
+
+
+def set_feedback(title: str, chosen: object, expected: Sequence[str]) -> tuple[str, bool | None]:
+    """What to say of a learner's draft, a set of options, beside the model's ``expected``
+    (in the model's order): (Markdown, right?), right when the two sets are equal, ``None``
+    when nothing was chosen. A wrong draft names what it left out and what the model does not
+    choose, each in its own list."""
+
+    def listed(items: Sequence[str]) -> str:
+        return "".join(f"\n- {item}" for item in items)
+
+    picked = [c for c in chosen if isinstance(c, str)] if isinstance(chosen, list | tuple) else []
+    if not picked:
+        return SET_NONE.format(title=title, expected=listed(expected)), None
+    if set(picked) == set(expected):
+        return SET_RIGHT.format(title=title, expected=listed(expected)), True
+    missed = [e for e in expected if e not in picked]
+    extra = [p for p in picked if p not in expected]
+    parts = [SET_COMPARED.format(title=title, expected=listed(expected))]
+    parts += [SET_MISSED.format(missed=listed(missed))] if missed else []
+    parts += [SET_EXTRA.format(extra=listed(extra))] if extra else []
+    return "\n\n".join(parts), False
+
+
+def set_callout(mo: Any, title: str, chosen: object, expected: Sequence[str]) -> Any:
+    """``set_feedback`` as a callout: success when right, information when not, a warning
+    when nothing was chosen."""
+    text, right = set_feedback(title, chosen, expected)
+    kind = "warn" if right is None else "success" if right else "info"
+    return mo.callout(mo.md(text), kind=kind)
