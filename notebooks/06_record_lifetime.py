@@ -241,7 +241,7 @@ def _(mo):
       few that come days later: a retention must outlast the replay delays you will actually
       see, not the typical one.
     - **No duplicate seen is not a zero risk.** With n trials and nothing seen, the 95% interval
-      still reaches about 3.84 / n; showing a risk below 1e-4 takes tens of thousands of trials.
+      still reaches about 3.84 / n; showing a risk below 1 in 10,000 takes tens of thousands of trials.
     - **Exact where it can be.** With one certain fault the risk is just the chance that the
       delay reaches the retention, and the library computes it exactly: the estimate must agree.
     - **Defaults are choices.** Powertools keeps records 1 hour, Stripe 24 hours, Restate a day,
