@@ -19,8 +19,7 @@ def _():
 @app.cell
 def _():
     from asyncfail import ASSUMPTIONS, Fault, Scenario
-    from asyncfail.charts.specs import timeline_spec
-    from asyncfail.charts.tables import timeline_table
+    from asyncfail.charts.specs import sequence_view
     from asyncfail.charts.timeline import narrate
     from asyncfail.course import page
     from asyncfail.course.catalog import lesson
@@ -45,9 +44,8 @@ def _():
         lesson,
         narrate,
         page,
+        sequence_view,
         simulate_each_mode,
-        timeline_spec,
-        timeline_table,
         to_json,
         verification,
     )
@@ -170,22 +168,13 @@ def _(mo, results, snapshot):
 
 
 @app.cell
-def _(
-    mo,
-    narrate,
-    page,
-    results,
-    revealed,
-    step,
-    timeline_spec,
-    timeline_table,
-):
+def _(mo, narrate, page, results, revealed, sequence_view, step):
+    # The sequence view: actors as lanes, each message an arrow in step order.
     def _trace_panel(mode):
         result = results[mode]
         return page.chart(
             mo,
-            timeline_spec(result, step.value, width=380),
-            timeline_table(result),
+            *sequence_view(result, step.value, width=380),
             caption=f"**{mode.value}**: {narrate(result, step.value)}",
         )
 

@@ -14,7 +14,8 @@ import marimo as mo
 import pytest
 
 from asyncfail import Fault, Mode, Scenario, simulate
-from asyncfail.charts.timeline import narrate, timeline_rows
+from asyncfail.charts.specs import sequence_view
+from asyncfail.charts.timeline import narrate
 from asyncfail.cli.main import main
 from asyncfail.course.lesson01_async_failure_lab import verification
 from asyncfail.course.lesson01_async_failure_lab.verified import VERIFIED_JSON
@@ -105,10 +106,18 @@ def test_each_fault_shows_the_librarys_counts_status_and_traces(fault: Fault) ->
         assert f"Tool calls {result.counts.tool_calls} · lookups {result.counts.lookups}" in text
         assert f"outcome {result.outcome.value}" in text
     specs = vega_specs(page)
-    assert [s["title"] for s in specs] == [f"{m.value} runtime: {fault.value}" for m in RUNTIMES]
+    # The sequence view is the trace's view: one per runtime, message by message.
+    titles = [f"{m.value} runtime: {fault.value}, message by message" for m in RUNTIMES]
+    assert [s["title"] for s in specs] == titles
     for spec, mode in zip(specs, RUNTIMES, strict=True):
-        assert spec["datasets"]["events"] == timeline_rows(expected[mode], defs["step"].value)
-        assert spec["description"].startswith(f"Timeline of the {mode.value} runtime")
+        rows = spec["datasets"]["rows"]
+        assert rows == sequence_view(expected[mode], defs["step"].value)[0]["datasets"]["rows"]
+        assert spec["description"].startswith(f"Sequence diagram of the {mode.value} runtime")
+        # Every event of the trace is one row (messages and marks), in step order.
+        steps = [r["step"] for r in rows if r["step"] is not None]
+        assert steps == sorted(steps) and set(steps) == set(
+            range(1, len(expected[mode].events) + 1)
+        )
 
 
 def test_seed_case_counts_are_displayed_as_stats() -> None:
@@ -129,8 +138,11 @@ def test_stepping_moves_narration_and_highlight() -> None:
     assert "Step 3 of 5, delivery attempt 1, worker: The worker process crashes" in visible_text(
         page
     )
-    states = [r["state"] for r in vega_specs(page)[0]["datasets"]["events"]]
-    assert states == ["past", "past", "current", "future", "future"]
+    rows = vega_specs(page)[0]["datasets"]["rows"]
+    # Step 3 is current; the steps before it past, those after it future.
+    assert [r["state"] for r in rows if r["step"] == 3] == ["current"]
+    assert {r["state"] for r in rows if r["step"] is not None and r["step"] < 3} == {"past"}
+    assert {r["state"] for r in rows if r["step"] is not None and r["step"] > 3} == {"future"}
 
 
 def test_committed_prediction_is_judged_against_the_model() -> None:
