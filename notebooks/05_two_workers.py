@@ -20,7 +20,7 @@ def _():
 @app.cell
 def _():
     from asyncfail import Mode
-    from asyncfail.charts.specs import time_timeline_spec
+    from asyncfail.charts.specs import sequence_view, time_timeline_spec
     from asyncfail.charts.tables import timeline_table
     from asyncfail.course import controls, page
     from asyncfail.course import lesson05_two_workers as lesson05
@@ -38,6 +38,7 @@ def _():
         lesson05,
         page,
         simulate_each_mode,
+        sequence_view,
         time_timeline_spec,
         timeline_table,
     )
@@ -153,9 +154,11 @@ def _(
     prediction,
     results,
     revealed,
+    sequence_view,
     time_timeline_spec,
     timeline_table,
 ):
+    # The sequence view first (who sent what to whom), then the leases and the stall in time.
     page.reveal(
         mo,
         revealed,
@@ -163,9 +166,10 @@ def _(
         results,
         prediction,
         extra=lambda result: [
-            page.chart(mo, time_timeline_spec(result, width=380), timeline_table(result))
+            page.chart(mo, *sequence_view(result, width=380)),
+            page.chart(mo, time_timeline_spec(result, width=380), timeline_table(result)),
         ],
-        above=[mo.md("## Both workers against time")],
+        above=[mo.md("## Both workers, message by message, then against time")],
         feedback_first=True,
     )
     return

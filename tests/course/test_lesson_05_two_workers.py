@@ -8,7 +8,7 @@ import marimo as mo
 import pytest
 
 from asyncfail import Mode, Scenario, simulate
-from asyncfail.charts.specs import time_timeline_spec
+from asyncfail.charts.specs import sequence_view, time_timeline_spec
 from asyncfail.explore.explorer import explore
 from asyncfail.ground.quiz import Question
 from asyncfail.lab.faults import parse_plan
@@ -61,9 +61,10 @@ def test_a_stalled_request_without_safeguards_debits_twice_in_both_runtimes() ->
         plan=parse_plan("1:pause-in-request"), settings=LabSettings(workers=2, pause="60")
     )
     assert defs["scenario"] == scenario
-    specs = vega_specs(page)
-    for spec, mode in zip(specs, SEED_MODES, strict=False):
+    specs = vega_specs(page)  # per runtime: its sequence view, then its view against time
+    for mode, sequence, spec in zip(SEED_MODES, specs[0::2], specs[1::2], strict=False):
         result = simulate(scenario.model_copy(update={"mode": mode}))
+        assert sequence["datasets"] == sequence_view(result, width=380)[0]["datasets"]
         assert spec["datasets"] == time_timeline_spec(result, width=380)["datasets"]
         lanes = {r["lane_name"] for r in spec["datasets"]["events"]}
         assert {"worker 1", "worker 2"} <= lanes
@@ -94,7 +95,7 @@ def test_the_explorer_verdict_is_the_explorers() -> None:
     page, _ = run(**controls(claim="lease"), skip_prediction=SKIP)
     text = visible_text(page)
     assert "Yes. The explorer found" in text and "The smallest is 1:pause-in-request" in text
-    assert len(vega_specs(page)) == 3, "both runtimes, then the counterexample"
+    assert len(vega_specs(page)) == 5, "both runtimes (two views each), then the counterexample"
 
 
 def test_the_commands_shown_print_the_runs() -> None:
