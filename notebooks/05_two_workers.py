@@ -212,8 +212,13 @@ def _(command_lines, mo, scenario):
 
 
 @app.cell(hide_code=True)
-def _(mo):
+def _(mo, revealed):
+    # What to notice says which stalls debit twice: after the guess only.
     mo.md(r"""
+    ## What to notice
+
+    *What to notice shows once you commit your guess.*
+    """) if not revealed else mo.md(r"""
     ## What to notice
 
     - **Slow is not dead.** No crash, no lost message: a stall longer than the lease is enough

@@ -233,15 +233,21 @@ def _(command_line, inputs, mo):
 
 
 @app.cell(hide_code=True)
-def _(mo):
+def _(mo, revealed):
+    # What to notice says what sets the retention: after the guess only.
     mo.md(r"""
+    ## What to notice
+
+    *What to notice shows once you commit your guess.*
+    """) if not revealed else mo.md(r"""
     ## What to notice
 
     - **The tail decides.** Most replays come within a day, but the duplicate risk is set by the
       few that come days later: a retention must outlast the replay delays you will actually
       see, not the typical one.
     - **No duplicate seen is not a zero risk.** With n trials and nothing seen, the 95% interval
-      still reaches about 3.84 / n; showing a risk below 1 in 10,000 takes tens of thousands of trials.
+      still reaches about 3.84 / n; showing a risk below 1 in 10,000 takes tens of thousands of
+      trials.
     - **Exact where it can be.** With one certain fault the risk is just the chance that the
       delay reaches the retention, and the library computes it exactly: the estimate must agree.
     - **Defaults are choices.** Powertools keeps records 1 hour, Stripe 24 hours, Restate a day,

@@ -134,3 +134,11 @@ def test_the_checks_answer_is_what_the_model_does() -> None:
         assert simulate(Scenario(plan=plan, settings=settings)).counts.effects == 1
     longer = claim_only.model_copy(update={"pause": claim_only.pause + claim_only.lease})
     assert simulate(Scenario(plan=plan, settings=longer)).counts.effects == 2
+
+
+def test_what_to_notice_waits_for_the_guess(lessons: Lessons) -> None:
+    # It says which stall debits twice in which runtime: the answer to the prediction.
+    before = visible_text(lessons.run(STEM)[0])
+    assert "What to notice shows once you commit your guess." in before
+    assert "Slow is not dead" not in before and "debit twice" not in before
+    assert "Slow is not dead" in visible_text(run(**controls(), skip_prediction=SKIP)[0])

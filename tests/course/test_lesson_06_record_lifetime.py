@@ -104,3 +104,11 @@ def test_the_checks_answer_is_wilsons(lessons: Lessons) -> None:
     assert "1.9 in 10,000" in question.answer and high < 2e-4
     page, _ = run(understanding=mo.ui.radio(list(question.options), value=question.answer))
     assert "Right." in visible_text(page)
+
+
+def test_what_to_notice_waits_for_the_guess(lessons: Lessons) -> None:
+    # It says what sets the retention a target needs: the answer to the prediction.
+    before = visible_text(lessons.run(STEM)[0])
+    assert "What to notice shows once you commit your guess." in before
+    assert "The tail decides" not in before
+    assert "The tail decides" in visible_text(run(skip_prediction=SKIP)[0])
