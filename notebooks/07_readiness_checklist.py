@@ -152,7 +152,9 @@ def _(lesson07, mo, snapshot):
 @app.cell
 def _(Role, mo, snapshot):
     pause_owner = mo.ui.text(
-        placeholder="a role or a team", label=Role.PAUSE_OWNER.question, full_width=True,
+        placeholder="a role or a team",
+        label=Role.PAUSE_OWNER.question,
+        full_width=True,
         disabled=snapshot,
     )
     return (pause_owner,)
@@ -161,7 +163,9 @@ def _(Role, mo, snapshot):
 @app.cell
 def _(Role, mo, snapshot):
     replay_approver = mo.ui.text(
-        placeholder="a role or a team", label=Role.REPLAY_APPROVER.question, full_width=True,
+        placeholder="a role or a team",
+        label=Role.REPLAY_APPROVER.question,
+        full_width=True,
         disabled=snapshot,
     )
     return (replay_approver,)
@@ -170,7 +174,9 @@ def _(Role, mo, snapshot):
 @app.cell
 def _(Role, mo, snapshot):
     state_verifier = mo.ui.text(
-        placeholder="a role or a team", label=Role.STATE_VERIFIER.question, full_width=True,
+        placeholder="a role or a team",
+        label=Role.STATE_VERIFIER.question,
+        full_width=True,
         disabled=snapshot,
     )
     return (state_verifier,)
@@ -193,20 +199,32 @@ def _(
     window_amount,
     window_unit,
 ):
+    # One folded section per part of the design: the questions take one screen, not three,
+    # above the report.
     mo.vstack(
         [
             mo.md("## Your design"),
-            key_across_attempts,
-            key_scope,
-            unknown_outcome_separate,
-            lookup_by_key,
-            mo.hstack([retention_amount, retention_unit], justify="start"),
-            mo.md(f"<small>{HINTS['retention']}</small>"),
-            mo.hstack([window_amount, window_unit], justify="start"),
-            mo.md(f"<small>{HINTS['replay_window']}</small>"),
-            fingerprint_compared,
-            mo.md("**Who owns recovery?**"),
-            mo.hstack([pause_owner, replay_approver, state_verifier], widths="equal"),
+            mo.accordion(
+                {
+                    "**1. The operation key**": mo.vstack([key_across_attempts, key_scope]),
+                    "**2. A result nobody saw**": mo.vstack(
+                        [unknown_outcome_separate, lookup_by_key]
+                    ),
+                    "**3. How long records live, and how late replays come**": mo.vstack(
+                        [
+                            mo.hstack([retention_amount, retention_unit], justify="start"),
+                            mo.md(f"<small>{HINTS['retention']}</small>"),
+                            mo.hstack([window_amount, window_unit], justify="start"),
+                            mo.md(f"<small>{HINTS['replay_window']}</small>"),
+                            fingerprint_compared,
+                        ]
+                    ),
+                    "**4. Who owns recovery?**": mo.hstack(
+                        [pause_owner, replay_approver, state_verifier], widths="equal"
+                    ),
+                },
+                multiple=True,
+            ),
         ]
     )
     return
