@@ -226,7 +226,21 @@ def _(
             for group, names in lesson02.GROUPS.items()
         ),
     ]
-    mo.vstack([mo.md("## The settings"), start, *_groups], gap=1.25)
+    # One control first, the starting point; the dozen settings it sets wait, folded, for a
+    # learner who wants to change one.
+    mo.vstack(
+        [
+            mo.md("## The settings"),
+            start,
+            mo.accordion(
+                {
+                    "**More settings**: the fault, the delivery budget and each assumption's "
+                    "settings": mo.vstack(_groups, gap=1.25)
+                }
+            ),
+        ],
+        gap=1.25,
+    )
     return
 
 

@@ -274,3 +274,15 @@ def test_a_plan_replaces_the_fault_and_a_bad_one_says_why() -> None:
     page, defs = run(**controls(lesson02.STARTS[1].scenario, plan="4:lookup"), skip_prediction=SKIP)
     assert "Fault plan: injection 4:lookup is past the delivery budget of 3" in visible_text(page)
     assert defs["scenario"].fault is Fault.CRASH_AFTER_EFFECT
+
+
+def test_the_first_screen_has_one_control_and_the_rest_is_under_more_settings(
+    lessons: Lessons,
+) -> None:
+    page = unescape_nested(lessons.run(STEM)[0])
+    settings = page.split("The settings")[1].split("Predict first")[0]
+    before, folded = settings.split("More settings", 1)
+    assert before.count("<marimo-dropdown") == 1, "the starting point, alone"
+    for control in ("Fault injected into the first delivery", "Delivery budget", "Fault plan"):
+        assert control in folded and control not in before
+    assert "<marimo-accordion" in before
