@@ -71,6 +71,45 @@ def _(lesson, mo, page, snapshot):
 
 
 @app.cell(hide_code=True)
+def recall_question(Question):
+    # Retrieval practice: one question on an earlier lesson, before this one's new material.
+    earlier = "lesson 1"
+    recall = Question(
+        prompt="What is the difference between a delivery attempt and a business effect?",
+        options=(
+            "They are two names for the same count.",
+            (
+                "An attempt is the operation reaching a worker; an effect is the ledger "
+                "being debited."
+            ),
+            "An attempt is a debit that failed; an effect is one that succeeded.",
+        ),
+        answer=(
+            "An attempt is the operation reaching a worker; an effect is the ledger being"
+            " debited."
+        ),
+        explanation=(
+            "The model keeps the two counts apart: under `crash-after-effect` both "
+            "runtimes make two delivery attempts, and only the naive loop turns them into"
+            " two debits."
+        ),
+    )
+    return earlier, recall
+
+
+@app.cell
+def _(earlier, mo, page, recall, snapshot):
+    remembered = page.recall_radio(mo, recall, earlier, snapshot)
+    return (remembered,)
+
+
+@app.cell
+def _(earlier, mo, page, recall, remembered, snapshot):
+    page.recall(mo, recall, remembered, earlier, snapshot)
+    return
+
+
+@app.cell(hide_code=True)
 def _(mo):
     mo.md(r"""
     The durable runtime of the Async Failure Lab ends in **Recovered by operation key**, but only

@@ -57,6 +57,45 @@ def _(lesson, mo, page, snapshot):
 
 
 @app.cell(hide_code=True)
+def recall_question(Question):
+    # Retrieval practice: one question on an earlier lesson, before this one's new material.
+    earlier = "lesson 4"
+    recall = Question(
+        prompt="For each invariant a run breaks, what does the explorer report?",
+        options=(
+            "The chance that a random run breaks it.",
+            (
+                "The smallest counterexample: fewest injections, then fewest events, with"
+                " its command."
+            ),
+            "The first run it found, however long.",
+        ),
+        answer=(
+            "The smallest counterexample: fewest injections, then fewest events, with its"
+            " command."
+        ),
+        explanation=(
+            "The explorer runs every fault plan up to its bound and keeps the smallest "
+            "run that breaks each invariant: a real run of the lab that a command "
+            "replays."
+        ),
+    )
+    return earlier, recall
+
+
+@app.cell
+def _(earlier, mo, page, recall, snapshot):
+    remembered = page.recall_radio(mo, recall, earlier, snapshot)
+    return (remembered,)
+
+
+@app.cell
+def _(earlier, mo, page, recall, remembered, snapshot):
+    page.recall(mo, recall, remembered, earlier, snapshot)
+    return
+
+
+@app.cell(hide_code=True)
 def _(mo):
     mo.md(r"""
     A worker is slow, not dead: a garbage-collection pause, a stalled network call. Its

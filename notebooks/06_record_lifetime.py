@@ -54,6 +54,39 @@ def _(lesson, mo, page, snapshot):
 
 
 @app.cell(hide_code=True)
+def recall_question(Question):
+    # Retrieval practice: one question on an earlier lesson, before this one's new material.
+    earlier = "lesson 5"
+    recall = Question(
+        prompt="What let a second worker take the operation while the first was still working?",
+        options=(
+            "The first worker crashed.",
+            "The first worker's lease ran out during its stall.",
+            "The receiver told the channel to deliver again.",
+        ),
+        answer="The first worker's lease ran out during its stall.",
+        explanation=(
+            "Slow is not dead: a stall longer than the lease is enough for the channel to"
+            " hand the same operation to a second worker, with no crash and no lost "
+            "message."
+        ),
+    )
+    return earlier, recall
+
+
+@app.cell
+def _(earlier, mo, page, recall, snapshot):
+    remembered = page.recall_radio(mo, recall, earlier, snapshot)
+    return (remembered,)
+
+
+@app.cell
+def _(earlier, mo, page, recall, remembered, snapshot):
+    page.recall(mo, recall, remembered, earlier, snapshot)
+    return
+
+
+@app.cell(hide_code=True)
 def _(mo):
     mo.md(r"""
     An expired record turns a replay into a second debit. So the practical question is: with

@@ -73,6 +73,39 @@ def _(lesson, mo, page, snapshot):
 
 
 @app.cell(hide_code=True)
+def recall_question(Question):
+    # Retrieval practice: one question on an earlier lesson, before this one's new material.
+    earlier = "lesson 6"
+    recall = Question(
+        prompt="What decides how long idempotency records must live?",
+        options=(
+            "The typical replay delay.",
+            "The late replays: the tail of the replay delays.",
+            "The number of workers.",
+        ),
+        answer="The late replays: the tail of the replay delays.",
+        explanation=(
+            "Most replays come soon, but the duplicate risk is set by the few that come "
+            "much later: a retention must outlast the delays you will actually see, not "
+            "the typical one."
+        ),
+    )
+    return earlier, recall
+
+
+@app.cell
+def _(earlier, mo, page, recall, snapshot):
+    remembered = page.recall_radio(mo, recall, earlier, snapshot)
+    return (remembered,)
+
+
+@app.cell
+def _(earlier, mo, page, recall, remembered, snapshot):
+    page.recall(mo, recall, remembered, earlier, snapshot)
+    return
+
+
+@app.cell(hide_code=True)
 def _(mo):
     mo.md(r"""
     The lab's durable runtime was safe **under its assumptions**: one key carried across every

@@ -56,6 +56,39 @@ def _(lesson, mo, page, snapshot):
 
 
 @app.cell(hide_code=True)
+def recall_question(Question):
+    # Retrieval practice: one question on an earlier lesson, before this one's new material.
+    earlier = "lesson 7"
+    recall = Question(
+        prompt="What does the readiness checklist make of a question left blank?",
+        options=(
+            "It counts it as met.",
+            "It treats it as unknown: neither met nor broken.",
+            "It counts it as failed.",
+        ),
+        answer="It treats it as unknown: neither met nor broken.",
+        explanation=(
+            "The checklist credits only what a design states and calls nothing broken "
+            "that it was not told: every blank is an unknown, a question to take to the "
+            "review."
+        ),
+    )
+    return earlier, recall
+
+
+@app.cell
+def _(earlier, mo, page, recall, snapshot):
+    remembered = page.recall_radio(mo, recall, earlier, snapshot)
+    return (remembered,)
+
+
+@app.cell
+def _(earlier, mo, page, recall, remembered, snapshot):
+    page.recall(mo, recall, remembered, earlier, snapshot)
+    return
+
+
+@app.cell(hide_code=True)
 def _(mo):
     mo.md(r"""
     This is the sample reliability review handoff, generated now from running both runtimes

@@ -103,6 +103,28 @@ def check(mo: Any, question: Question, element: Any, snapshot: bool) -> Any:
     return mo.vstack([element, callout])
 
 
+RECALL_LABEL: Final = "**Before you start, from {earlier}:** {prompt}"
+"""How a lesson opens its retrieval question on an earlier lesson."""
+
+
+def recall_radio(mo: Any, question: Question, earlier: str, snapshot: bool) -> Any:
+    """The radio a learner answers a retrieval ``question`` on ``earlier`` (``"lesson 1"``)
+    with, before the lesson's new material (inert in a snapshot)."""
+    label = RECALL_LABEL.format(earlier=earlier, prompt=question.prompt)
+    return mo.ui.radio(options=list(question.options), label=label, disabled=snapshot)
+
+
+def recall(mo: Any, question: Question, element: Any, earlier: str, snapshot: bool) -> Any:
+    """Retrieval practice: ``element`` (``recall_radio``) and the feedback on its answer,
+    right or not with the explanation, as a check has; in a snapshot, which cannot take an
+    answer, the question with its answer and explanation."""
+    if snapshot:
+        answer = SNAPSHOT_ANSWER.format(answer=question.answer, explanation=question.explanation)
+        label = RECALL_LABEL.format(earlier=earlier, prompt=question.prompt)
+        return mo.vstack([mo.md(label), mo.md(answer)])
+    return check(mo, question, element, snapshot)
+
+
 # ---------------------------------------------------------------------------------------------
 # Predict, then reveal. Four cells, one element each, so marimo reruns only what a change
 # touches and a test can substitute any of them:

@@ -13,7 +13,7 @@ from asyncfail.course.page import SNAPSHOT_BANNER
 from asyncfail.ground.quiz import Question
 from asyncfail.lab.simulation import simulate_each_mode
 from tests.course.conftest import Lessons
-from tests.notebook_support import NOTEBOOKS, stats, unescape_nested, visible_text
+from tests.notebook_support import NOTEBOOKS, run_lesson, stats, unescape_nested, visible_text
 
 STEMS = [p.stem for p in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.py"))]
 # The lessons that predict the effect counts of both runtimes, with the component.
@@ -201,3 +201,40 @@ def test_a_draft_set_is_compared_with_the_models_in_the_models_order() -> None:
             "**P0: nothing chosen.** The model's: \n- b\n- a",
             None,
         )
+
+
+# Lessons 2 to 8 open with retrieval practice (lesson 9, written apart, is not held to it here).
+RECALLING = [stem for stem in STEMS if "02" <= stem[:2] <= "08"]
+
+
+def plain(markdown: str) -> str:
+    """Markdown as the page shows it, for finding it in ``visible_text``."""
+    return visible_text(markdown.replace("**", "").replace("`", ""))
+
+
+@pytest.mark.parametrize("stem", RECALLING)
+def test_a_lesson_opens_with_a_question_on_an_earlier_one(stem: str, lessons: Lessons) -> None:
+    page_html, defs = lessons.run(stem)
+    recall: Question = defs["recall"]
+    earlier = int(defs["earlier"].removeprefix("lesson "))
+    assert 1 <= earlier < int(stem[:2]), "a lesson the learner has done"
+    text = visible_text(page_html)
+    label = plain(page.RECALL_LABEL.format(earlier=defs["earlier"], prompt=recall.prompt))
+    # Right after what the lesson promises, before any of its own words.
+    objectives = text.split(label)[0].split("After this lesson you will be able to:")[1]
+    assert len(objectives) < 600, "nothing but the objectives between them"
+    assert plain(recall.explanation) not in text, "no feedback before an answer"
+    snapshot, _ = lessons.run(stem, snapshot=True)
+    assert f"Answer: {plain(recall.answer)} {plain(recall.explanation)}" in visible_text(snapshot)
+
+
+@pytest.mark.parametrize("stem", RECALLING[:2])
+def test_answering_the_recall_question_says_right_or_not_with_why(
+    stem: str, lessons: Lessons
+) -> None:
+    recall: Question = lessons.run(stem)[1]["recall"]
+    wrong = next(o for o in recall.options if o != recall.answer)
+    for choice, verdict in ((recall.answer, "Right."), (wrong, "Not quite.")):
+        chosen = mo.ui.radio(list(recall.options), value=choice)
+        page_html, _ = run_lesson(lessons.notebook(stem), remembered=chosen)
+        assert f"{verdict} {plain(recall.explanation)}" in visible_text(page_html)
