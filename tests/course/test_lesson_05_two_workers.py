@@ -10,6 +10,7 @@ import pytest
 from asyncfail import Mode, Scenario, simulate
 from asyncfail.charts.specs import sequence_view, time_timeline_spec
 from asyncfail.explore.explorer import explore
+from asyncfail.ground.prose import counted
 from asyncfail.ground.quiz import Question
 from asyncfail.lab.faults import parse_plan
 from asyncfail.lab.scenario import SEED_MODES
@@ -21,6 +22,7 @@ from tests.notebook_support import (
     load_notebook,
     run_lesson,
     stats,
+    unescape_nested,
     vega_specs,
     visible_text,
 )
@@ -142,3 +144,14 @@ def test_what_to_notice_waits_for_the_guess(lessons: Lessons) -> None:
     assert "What to notice shows once you commit your guess." in before
     assert "Slow is not dead" not in before and "debit twice" not in before
     assert "Slow is not dead" in visible_text(run(**controls(), skip_prediction=SKIP)[0])
+
+
+def test_nothing_on_the_page_gives_the_answer_before_the_guess(lessons: Lessons) -> None:
+    # The reveal's words, from the model's runs: each runtime's status and debits.
+    page, defs = lessons.run(STEM)
+    words = {r.status.value for r in defs["results"].values()}
+    words |= {counted(r.counts.effects, "debit") for r in defs["results"].values()}
+    assert words >= {"Duplicate debit", "2 debits"}
+    assert [w for w in words if w in unescape_nested(page)] == []
+    after = visible_text(run(**controls(), skip_prediction=SKIP)[0])
+    assert "Duplicate debit" in after
