@@ -19,8 +19,7 @@ def _():
 @app.cell
 def _():
     from asyncfail import ASSUMPTIONS, Fault, Scenario
-    from asyncfail.charts.specs import timeline_spec
-    from asyncfail.charts.tables import timeline_table
+    from asyncfail.charts.specs import sequence_view
     from asyncfail.charts.timeline import narrate
     from asyncfail.course import page
     from asyncfail.course.catalog import lesson
@@ -45,9 +44,8 @@ def _():
         lesson,
         narrate,
         page,
+        sequence_view,
         simulate_each_mode,
-        timeline_spec,
-        timeline_table,
         to_json,
         verification,
     )
@@ -170,22 +168,13 @@ def _(mo, results, snapshot):
 
 
 @app.cell
-def _(
-    mo,
-    narrate,
-    page,
-    results,
-    revealed,
-    step,
-    timeline_spec,
-    timeline_table,
-):
+def _(mo, narrate, page, results, revealed, sequence_view, step):
+    # The sequence view: actors as lanes, each message an arrow in step order.
     def _trace_panel(mode):
         result = results[mode]
         return page.chart(
             mo,
-            timeline_spec(result, step.value, width=380),
-            timeline_table(result),
+            *sequence_view(result, step.value, width=380),
             caption=f"**{mode.value}**: {narrate(result, step.value)}",
         )
 
@@ -216,8 +205,9 @@ def _(mo):
 
 
 @app.cell
-def _(Fault, Scenario, command_lines, fault, mo, results, to_json):
+def _(Fault, Scenario, command_lines, fault, mo, results, revealed, to_json):
     _commands = command_lines(Scenario(fault=Fault(fault.value)))
+    # The JSON holds the counts: shown once the learner has committed a guess (or skipped).
     mo.vstack(
         [
             mo.md(f"```sh\n{_commands}\n```"),
@@ -228,15 +218,22 @@ def _(Fault, Scenario, command_lines, fault, mo, results, to_json):
                     )
                     for m in results
                 }
-            ),
+            )
+            if revealed
+            else mo.md("*The JSON each command prints shows once you commit your guess.*"),
         ]
     )
     return
 
 
 @app.cell(hide_code=True)
-def _(mo):
+def _(mo, revealed):
+    # What to notice names the counts the learner is asked to predict: after the guess only.
     mo.md(r"""
+    ## What to notice
+
+    *What to notice shows once you commit your guess.*
+    """) if not revealed else mo.md(r"""
     ## What to notice
 
     - **Attempts are not effects.** Under `crash-after-effect` both runtimes make two delivery
@@ -295,10 +292,13 @@ def _(mo, verification):
 
 
 @app.cell
-def _(live_run, mo, verification):
+def _(live_run, mo, revealed, verification):
+    # The recorded table gives every case's outcome, the predicted ones included.
     mo.vstack(
         [
-            verification.verdict_view(mo, verification.recorded()),
+            verification.verdict_view(mo, verification.recorded())
+            if revealed
+            else mo.md("*The recorded table shows once you commit your guess.*"),
             mo.md(verification.live_text(live_run is not None, mo.app_meta().request)),
             *([] if live_run is None else [live_run]),
         ]
@@ -355,8 +355,7 @@ def check_question(Question):
         ),
         options=(
             "It retries more slowly than the naive loop.",
-            "It looks the stable operation key up at the receiver before calling the tool "
-            "again.",
+            "It looks the stable operation key up at the receiver before calling the tool again.",
             "Its worker does not crash.",
             "The receiver rejects every second request.",
         ),
@@ -379,8 +378,9 @@ def _(mo, page, question):
 
 
 @app.cell
-def _(mo, page, question, snapshot, understanding):
-    page.check(mo, question, understanding, snapshot)
+def _(mo, page, question, revealed, snapshot, understanding):
+    # The check's question names what the durable runtime avoids: asked after the guess.
+    page.check(mo, question, understanding, snapshot) if revealed else mo.md("")
     return
 
 

@@ -20,7 +20,7 @@ def _():
 @app.cell
 def _():
     from asyncfail import Fault, Mode
-    from asyncfail.charts.specs import time_timeline_spec
+    from asyncfail.charts.specs import sequence_view, time_timeline_spec
     from asyncfail.charts.tables import timeline_table
     from asyncfail.course import controls, page
     from asyncfail.course import lesson02_break_the_assumptions as lesson02
@@ -51,6 +51,7 @@ def _():
         lesson,
         lesson02,
         page,
+        sequence_view,
         simulate_each_mode,
         time_timeline_spec,
         timeline_table,
@@ -70,6 +71,45 @@ def _(lesson, mo, page, snapshot):
 
 
 @app.cell(hide_code=True)
+def recall_question(Question):
+    # Retrieval practice: one question on an earlier lesson, before this one's new material.
+    earlier = "lesson 1"
+    recall = Question(
+        prompt="What is the difference between a delivery attempt and a business effect?",
+        options=(
+            "They are two names for the same count.",
+            (
+                "An attempt is the operation reaching a worker; an effect is the ledger "
+                "being debited."
+            ),
+            "An attempt is a debit that failed; an effect is one that succeeded.",
+        ),
+        answer=(
+            "An attempt is the operation reaching a worker; an effect is the ledger being"
+            " debited."
+        ),
+        explanation=(
+            "The model keeps the two counts apart: under `crash-after-effect` both "
+            "runtimes make two delivery attempts, and only the naive loop turns them into"
+            " two debits."
+        ),
+    )
+    return earlier, recall
+
+
+@app.cell
+def _(earlier, mo, page, recall, snapshot):
+    remembered = page.recall_radio(mo, recall, earlier, snapshot)
+    return (remembered,)
+
+
+@app.cell
+def _(earlier, mo, page, recall, remembered, snapshot):
+    page.recall(mo, recall, remembered, earlier, snapshot)
+    return
+
+
+@app.cell(hide_code=True)
 def _(mo):
     mo.md(r"""
     The durable runtime of the Async Failure Lab ends in **Recovered by operation key**, but only
@@ -83,8 +123,17 @@ def _(mo):
 
 
 @app.cell(hide_code=True)
-def _(lesson02, mo):
-    mo.md(f"## The five assumptions, and what breaks them\n\n{lesson02.assumption_table()}")
+def _(lesson02, mo, revealed):
+    # The debits and the fixes are what the learner predicts: their columns wait for the guess.
+    mo.md(
+        f"## The five assumptions, and what breaks them\n\n{lesson02.assumption_table(revealed)}"
+        + (
+            ""
+            if revealed
+            else "\n\n*What each run gives, and what restores it, shows once "
+            "you commit your guess.*"
+        )
+    )
     return
 
 
@@ -216,7 +265,21 @@ def _(
             for group, names in lesson02.GROUPS.items()
         ),
     ]
-    mo.vstack([mo.md("## The settings"), start, *_groups], gap=1.25)
+    # One control first, the starting point; the dozen settings it sets wait, folded, for a
+    # learner who wants to change one.
+    mo.vstack(
+        [
+            mo.md("## The settings"),
+            start,
+            mo.accordion(
+                {
+                    "**More settings**: the fault, the delivery budget and each assumption's "
+                    "settings": mo.vstack(_groups, gap=1.25)
+                }
+            ),
+        ],
+        gap=1.25,
+    )
     return
 
 
@@ -289,9 +352,13 @@ def _(
     results,
     revealed,
     scenario,
+    sequence_view,
     time_timeline_spec,
     timeline_table,
 ):
+    def _sequence_panel(mode):
+        return page.chart(mo, *sequence_view(results[mode], width=380))
+
     def _trace_panel(mode):
         result = results[mode]
         return page.chart(mo, time_timeline_spec(result, width=380), timeline_table(result))
@@ -300,10 +367,19 @@ def _(
         _view = mo.vstack(
             [
                 mo.md(
-                    "## The traces against time\n\n"
-                    "Each dashed line is a delivery; events of one delivery happen at the same "
-                    "instant and are stacked, numbered in order. The blue band on the "
-                    "receiver's lane is how long each idempotency record counts."
+                    "## The traces, message by message\n\n"
+                    "Each actor is a lane; each message an arrow from sender to receiver, in "
+                    "step order. A crash or a timeout is marked where it cuts an arrow."
+                ),
+                mo.hstack(
+                    [_sequence_panel(m) for m in results], widths="equal", gap=2, align="start"
+                ),
+                mo.md(
+                    "## The same traces against time\n\n"
+                    "Each dashed line is a delivery; the events of one delivery happen at the "
+                    "same instant. The blue band on the receiver's lane is how long each "
+                    "idempotency record counts: where a record expires the band breaks, so a "
+                    "redelivery that comes in the gap finds no record."
                 ),
                 mo.hstack([_trace_panel(m) for m in results], widths="equal", gap=2, align="start"),
                 mo.callout(
@@ -324,8 +400,13 @@ def _(command_lines, mo, scenario):
 
 
 @app.cell(hide_code=True)
-def _(mo):
+def _(mo, revealed):
+    # What to notice names the fix for the starting point: after the guess only.
     mo.md(r"""
+    ## What to notice
+
+    *What to notice shows once you commit your guess.*
+    """) if not revealed else mo.md(r"""
     ## What to notice
 
     - **The lookup is only as good as the key.** With a key per delivery attempt the lookup asks
@@ -378,8 +459,9 @@ def _(mo, page, question):
 
 
 @app.cell
-def _(mo, page, question, snapshot, understanding):
-    page.check(mo, question, understanding, snapshot)
+def _(mo, page, question, revealed, snapshot, understanding):
+    # The check's question states the starting point's duplicate: asked after the guess.
+    page.check(mo, question, understanding, snapshot) if revealed else mo.md("")
     return
 
 

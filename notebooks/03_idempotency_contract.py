@@ -79,6 +79,45 @@ def _(lesson, mo, page, snapshot):
 
 
 @app.cell(hide_code=True)
+def recall_question(Question):
+    # Retrieval practice: one question on an earlier lesson, before this one's new material.
+    earlier = "lesson 2"
+    recall = Question(
+        prompt=(
+            "A record kept 60 s met a redelivery 60 s after the first delivery. Why did "
+            "the durable runtime debit twice?"
+        ),
+        options=(
+            "The operation key changed between deliveries.",
+            (
+                "The record had expired, so the lookup found nothing and the runtime "
+                "called again."
+            ),
+            "The lookup service was down.",
+        ),
+        answer="The record had expired, so the lookup found nothing and the runtime called again.",
+        explanation=(
+            "Under the seed's convention a record no longer counts at its retention "
+            "boundary: the lookup honestly found nothing. Records must outlive the last "
+            "redelivery."
+        ),
+    )
+    return earlier, recall
+
+
+@app.cell
+def _(earlier, mo, page, recall, snapshot):
+    remembered = page.recall_radio(mo, recall, earlier, snapshot)
+    return (remembered,)
+
+
+@app.cell
+def _(earlier, mo, page, recall, remembered, snapshot):
+    page.recall(mo, recall, remembered, earlier, snapshot)
+    return
+
+
+@app.cell(hide_code=True)
 def _(mo):
     mo.md(r"""
     The Async Failure Lab assumes a **stable key** and a **retained record**. This separate
@@ -174,9 +213,7 @@ def _(BOUNDARY_WORDS, mo, snapshot, start):
     boundary = mo.ui.radio(
         options={text: b.value for b, text in BOUNDARY_WORDS.items()},
         value=BOUNDARY_WORDS[start.boundary],
-        label=(
-            "**Boundary convention**: at exactly the retention boundary, is the record there?"
-        ),
+        label=("**Boundary convention**: at exactly the retention boundary, is the record there?"),
         disabled=snapshot,
     )
     return (boundary,)
@@ -193,6 +230,39 @@ def _(boundary, delay, mo, policy, profile, retention, scope, second):
         ]
     )
     return
+
+
+@app.cell
+def _(mo, page, profile):
+    # Built from the profile only: the guess is about the system a learner chose; changing a
+    # knob afterwards updates the result without asking again.
+    _ = profile.value
+    outcome_words = {
+        "reused": "It reuses the first result: no second debit.",
+        "conflict": "It refuses request 2 as a conflict: no second debit.",
+        "applied": "It applies request 2: a second debit.",
+    }
+    prediction = page.choice_form(
+        mo,
+        "**Predict first.** With these settings, what does the receiver do with request 2?",
+        list(outcome_words.values()),
+    )
+    return outcome_words, prediction
+
+
+@app.cell
+def _(mo, page, snapshot):
+    skip_prediction = page.skip_switch(
+        mo, "Skip predicting: show the result as the knobs change", snapshot
+    )
+    return (skip_prediction,)
+
+
+@app.cell
+def _(mo, page, prediction, skip_prediction, snapshot):
+    revealed, _asking = page.ask(mo, prediction, skip_prediction, snapshot)
+    _asking
+    return (revealed,)
 
 
 @app.cell
@@ -233,12 +303,14 @@ def _(
     lesson03,
     md_text,
     mo,
+    outcome_words,
+    page,
+    prediction,
     result,
+    revealed,
 ):
     _notes = [
-        mo.callout(
-            mo.md(f"**Not read; the profile's value is used.** {md_text(e)}"), kind="warn"
-        )
+        mo.callout(mo.md(f"**Not read; the profile's value is used.** {md_text(e)}"), kind="warn")
         for e in input_errors
     ]
     if result.departures:
@@ -249,9 +321,19 @@ def _(
                 kind="info",
             )
         )
-    mo.vstack(
+    _judged = (
+        [page.choice_callout(mo, prediction.value, outcome_words[result.disposition.value])]
+        if prediction.value is not None
+        else []
+    )
+    _waiting = mo.callout(
+        mo.md("Commit your prediction, or switch on *skip predicting*, to see the result."),
+        kind="neutral",
+    )
+    mo.vstack([*_notes, _waiting]) if not revealed else mo.vstack(
         [
             *_notes,
+            *_judged,
             mo.callout(
                 mo.md(f"### {result.finding.value}"),
                 kind="success" if result.correct else "danger",
@@ -289,10 +371,13 @@ def _(
     overview_axis,
     page,
     retention_heatmap_spec,
+    revealed,
     scenario,
     sweep_around_boundary,
     sweep_retention,
 ):
+    # Every cell of the heatmaps is a result, the predicted one included: after the guess.
+    mo.stop(not revealed)
     _axis = overview_axis(scenario)
     overview = sweep_retention(scenario, _axis, _axis)
     zoom = sweep_around_boundary(scenario, radius_seconds=lesson03.ZOOM_RADIUS_SECONDS)
@@ -323,8 +408,13 @@ def _(
 
 
 @app.cell(hide_code=True)
-def _(mo):
+def _(mo, revealed):
+    # What to notice says what each knob does to request 2: after the guess only.
     mo.md(r"""
+    ## What to notice
+
+    *What to notice shows once you commit your prediction.*
+    """) if not revealed else mo.md(r"""
     ## What to notice
 
     - **Key scope is identity.** With a key per delivery attempt the receiver never finds the

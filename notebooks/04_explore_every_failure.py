@@ -59,6 +59,39 @@ def _(lesson, mo, page, snapshot):
 
 
 @app.cell(hide_code=True)
+def recall_question(Question):
+    # Retrieval practice: one question on an earlier lesson, before this one's new material.
+    earlier = "lesson 3"
+    recall = Question(
+        prompt="What must an idempotency key identify?",
+        options=(
+            "The delivery attempt.",
+            "The business intent: the tenant and the operation.",
+            "The worker process that handles it.",
+        ),
+        answer="The business intent: the tenant and the operation.",
+        explanation=(
+            "A key per delivery attempt is never found again, so the same intent is "
+            "applied twice; a key without the tenant lets one tenant's request hit "
+            "another's record."
+        ),
+    )
+    return earlier, recall
+
+
+@app.cell
+def _(earlier, mo, page, recall, snapshot):
+    remembered = page.recall_radio(mo, recall, earlier, snapshot)
+    return (remembered,)
+
+
+@app.cell
+def _(earlier, mo, page, recall, remembered, snapshot):
+    page.recall(mo, recall, remembered, earlier, snapshot)
+    return
+
+
+@app.cell(hide_code=True)
 def _(mo):
     mo.md(r"""
     Six hand-picked faults teach the idea; they do not prove it. Here the **explorer** runs

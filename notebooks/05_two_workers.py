@@ -20,7 +20,7 @@ def _():
 @app.cell
 def _():
     from asyncfail import Mode
-    from asyncfail.charts.specs import time_timeline_spec
+    from asyncfail.charts.specs import sequence_view, time_timeline_spec
     from asyncfail.charts.tables import timeline_table
     from asyncfail.course import controls, page
     from asyncfail.course import lesson05_two_workers as lesson05
@@ -38,6 +38,7 @@ def _():
         lesson05,
         page,
         simulate_each_mode,
+        sequence_view,
         time_timeline_spec,
         timeline_table,
     )
@@ -52,6 +53,45 @@ def _(mo, page):
 @app.cell(hide_code=True)
 def _(lesson, mo, page, snapshot):
     page.heading(mo, lesson("05_two_workers"), snapshot)
+    return
+
+
+@app.cell(hide_code=True)
+def recall_question(Question):
+    # Retrieval practice: one question on an earlier lesson, before this one's new material.
+    earlier = "lesson 4"
+    recall = Question(
+        prompt="For each invariant a run breaks, what does the explorer report?",
+        options=(
+            "The chance that a random run breaks it.",
+            (
+                "The smallest counterexample: fewest injections, then fewest events, with"
+                " its command."
+            ),
+            "The first run it found, however long.",
+        ),
+        answer=(
+            "The smallest counterexample: fewest injections, then fewest events, with its"
+            " command."
+        ),
+        explanation=(
+            "The explorer runs every fault plan up to its bound and keeps the smallest "
+            "run that breaks each invariant: a real run of the lab that a command "
+            "replays."
+        ),
+    )
+    return earlier, recall
+
+
+@app.cell
+def _(earlier, mo, page, recall, snapshot):
+    remembered = page.recall_radio(mo, recall, earlier, snapshot)
+    return (remembered,)
+
+
+@app.cell
+def _(earlier, mo, page, recall, remembered, snapshot):
+    page.recall(mo, recall, remembered, earlier, snapshot)
     return
 
 
@@ -153,9 +193,11 @@ def _(
     prediction,
     results,
     revealed,
+    sequence_view,
     time_timeline_spec,
     timeline_table,
 ):
+    # The sequence view first (who sent what to whom), then the leases and the stall in time.
     page.reveal(
         mo,
         revealed,
@@ -163,9 +205,10 @@ def _(
         results,
         prediction,
         extra=lambda result: [
-            page.chart(mo, time_timeline_spec(result, width=380), timeline_table(result))
+            page.chart(mo, *sequence_view(result, width=380)),
+            page.chart(mo, time_timeline_spec(result, width=380), timeline_table(result)),
         ],
-        above=[mo.md("## Both workers against time")],
+        above=[mo.md("## Both workers, message by message, then against time")],
         feedback_first=True,
     )
     return
@@ -208,8 +251,13 @@ def _(command_lines, mo, scenario):
 
 
 @app.cell(hide_code=True)
-def _(mo):
+def _(mo, revealed):
+    # What to notice says which stalls debit twice: after the guess only.
     mo.md(r"""
+    ## What to notice
+
+    *What to notice shows once you commit your guess.*
+    """) if not revealed else mo.md(r"""
     ## What to notice
 
     - **Slow is not dead.** No crash, no lost message: a stall longer than the lease is enough

@@ -54,6 +54,39 @@ def _(lesson, mo, page, snapshot):
 
 
 @app.cell(hide_code=True)
+def recall_question(Question):
+    # Retrieval practice: one question on an earlier lesson, before this one's new material.
+    earlier = "lesson 5"
+    recall = Question(
+        prompt="What let a second worker take the operation while the first was still working?",
+        options=(
+            "The first worker crashed.",
+            "The first worker's lease ran out during its stall.",
+            "The receiver told the channel to deliver again.",
+        ),
+        answer="The first worker's lease ran out during its stall.",
+        explanation=(
+            "Slow is not dead: a stall longer than the lease is enough for the channel to"
+            " hand the same operation to a second worker, with no crash and no lost "
+            "message."
+        ),
+    )
+    return earlier, recall
+
+
+@app.cell
+def _(earlier, mo, page, recall, snapshot):
+    remembered = page.recall_radio(mo, recall, earlier, snapshot)
+    return (remembered,)
+
+
+@app.cell
+def _(earlier, mo, page, recall, remembered, snapshot):
+    page.recall(mo, recall, remembered, earlier, snapshot)
+    return
+
+
+@app.cell(hide_code=True)
 def _(mo):
     mo.md(r"""
     An expired record turns a replay into a second debit. So the practical question is: with
@@ -233,15 +266,21 @@ def _(command_line, inputs, mo):
 
 
 @app.cell(hide_code=True)
-def _(mo):
+def _(mo, revealed):
+    # What to notice says what sets the retention: after the guess only.
     mo.md(r"""
+    ## What to notice
+
+    *What to notice shows once you commit your guess.*
+    """) if not revealed else mo.md(r"""
     ## What to notice
 
     - **The tail decides.** Most replays come within a day, but the duplicate risk is set by the
       few that come days later: a retention must outlast the replay delays you will actually
       see, not the typical one.
     - **No duplicate seen is not a zero risk.** With n trials and nothing seen, the 95% interval
-      still reaches about 3.84 / n; showing a risk below 1e-4 takes tens of thousands of trials.
+      still reaches about 3.84 / n; showing a risk below 1 in 10,000 takes tens of thousands of
+      trials.
     - **Exact where it can be.** With one certain fault the risk is just the chance that the
       delay reaches the retention, and the library computes it exactly: the estimate must agree.
     - **Defaults are choices.** Powertools keeps records 1 hour, Stripe 24 hours, Restate a day,

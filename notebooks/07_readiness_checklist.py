@@ -73,6 +73,39 @@ def _(lesson, mo, page, snapshot):
 
 
 @app.cell(hide_code=True)
+def recall_question(Question):
+    # Retrieval practice: one question on an earlier lesson, before this one's new material.
+    earlier = "lesson 6"
+    recall = Question(
+        prompt="What decides how long idempotency records must live?",
+        options=(
+            "The typical replay delay.",
+            "The late replays: the tail of the replay delays.",
+            "The number of workers.",
+        ),
+        answer="The late replays: the tail of the replay delays.",
+        explanation=(
+            "Most replays come soon, but the duplicate risk is set by the few that come "
+            "much later: a retention must outlast the delays you will actually see, not "
+            "the typical one."
+        ),
+    )
+    return earlier, recall
+
+
+@app.cell
+def _(earlier, mo, page, recall, snapshot):
+    remembered = page.recall_radio(mo, recall, earlier, snapshot)
+    return (remembered,)
+
+
+@app.cell
+def _(earlier, mo, page, recall, remembered, snapshot):
+    page.recall(mo, recall, remembered, earlier, snapshot)
+    return
+
+
+@app.cell(hide_code=True)
 def _(mo):
     mo.md(r"""
     The lab's durable runtime was safe **under its assumptions**: one key carried across every
@@ -152,7 +185,9 @@ def _(lesson07, mo, snapshot):
 @app.cell
 def _(Role, mo, snapshot):
     pause_owner = mo.ui.text(
-        placeholder="a role or a team", label=Role.PAUSE_OWNER.question, full_width=True,
+        placeholder="a role or a team",
+        label=Role.PAUSE_OWNER.question,
+        full_width=True,
         disabled=snapshot,
     )
     return (pause_owner,)
@@ -161,7 +196,9 @@ def _(Role, mo, snapshot):
 @app.cell
 def _(Role, mo, snapshot):
     replay_approver = mo.ui.text(
-        placeholder="a role or a team", label=Role.REPLAY_APPROVER.question, full_width=True,
+        placeholder="a role or a team",
+        label=Role.REPLAY_APPROVER.question,
+        full_width=True,
         disabled=snapshot,
     )
     return (replay_approver,)
@@ -170,7 +207,9 @@ def _(Role, mo, snapshot):
 @app.cell
 def _(Role, mo, snapshot):
     state_verifier = mo.ui.text(
-        placeholder="a role or a team", label=Role.STATE_VERIFIER.question, full_width=True,
+        placeholder="a role or a team",
+        label=Role.STATE_VERIFIER.question,
+        full_width=True,
         disabled=snapshot,
     )
     return (state_verifier,)
@@ -193,20 +232,32 @@ def _(
     window_amount,
     window_unit,
 ):
+    # One folded section per part of the design: the questions take one screen, not three,
+    # above the report.
     mo.vstack(
         [
             mo.md("## Your design"),
-            key_across_attempts,
-            key_scope,
-            unknown_outcome_separate,
-            lookup_by_key,
-            mo.hstack([retention_amount, retention_unit], justify="start"),
-            mo.md(f"<small>{HINTS['retention']}</small>"),
-            mo.hstack([window_amount, window_unit], justify="start"),
-            mo.md(f"<small>{HINTS['replay_window']}</small>"),
-            fingerprint_compared,
-            mo.md("**Who owns recovery?**"),
-            mo.hstack([pause_owner, replay_approver, state_verifier], widths="equal"),
+            mo.accordion(
+                {
+                    "**1. The operation key**": mo.vstack([key_across_attempts, key_scope]),
+                    "**2. A result nobody saw**": mo.vstack(
+                        [unknown_outcome_separate, lookup_by_key]
+                    ),
+                    "**3. How long records live, and how late replays come**": mo.vstack(
+                        [
+                            mo.hstack([retention_amount, retention_unit], justify="start"),
+                            mo.md(f"<small>{HINTS['retention']}</small>"),
+                            mo.hstack([window_amount, window_unit], justify="start"),
+                            mo.md(f"<small>{HINTS['replay_window']}</small>"),
+                            fingerprint_compared,
+                        ]
+                    ),
+                    "**4. Who owns recovery?**": mo.hstack(
+                        [pause_owner, replay_approver, state_verifier], widths="equal"
+                    ),
+                },
+                multiple=True,
+            ),
         ]
     )
     return

@@ -19,25 +19,27 @@ def _():
 
 @app.cell
 def _():
-    from asyncfail.charts.specs import timeline_spec
-    from asyncfail.charts.tables import timeline_table
+    from asyncfail.charts.specs import sequence_view
     from asyncfail.course import page
     from asyncfail.course.catalog import lesson
     from asyncfail.ground.quiz import Question
+    from asyncfail.ground.seed import BEFORE_REPLAY, RECOMMENDATIONS, Priority
     from asyncfail.lab.faults import Fault, describe_fault
     from asyncfail.lab.scenario import SEED_FAULT
     from asyncfail.review.handoff import build_review
 
     return (
+        BEFORE_REPLAY,
         Fault,
+        Priority,
         Question,
+        RECOMMENDATIONS,
         SEED_FAULT,
         build_review,
         describe_fault,
         lesson,
         page,
-        timeline_spec,
-        timeline_table,
+        sequence_view,
     )
 
 
@@ -54,14 +56,106 @@ def _(lesson, mo, page, snapshot):
 
 
 @app.cell(hide_code=True)
+def recall_question(Question):
+    # Retrieval practice: one question on an earlier lesson, before this one's new material.
+    earlier = "lesson 7"
+    recall = Question(
+        prompt="What does the readiness checklist make of a question left blank?",
+        options=(
+            "It counts it as met.",
+            "It treats it as unknown: neither met nor broken.",
+            "It counts it as failed.",
+        ),
+        answer="It treats it as unknown: neither met nor broken.",
+        explanation=(
+            "The checklist credits only what a design states and calls nothing broken "
+            "that it was not told: every blank is an unknown, a question to take to the "
+            "review."
+        ),
+    )
+    return earlier, recall
+
+
+@app.cell
+def _(earlier, mo, page, recall, snapshot):
+    remembered = page.recall_radio(mo, recall, earlier, snapshot)
+    return (remembered,)
+
+
+@app.cell
+def _(earlier, mo, page, recall, remembered, snapshot):
+    page.recall(mo, recall, remembered, earlier, snapshot)
+    return
+
+
+@app.cell(hide_code=True)
 def _(mo):
     mo.md(r"""
     This is the sample reliability review handoff, generated now from running both runtimes
     under one fault: every figure and event in it is the model's, and every sentence about where
     the failure struck is read off the two traces. Pick another fault to read the same review of
     a different failure.
+
+    A handoff ends in a decision. Draft it first, as the reviewer would, then compare your
+    draft with the one the model writes.
     """)
     return
+
+
+@app.cell
+def _(BEFORE_REPLAY, Priority, RECOMMENDATIONS):
+    # The model's decision: its P0 recommendations and its conditions before a replay.
+    model_p0 = [r.title for r in RECOMMENDATIONS.values() if r.priority is Priority.P0]
+    model_replay = list(BEFORE_REPLAY)
+    # Offered in alphabetical order, so the seed's order gives nothing away; the replay
+    # conditions mixed with moves a hurried operator makes, which the model does not ask for.
+    p0_options = sorted(r.title for r in RECOMMENDATIONS.values())
+    replay_options = sorted(
+        [
+            *BEFORE_REPLAY,
+            "Raise the retry limit so the replay gets through.",
+            "Give the replayed operation a fresh operation key.",
+            "Clear the idempotency records so the replay starts clean.",
+        ]
+    )
+    return model_p0, model_replay, p0_options, replay_options
+
+
+@app.cell
+def _(mo, p0_options, replay_options, snapshot):
+    draft = (
+        mo.md(
+            "**Draft the decision first.**\n\n"
+            "Which recommendations are **P0**, to fix before anything else? {p0}\n\n"
+            "What must hold **before anyone replays** the operation? {replay}"
+        )
+        .batch(
+            p0=mo.ui.multiselect(options=p0_options, full_width=True, disabled=snapshot),
+            replay=mo.ui.multiselect(options=replay_options, full_width=True, disabled=snapshot),
+        )
+        .form(submit_button_label="Compare my draft", bordered=True)
+    )
+    return (draft,)
+
+
+@app.cell
+def _(mo, page, snapshot):
+    skip_prediction = page.skip_switch(mo, "Skip drafting: show the handoff", snapshot)
+    return (skip_prediction,)
+
+
+@app.cell
+def _(draft, mo, page, skip_prediction, snapshot):
+    revealed, _asking = page.ask(
+        mo,
+        draft,
+        skip_prediction,
+        snapshot,
+        note="*Static snapshot: the handoff is shown without the drafting step. Open the "
+        "interactive page to draft the decision first.*",
+    )
+    _asking
+    return (revealed,)
 
 
 @app.cell
@@ -80,32 +174,46 @@ def _(
     Fault,
     build_review,
     describe_fault,
+    draft,
     handoff_fault,
     mo,
+    model_p0,
+    model_replay,
     page,
-    timeline_spec,
-    timeline_table,
+    revealed,
+    sequence_view,
 ):
     review = build_review(Fault(handoff_fault.value))
     _evidence = mo.hstack(
-        [page.chart(mo, timeline_spec(r, width=340), timeline_table(r)) for r in review.runs],
+        [page.chart(mo, *sequence_view(r, width=340)) for r in review.runs],
         widths="equal",
         gap=2,
         align="start",
     )
-    mo.vstack(
+    _compared = (
         [
-            handoff_fault,
-            mo.md(f"*{describe_fault(Fault(handoff_fault.value))}*"),
+            page.set_callout(mo, "P0", draft.value["p0"], model_p0),
+            page.set_callout(mo, "Before a replay", draft.value["replay"], model_replay),
+        ]
+        if draft.value is not None
+        else []
+    )
+    _fault = [handoff_fault, mo.md(f"*{describe_fault(Fault(handoff_fault.value))}*")]
+    _waiting = mo.callout(
+        mo.md("Compare your draft, or switch on *skip drafting*, to read the handoff."),
+        kind="neutral",
+    )
+    mo.vstack([*_fault, _waiting]) if not revealed else mo.vstack(
+        [
+            *_fault,
+            *_compared,
             mo.download(
                 data=review.markdown().encode("utf-8"),
                 filename=f"review-handoff-{handoff_fault.value}.md",
                 mimetype=page.MARKDOWN_MIME,
                 label="Download the handoff (Markdown)",
             ),
-            mo.md(
-                "**The evidence, as timelines** (the same runs the handoff reports):"
-            ),
+            mo.md("**The evidence, message by message** (the same runs the handoff reports):"),
             _evidence,
             mo.Html(review.html(standalone=False)),
         ]

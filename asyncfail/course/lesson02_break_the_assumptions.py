@@ -250,10 +250,16 @@ def broken_text(result: LabResult) -> str:
     return f"{BROKEN_TITLE}\n\n{items}"
 
 
-def assumption_table() -> str:
+ANSWER_COLUMNS: Final = 2
+"""The table's last columns, the durable runtime's debits and what restores it: the answers a
+learner predicts, so the lesson shows them only after the guess."""
+
+
+def assumption_table(answers: bool = True) -> str:
     """The five assumptions (Markdown table): what breaks each, the starting point that shows
-    it, how many debits the durable runtime makes there, and the single changes that restore
-    its promise, all run through the model."""
+    it, and with ``answers`` how many debits the durable runtime makes there and the single
+    changes that restore its promise, all run through the model. Without ``answers`` the
+    table stops before those two columns (``ANSWER_COLUMNS``)."""
     demos = {d.assumption: d for d in STARTS}
     rows: list[tuple[Rich, ...]] = []
     for number, text in enumerate(ASSUMPTIONS, start=1):
@@ -269,4 +275,8 @@ def assumption_table() -> str:
                 restored += ["; "] if restored else []
                 restored.append(Code(r.change))
         rows.append(((f"{number}. {text}",), (BREAKS[number],), run, durable, tuple(restored)))
+    if not answers:
+        header = TABLE_HEADER[:-ANSWER_COLUMNS]
+        rows = [row[:-ANSWER_COLUMNS] for row in rows]
+        return md_table(Table(header=header, rows=tuple(rows)), left=True)
     return md_table(Table(header=TABLE_HEADER, rows=tuple(rows)), left=True)

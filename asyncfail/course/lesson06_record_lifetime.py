@@ -14,6 +14,7 @@ from pydantic import ValidationError
 
 from asyncfail.charts.risk_charts import Bin, CurveRow, Mark, curve_rows, histogram, marks
 from asyncfail.ground.durations import Duration, approx, duration_error, human, parse_duration
+from asyncfail.ground.prose import chance, percent
 from asyncfail.risk.inputs import (
     BROWSER_TRIALS,
     DEFAULT_INPUTS,
@@ -23,7 +24,8 @@ from asyncfail.risk.inputs import (
 )
 from asyncfail.risk.report import REAL_RETENTIONS, RiskRun
 
-TARGETS: Final[dict[str, float]] = {"1e-2": 1e-2, "1e-3": 1e-3, "1e-4": 1e-4, "1e-5": 1e-5}
+TARGETS: Final[dict[str, float]] = {chance(p): p for p in (1e-2, 1e-3, 1e-4, 1e-5)}
+"""The risk targets offered, in plain words (``1 in 10,000 (0.01 %)``, never ``1e-4``)."""
 DEFAULT_TARGET: Final = next(k for k, v in TARGETS.items() if v == DEFAULT_INPUTS.target)
 DEFAULT_DELIVERIES: Final = DEFAULT_INPUTS.deliveries
 TRIAL_CHOICES: Final[tuple[int, ...]] = (1000, BROWSER_TRIALS, 20_000)
@@ -38,12 +40,12 @@ CONTROL_TEXTS: Final[dict[str, str]] = {
 
 NONE_OF_THEM: Final = "none of them"
 ESTIMATE_LINE: Final = (
-    "**{name}**: {p:.2e} (95% interval {low:.2e} to {high:.2e}; {count:,} of {trials:,} trials)"
+    "**{name}**: {p} (95% interval {low} to {high}; {count:,} of {trials:,} trials)"
 )
 OUTCOME_NAMES: Final = {"duplicate": "Duplicate", "unknown": "Unknown or parked", "lost": "Lost"}
 REQUIRED: Final = (
     "**Records must live at least {estimate}** for the estimated duplicate risk to stay below "
-    "{target:g} at every longer retention."
+    "{target} at every longer retention."
 )
 NO_RETENTION: Final = (
     "**No retention is enough**: duplicates happen here even with records kept for ever (the "
@@ -51,17 +53,17 @@ NO_RETENTION: Final = (
 )
 CONFIDENT: Final = "With 95% confidence: at least {confident}."
 NOT_CONFIDENT: Final = (
-    "To show a risk below {target:g} with 95% confidence, at least {needed:,} trials without a "
+    "To show a risk below {target} with 95% confidence, at least {needed:,} trials without a "
     "duplicate are needed; {trials:,} ran."
 )
 EXACT: Final = (
-    "**Exact answer** ({case}): {p:.4f}, {inside} the estimate's interval. The estimate and the "
+    "**Exact answer** ({case}): {p}, {inside} the estimate's interval. The estimate and the "
     "exact probability come from the same draw rules."
 )
 PREDICTION_RIGHT: Final = "Right: {answer}."
 PREDICTION_WRONG: Final = "The model says otherwise: {answer}."
-KEEPS: Final = "{name}'s {retention} keeps it below the target (estimate {p:.2e})"
-MISSES: Final = "{name}'s {retention} does not (estimate {p:.2e})"
+KEEPS: Final = "{name}'s {retention} keeps it below the target (estimate {p})"
+MISSES: Final = "{name}'s {retention} does not (estimate {p})"
 
 
 def read_controls(
@@ -113,9 +115,9 @@ def estimate_lines(run: RiskRun) -> str:
     return "\n\n".join(
         ESTIMATE_LINE.format(
             name=OUTCOME_NAMES[name],
-            p=e.probability,
-            low=e.low,
-            high=e.high,
+            p=chance(e.probability),
+            low=percent(e.low),
+            high=percent(e.high),
             count=e.count,
             trials=r.trials,
         )
@@ -128,19 +130,18 @@ def required_text(run: RiskRun) -> str:
     r, req = run.report, run.report.required
     if req.estimate is None:
         return NO_RETENTION
-    lines = [REQUIRED.format(estimate=approx(req.estimate, up=True), target=req.target)]
+    target = chance(req.target)
+    lines = [REQUIRED.format(estimate=approx(req.estimate, up=True), target=target)]
     if req.confident is not None:
         lines.append(CONFIDENT.format(confident=approx(req.confident, up=True)))
     else:
-        lines.append(
-            NOT_CONFIDENT.format(target=req.target, needed=req.trials_needed, trials=r.trials)
-        )
+        lines.append(NOT_CONFIDENT.format(target=target, needed=req.trials_needed, trials=r.trials))
     if r.exact is not None:
         inside = r.duplicate.low <= r.exact.probability <= r.duplicate.high
         lines.append(
             EXACT.format(
                 case=r.exact.case,
-                p=r.exact.probability,
+                p=chance(r.exact.probability),
                 inside="inside" if inside else "outside",
             )
         )
@@ -160,7 +161,7 @@ def judge(run: RiskRun, guess: str) -> tuple[bool, str]:
     target = run.report.required.target
     keeping = [(name, r, p) for name, r, p in found if p < target]
     said = "; ".join(
-        (KEEPS if p < target else MISSES).format(name=name, retention=human(r), p=p)
+        (KEEPS if p < target else MISSES).format(name=name, retention=human(r), p=chance(p))
         for name, r, p in found
     )
     if guess == NONE_OF_THEM:
@@ -190,7 +191,7 @@ def curve_description(run: RiskRun) -> str:
     """The curve in words, for screen readers and static pages."""
     r = run.report
     points = "; ".join(
-        f"{approx(p.retention)}: {p.duplicate.probability:.2e}" for p in r.curve[::5]
+        f"{approx(p.retention)}: {chance(p.duplicate.probability)}" for p in r.curve[::5]
     )
     return (
         f"Duplicate risk against retention, {r.trials:,} trials, seed {r.seed}, each estimate "

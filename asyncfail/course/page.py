@@ -103,6 +103,28 @@ def check(mo: Any, question: Question, element: Any, snapshot: bool) -> Any:
     return mo.vstack([element, callout])
 
 
+RECALL_LABEL: Final = "**Before you start, from {earlier}:** {prompt}"
+"""How a lesson opens its retrieval question on an earlier lesson."""
+
+
+def recall_radio(mo: Any, question: Question, earlier: str, snapshot: bool) -> Any:
+    """The radio a learner answers a retrieval ``question`` on ``earlier`` (``"lesson 1"``)
+    with, before the lesson's new material (inert in a snapshot)."""
+    label = RECALL_LABEL.format(earlier=earlier, prompt=question.prompt)
+    return mo.ui.radio(options=list(question.options), label=label, disabled=snapshot)
+
+
+def recall(mo: Any, question: Question, element: Any, earlier: str, snapshot: bool) -> Any:
+    """Retrieval practice: ``element`` (``recall_radio``) and the feedback on its answer,
+    right or not with the explanation, as a check has; in a snapshot, which cannot take an
+    answer, the question with its answer and explanation."""
+    if snapshot:
+        answer = SNAPSHOT_ANSWER.format(answer=question.answer, explanation=question.explanation)
+        label = RECALL_LABEL.format(earlier=earlier, prompt=question.prompt)
+        return mo.vstack([mo.md(label), mo.md(answer)])
+    return check(mo, question, element, snapshot)
+
+
 # ---------------------------------------------------------------------------------------------
 # Predict, then reveal. Four cells, one element each, so marimo reruns only what a change
 # touches and a test can substitute any of them:
@@ -235,3 +257,78 @@ def reveal(
     said = feedback(mo, checks)
     middle = [*said, panels] if feedback_first else [panels, *said]
     return mo.vstack([*above, *middle, *below])
+
+
+# ---------------------------------------------------------------------------------------------
+# Predict a choice, then compare: for a lesson whose answer is one of a few outcomes (what a
+# receiver does with a second request, which finding comes first) rather than two counts.
+
+CHOICE_RIGHT: Final = "**Right:** {answer}"
+CHOICE_WRONG: Final = "**You chose:** {guess} **The model:** {answer}"
+"""How a choice is judged; the options are whole sentences, with their own full stops."""
+CHOICE_NONE: Final = "**No choice to compare:** pick one of the options, then commit."
+
+
+def choice_form(mo: Any, prompt: str, options: Sequence[str], label: str = COMMIT_LABEL) -> Any:
+    """A prediction among ``options``: a radio under ``prompt`` (Markdown), none chosen, and a
+    button labelled ``label`` that commits it. Its value is ``None`` until committed (so
+    ``ask`` reads it as it reads ``prediction_form``), then the chosen option (``None`` if
+    the learner committed without choosing)."""
+    return mo.ui.radio(options=list(options), label=prompt).form(
+        submit_button_label=label, bordered=True
+    )
+
+
+def choice_feedback(guess: object, answer: str) -> tuple[str, bool | None]:
+    """What to say of a committed choice: (Markdown, right?), with ``None`` for "no choice to
+    judge" (the learner committed an empty form)."""
+    if not isinstance(guess, str) or not guess:
+        return CHOICE_NONE, None
+    if guess == answer:
+        return CHOICE_RIGHT.format(answer=answer), True
+    return CHOICE_WRONG.format(guess=guess, answer=answer), False
+
+
+def choice_callout(mo: Any, guess: object, answer: str) -> Any:
+    """``choice_feedback`` as a callout: success when right, information when wrong, a
+    warning when there was nothing to judge."""
+    text, right = choice_feedback(guess, answer)
+    kind = "warn" if right is None else "success" if right else "info"
+    return mo.callout(mo.md(text), kind=kind)
+
+
+SET_RIGHT: Final = "**{title}: right.** {expected}"
+SET_COMPARED: Final = "**{title}.** The model's: {expected}"
+SET_MISSED: Final = "You left out: {missed}"
+SET_EXTRA: Final = "The model does not choose: {extra}"
+SET_NONE: Final = "**{title}: nothing chosen.** The model's: {expected}"
+
+
+def set_feedback(title: str, chosen: object, expected: Sequence[str]) -> tuple[str, bool | None]:
+    """What to say of a learner's draft, a set of options, beside the model's ``expected``
+    (in the model's order): (Markdown, right?), right when the two sets are equal, ``None``
+    when nothing was chosen. A wrong draft names what it left out and what the model does not
+    choose, each in its own list."""
+
+    def listed(items: Sequence[str]) -> str:
+        return "".join(f"\n- {item}" for item in items)
+
+    picked = [c for c in chosen if isinstance(c, str)] if isinstance(chosen, list | tuple) else []
+    if not picked:
+        return SET_NONE.format(title=title, expected=listed(expected)), None
+    if set(picked) == set(expected):
+        return SET_RIGHT.format(title=title, expected=listed(expected)), True
+    missed = [e for e in expected if e not in picked]
+    extra = [p for p in picked if p not in expected]
+    parts = [SET_COMPARED.format(title=title, expected=listed(expected))]
+    parts += [SET_MISSED.format(missed=listed(missed))] if missed else []
+    parts += [SET_EXTRA.format(extra=listed(extra))] if extra else []
+    return "\n\n".join(parts), False
+
+
+def set_callout(mo: Any, title: str, chosen: object, expected: Sequence[str]) -> Any:
+    """``set_feedback`` as a callout: success when right, information when not, a warning
+    when nothing was chosen."""
+    text, right = set_feedback(title, chosen, expected)
+    kind = "warn" if right is None else "success" if right else "info"
+    return mo.callout(mo.md(text), kind=kind)

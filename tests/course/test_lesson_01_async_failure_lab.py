@@ -14,7 +14,8 @@ import marimo as mo
 import pytest
 
 from asyncfail import Fault, Mode, Scenario, simulate
-from asyncfail.charts.timeline import narrate, timeline_rows
+from asyncfail.charts.specs import sequence_view
+from asyncfail.charts.timeline import narrate
 from asyncfail.cli.main import main
 from asyncfail.course.lesson01_async_failure_lab import verification
 from asyncfail.course.lesson01_async_failure_lab.verified import VERIFIED_JSON
@@ -55,6 +56,42 @@ def test_defaults_show_question_and_assumptions_but_hide_counts_until_predicted(
     assert defs["fault"].value == "crash-after-effect"  # type: ignore[attr-defined]
 
 
+def answer_words(results: dict[Mode, Any]) -> set[str]:
+    """What the reveal would say of ``results``: each runtime's status, outcome and count of
+    debits, in figures and in words."""
+    words: set[str] = set()
+    for result in results.values():
+        effects = result.counts.effects
+        words |= {result.status.value, result.outcome.value, f"{NUMBERS[effects]} debit"}
+        words.add(f"{effects} debit" + ("" if effects == 1 else "s"))
+    return words
+
+
+NUMBERS = ("no", "one", "two", "three", "four")
+
+
+def said(words: str, page: str) -> bool:
+    """Whether ``page`` (markup and hidden panels included) says ``words``, as words (a
+    "duplicate" outcome is not "deduplicate")."""
+    return re.search(rf"\b{re.escape(words)}\b", unescape_nested(page), re.IGNORECASE) is not None
+
+
+def test_nothing_on_the_page_gives_the_answer_before_the_guess(lessons: Lessons) -> None:
+    # Read the whole default page, panels and collapsed accordions included: none of the
+    # reveal's words until the learner commits; all of them once they have.
+    page, defs = lessons.run(STEM)
+    words = answer_words(defs["results"])
+    assert {"Duplicate debit", "Recovered by operation key", "2 debits"} <= words
+    assert [w for w in words if said(w, page)] == []
+    after, _ = run(revealed=True)  # what a committed guess (or skipping) sets
+    assert {w for w in words if w in visible_text(after)} >= {
+        "Duplicate debit",
+        "Recovered by operation key",
+    }
+    assert "only the naive loop turns them into two debits" in visible_text(after)
+    assert "JSON printed by" in visible_text(after)
+
+
 @pytest.mark.parametrize("fault", list(Fault))
 def test_each_fault_shows_the_librarys_counts_status_and_traces(fault: Fault) -> None:
     page, defs = run(
@@ -69,10 +106,18 @@ def test_each_fault_shows_the_librarys_counts_status_and_traces(fault: Fault) ->
         assert f"Tool calls {result.counts.tool_calls} · lookups {result.counts.lookups}" in text
         assert f"outcome {result.outcome.value}" in text
     specs = vega_specs(page)
-    assert [s["title"] for s in specs] == [f"{m.value} runtime: {fault.value}" for m in RUNTIMES]
+    # The sequence view is the trace's view: one per runtime, message by message.
+    titles = [f"{m.value} runtime: {fault.value}, message by message" for m in RUNTIMES]
+    assert [s["title"] for s in specs] == titles
     for spec, mode in zip(specs, RUNTIMES, strict=True):
-        assert spec["datasets"]["events"] == timeline_rows(expected[mode], defs["step"].value)
-        assert spec["description"].startswith(f"Timeline of the {mode.value} runtime")
+        rows = spec["datasets"]["rows"]
+        assert rows == sequence_view(expected[mode], defs["step"].value)[0]["datasets"]["rows"]
+        assert spec["description"].startswith(f"Sequence diagram of the {mode.value} runtime")
+        # Every event of the trace is one row (messages and marks), in step order.
+        steps = [r["step"] for r in rows if r["step"] is not None]
+        assert steps == sorted(steps) and set(steps) == set(
+            range(1, len(expected[mode].events) + 1)
+        )
 
 
 def test_seed_case_counts_are_displayed_as_stats() -> None:
@@ -93,8 +138,11 @@ def test_stepping_moves_narration_and_highlight() -> None:
     assert "Step 3 of 5, delivery attempt 1, worker: The worker process crashes" in visible_text(
         page
     )
-    states = [r["state"] for r in vega_specs(page)[0]["datasets"]["events"]]
-    assert states == ["past", "past", "current", "future", "future"]
+    rows = vega_specs(page)[0]["datasets"]["rows"]
+    # Step 3 is current; the steps before it past, those after it future.
+    assert [r["state"] for r in rows if r["step"] == 3] == ["current"]
+    assert {r["state"] for r in rows if r["step"] is not None and r["step"] < 3} == {"past"}
+    assert {r["state"] for r in rows if r["step"] is not None and r["step"] > 3} == {"future"}
 
 
 def test_committed_prediction_is_judged_against_the_model() -> None:
@@ -121,7 +169,10 @@ def test_skipping_lasts_across_faults_while_the_prediction_is_per_fault(lessons:
 
 
 def test_cli_command_and_json_match_the_cli() -> None:
-    page, _ = run(fault=mo.ui.dropdown([f.value for f in Fault], value="response-lost"))
+    page, _ = run(
+        fault=mo.ui.dropdown([f.value for f in Fault], value="response-lost"),
+        skip_prediction=mo.ui.switch(value=True),
+    )
     text = visible_text(page)
     for mode in RUNTIMES:
         argv = ["lab", "--fault", "response-lost", "--mode", mode.value]
@@ -135,10 +186,14 @@ def test_cli_command_and_json_match_the_cli() -> None:
 def test_check_question_feedback(lessons: Lessons) -> None:
     question: Question = lessons.run(STEM)[1]["question"]
     assert "durable runtime's second attempt" in question.prompt
-    page, _ = run(understanding=mo.ui.radio(list(question.options), value=question.answer))
+    skip = mo.ui.switch(value=True)
+    answer = mo.ui.radio(list(question.options), value=question.answer)
+    page, _ = run(understanding=answer, skip_prediction=skip)
     assert "Right." in visible_text(page)
     wrong = question.options[0]
-    page, _ = run(understanding=mo.ui.radio(list(question.options), value=wrong))
+    page, _ = run(
+        understanding=mo.ui.radio(list(question.options), value=wrong), skip_prediction=skip
+    )
     assert "Not quite." in visible_text(page)
 
 
@@ -190,7 +245,7 @@ def test_a_committed_guess_that_is_not_a_count_is_explained_not_judged(
 def test_the_section_shows_the_recorded_verdict_date_platform_and_command(
     lessons: Lessons,
 ) -> None:
-    page, _ = lessons.run(STEM)
+    page, _ = lessons.run(STEM, snapshot=True)  # the recorded table shows once revealed
     text = visible_text(page)
     found = verification.recorded()
     title = "Does the model tell the truth?"
@@ -205,7 +260,7 @@ def test_the_section_shows_the_recorded_verdict_date_platform_and_command(
 def test_the_table_has_a_row_per_recorded_case_under_the_librarys_labels(
     lessons: Lessons,
 ) -> None:
-    page, _ = lessons.run(STEM)
+    page, _ = lessons.run(STEM, snapshot=True)  # the recorded table shows once revealed
     markup = unescape_nested(page)
     found = verification.recorded()
     assert re.search(rf"data-total-rows='{len(found.rows)}'", markup)
@@ -280,13 +335,14 @@ def test_pressing_run_runs_the_reference_and_shows_the_result_just_now(
 
     cases = matrix(faults=[Fault.CRASH_AFTER_EFFECT], keys=[KeyStability.STABLE])[::2]
     monkeypatch.setattr(live, "default_cases", lambda: cases)
-    page, _ = run_lesson(nb, live_run=Pressed())
+    page, _ = run_lesson(nb, live_run=Pressed(), revealed=True)
     text = visible_text(page)
     platform = live.this_platform()
     assert f"{verification.AGREES} Run just now on {platform}: 4 cases" in text
     assert "This page is served by Python" in text
     # The recorded table (every case) and the one just run (these four).
-    totals = re.findall(r"data-total-rows='(\d+)'", unescape_nested(page))
+    # (The last two tables: the traces' tables, revealed, come before.)
+    totals = re.findall(r"data-total-rows='(\d+)'", unescape_nested(page))[-2:]
     assert totals == [str(len(verification.recorded().rows)), str(len(cases))] == ["112", "4"]
     # After the section's words and before what the section says to notice.
     assert text.index("Run just now") < text.index("What the table shows")
@@ -315,4 +371,6 @@ def test_each_page_of_the_recorded_table_is_one_fault(lessons: Lessons) -> None:
     assert [len(page) for page in pages] == [size] * len(Fault)
     for page, fault in zip(pages, Fault, strict=True):
         assert {row[label].split()[0] for row in page} == {fault.value}
-    assert re.search(rf"data-page-size='{size}'", unescape_nested(lessons.run(STEM)[0]))
+    assert re.search(
+        rf"data-page-size='{size}'", unescape_nested(lessons.run(STEM, snapshot=True)[0])
+    )

@@ -3,6 +3,7 @@ both runtimes, the traces against time, what the run breaks and what restores it
 
 import io
 import json
+import re
 from types import SimpleNamespace
 from typing import Any
 
@@ -10,11 +11,13 @@ import marimo as mo
 import pytest
 
 from asyncfail import Fault, Mode, Scenario, simulate
-from asyncfail.charts.specs import time_timeline_spec
+from asyncfail.charts.specs import sequence_view, time_timeline_spec
 from asyncfail.cli.main import main
 from asyncfail.course import controls as setting_controls
 from asyncfail.course import lesson02_break_the_assumptions as lesson02
+from asyncfail.ground.prose import counted
 from asyncfail.ground.quiz import Question
+from asyncfail.lab.restore import restorations
 from asyncfail.lab.scenario import command_line
 from asyncfail.lab.settings import LabSettings
 from tests.course.conftest import Lessons
@@ -23,6 +26,7 @@ from tests.notebook_support import (
     load_notebook,
     run_lesson,
     stats,
+    unescape_nested,
     vega_specs,
     visible_text,
 )
@@ -83,10 +87,40 @@ def test_the_lesson_opens_on_the_expiring_record_and_asks_before_it_shows(
     assert "Commit a guess for each runtime" in visible_text(page)
 
 
-def test_the_table_names_each_assumption_its_breaker_and_the_models_counts(
-    lessons: Lessons,
-) -> None:
-    text = visible_text(lessons.run(STEM)[0])
+def said(words: str, page: str) -> bool:
+    """Whether ``page`` (markup and hidden panels included) says ``words``, as words."""
+    found = re.search(rf"(?<![\w-]){re.escape(words)}(?![\w-])", unescape_nested(page), re.I)
+    return found is not None
+
+
+def test_nothing_on_the_page_gives_the_answer_before_the_guess(lessons: Lessons) -> None:
+    # The reveal's words, from the model: each runtime's status, outcome and debits, and the
+    # changes that restore the durable runtime's promise at the starting point.
+    page, defs = lessons.run(STEM)
+    words: set[str] = set()
+    for result in defs["results"].values():
+        effects = counted(result.counts.effects, "debit")
+        words |= {result.status.value, result.outcome.value, effects}
+    words |= {r.change for r in restorations(defs["scenario"])}
+    assert {"Duplicate debit", "2 debits", "--retention 120.001"} <= words
+    assert [w for w in words if said(w, page)] == []
+    after, _ = run(skip_prediction=SKIP)
+    assert [w for w in words if not said(w, after)] == []
+
+
+def test_the_sequence_view_comes_first_and_the_time_view_below_it() -> None:
+    page, defs = run(skip_prediction=SKIP)
+    specs = vega_specs(page)
+    sequences = [sequence_view(defs["results"][m], width=380)[0] for m in RUNTIMES]
+    times = [time_timeline_spec(defs["results"][m], width=380) for m in RUNTIMES]
+    assert [s["title"] for s in specs] == [s["title"] for s in sequences + times]
+    text = visible_text(page)
+    assert "stacked" not in text
+    assert text.index("message by message") < text.index("The same traces against time")
+
+
+def test_the_table_names_each_assumption_its_breaker_and_the_models_counts() -> None:
+    text = visible_text(run(skip_prediction=SKIP)[0])
     # Worked by hand: crashing every delivery before dispatch applies nothing and the channel
     # gives up (lost); each other starting point debits twice under the durable runtime.
     expected = {1: "0 debits, lost", 2: "2 debits, duplicate", 3: "2 debits, duplicate",
@@ -116,10 +150,10 @@ def test_each_starting_point_sets_every_control_and_runs_both_runtimes(
     assert [v for _, v in stats(page)] == [
         str(x) for m in RUNTIMES for x in (expected[m].counts.attempts, expected[m].counts.effects)
     ]
-    specs = vega_specs(page)
+    specs = vega_specs(page)  # the sequence views, then the views against time
     assert [s["datasets"] for s in specs] == [
-        time_timeline_spec(expected[m], width=380)["datasets"] for m in RUNTIMES
-    ]
+        sequence_view(expected[m], width=380)[0]["datasets"] for m in RUNTIMES
+    ] + [time_timeline_spec(expected[m], width=380)["datasets"] for m in RUNTIMES]
     text = visible_text(page)
     assert f"{demo.assumption}. " in text.split("Assumptions this run breaks:")[1]
     assert "What restores the durable runtime's promise" in text
@@ -216,7 +250,8 @@ def test_the_checks_answer_is_the_only_option_the_model_bears_out(lessons: Lesso
         for option, change in options.items()
     }
     assert [o for o, n in effects.items() if n == 1] == [question.answer]
-    page, _ = run(understanding=mo.ui.radio(list(question.options), value=question.answer))
+    answer = mo.ui.radio(list(question.options), value=question.answer)
+    page, _ = run(understanding=answer, skip_prediction=SKIP)
     assert "Right." in visible_text(page)
 
 
@@ -239,3 +274,15 @@ def test_a_plan_replaces_the_fault_and_a_bad_one_says_why() -> None:
     page, defs = run(**controls(lesson02.STARTS[1].scenario, plan="4:lookup"), skip_prediction=SKIP)
     assert "Fault plan: injection 4:lookup is past the delivery budget of 3" in visible_text(page)
     assert defs["scenario"].fault is Fault.CRASH_AFTER_EFFECT
+
+
+def test_the_first_screen_has_one_control_and_the_rest_is_under_more_settings(
+    lessons: Lessons,
+) -> None:
+    page = unescape_nested(lessons.run(STEM)[0])
+    settings = page.split("The settings")[1].split("Predict first")[0]
+    before, folded = settings.split("More settings", 1)
+    assert before.count("<marimo-dropdown") == 1, "the starting point, alone"
+    for control in ("Fault injected into the first delivery", "Delivery budget", "Fault plan"):
+        assert control in folded and control not in before
+    assert "<marimo-accordion" in before

@@ -2,6 +2,7 @@
 substituted controls, and an unreadable input is one inline line."""
 
 from decimal import Decimal
+from types import SimpleNamespace
 from typing import Any
 
 import marimo as mo
@@ -9,6 +10,7 @@ import pytest
 
 from asyncfail.charts.heatmap import heatmap_cells, overview_axis
 from asyncfail.contract.experiment import ContractScenario, evaluate
+from asyncfail.contract.rules import Disposition
 from asyncfail.contract.sweep import sweep_around_boundary, sweep_retention
 from asyncfail.ground.quiz import Question
 from tests.course.conftest import Lessons
@@ -17,6 +19,7 @@ from tests.notebook_support import (
     load_notebook,
     run_lesson,
     stats,
+    unescape_nested,
     vega_specs,
     visible_text,
 )
@@ -25,12 +28,51 @@ STEM = "03_idempotency_contract"
 nb = load_notebook(STEM)
 
 
+SKIP = mo.ui.switch(value=True)
+
+
 def run(**controls: object) -> tuple[str, dict[str, Any]]:
-    return run_lesson(nb, **controls)
+    """The lesson with ``controls`` substituted, predicting skipped unless they say."""
+    return run_lesson(nb, **({"skip_prediction": SKIP} | controls))
+
+
+def test_nothing_on_the_page_gives_the_answer_before_the_guess(lessons: Lessons) -> None:
+    # The reveal's words, from the model: the finding, the four figures, the heatmaps.
+    page, defs = lessons.run(STEM)
+    result = defs["result"]
+    assert defs["revealed"] is False
+    text = visible_text(page)
+    assert "Predict first." in text and "what does the receiver do with request 2?" in text
+    assert result.finding.value not in unescape_nested(page)
+    assert result.boundary_rule not in unescape_nested(page)
+    assert stats(page) == [] and vega_specs(page) == []
+    after, _ = run()
+    assert result.finding.value in visible_text(after) and len(vega_specs(after)) == 2
+
+
+@pytest.mark.parametrize(
+    ("choice", "said"),
+    [
+        ("reused", "Right: It reuses the first result: no second debit."),
+        ("applied", "You chose: It applies request 2: a second debit. The model: It reuses"),
+    ],
+)
+def test_a_committed_prediction_is_compared_with_the_model(
+    lessons: Lessons, choice: str, said: str
+) -> None:
+    # The default run reuses the first result (the seed's example row).
+    words = lessons.run(STEM)[1]["outcome_words"]
+    guess = SimpleNamespace(value=words[choice])
+    page, _ = run(prediction=guess, outcome_words=words, revealed=True)
+    assert said in visible_text(page)
+
+
+def test_the_prediction_offers_every_disposition_the_model_has(lessons: Lessons) -> None:
+    assert set(lessons.run(STEM)[1]["outcome_words"]) == {d.value for d in Disposition}
 
 
 def test_defaults_are_the_seeds_example_row(lessons: Lessons) -> None:
-    page, defs = lessons.run(STEM)
+    page, defs = lessons.run(STEM, snapshot=True)
     seed = evaluate(ContractScenario())
     result = defs["result"]
     assert result.settings == seed.settings and result.departures == ()

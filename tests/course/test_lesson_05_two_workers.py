@@ -8,8 +8,9 @@ import marimo as mo
 import pytest
 
 from asyncfail import Mode, Scenario, simulate
-from asyncfail.charts.specs import time_timeline_spec
+from asyncfail.charts.specs import sequence_view, time_timeline_spec
 from asyncfail.explore.explorer import explore
+from asyncfail.ground.prose import counted
 from asyncfail.ground.quiz import Question
 from asyncfail.lab.faults import parse_plan
 from asyncfail.lab.scenario import SEED_MODES
@@ -21,6 +22,7 @@ from tests.notebook_support import (
     load_notebook,
     run_lesson,
     stats,
+    unescape_nested,
     vega_specs,
     visible_text,
 )
@@ -61,9 +63,10 @@ def test_a_stalled_request_without_safeguards_debits_twice_in_both_runtimes() ->
         plan=parse_plan("1:pause-in-request"), settings=LabSettings(workers=2, pause="60")
     )
     assert defs["scenario"] == scenario
-    specs = vega_specs(page)
-    for spec, mode in zip(specs, SEED_MODES, strict=False):
+    specs = vega_specs(page)  # per runtime: its sequence view, then its view against time
+    for mode, sequence, spec in zip(SEED_MODES, specs[0::2], specs[1::2], strict=False):
         result = simulate(scenario.model_copy(update={"mode": mode}))
+        assert sequence["datasets"] == sequence_view(result, width=380)[0]["datasets"]
         assert spec["datasets"] == time_timeline_spec(result, width=380)["datasets"]
         lanes = {r["lane_name"] for r in spec["datasets"]["events"]}
         assert {"worker 1", "worker 2"} <= lanes
@@ -94,7 +97,7 @@ def test_the_explorer_verdict_is_the_explorers() -> None:
     page, _ = run(**controls(claim="lease"), skip_prediction=SKIP)
     text = visible_text(page)
     assert "Yes. The explorer found" in text and "The smallest is 1:pause-in-request" in text
-    assert len(vega_specs(page)) == 3, "both runtimes, then the counterexample"
+    assert len(vega_specs(page)) == 5, "both runtimes (two views each), then the counterexample"
 
 
 def test_the_commands_shown_print_the_runs() -> None:
@@ -133,3 +136,22 @@ def test_the_checks_answer_is_what_the_model_does() -> None:
         assert simulate(Scenario(plan=plan, settings=settings)).counts.effects == 1
     longer = claim_only.model_copy(update={"pause": claim_only.pause + claim_only.lease})
     assert simulate(Scenario(plan=plan, settings=longer)).counts.effects == 2
+
+
+def test_what_to_notice_waits_for_the_guess(lessons: Lessons) -> None:
+    # It says which stall debits twice in which runtime: the answer to the prediction.
+    before = visible_text(lessons.run(STEM)[0])
+    assert "What to notice shows once you commit your guess." in before
+    assert "Slow is not dead" not in before and "debit twice" not in before
+    assert "Slow is not dead" in visible_text(run(**controls(), skip_prediction=SKIP)[0])
+
+
+def test_nothing_on_the_page_gives_the_answer_before_the_guess(lessons: Lessons) -> None:
+    # The reveal's words, from the model's runs: each runtime's status and debits.
+    page, defs = lessons.run(STEM)
+    words = {r.status.value for r in defs["results"].values()}
+    words |= {counted(r.counts.effects, "debit") for r in defs["results"].values()}
+    assert words >= {"Duplicate debit", "2 debits"}
+    assert [w for w in words if w in unescape_nested(page)] == []
+    after = visible_text(run(**controls(), skip_prediction=SKIP)[0])
+    assert "Duplicate debit" in after

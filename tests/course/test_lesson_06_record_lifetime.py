@@ -3,6 +3,7 @@ retention and the prediction's verdict are the risk wing's, and the command prin
 
 import io
 import json
+import re
 from types import SimpleNamespace
 from typing import Any
 
@@ -13,6 +14,7 @@ from asyncfail.charts.specs import risk_curve_spec
 from asyncfail.cli.main import main
 from asyncfail.course import lesson06_record_lifetime as lesson06
 from asyncfail.ground.durations import approx
+from asyncfail.ground.prose import chance, percent
 from asyncfail.ground.quiz import Question
 from asyncfail.risk.estimates import wilson
 from asyncfail.risk.inputs import BROWSER_TRIALS, command_line
@@ -41,7 +43,10 @@ def test_the_estimates_curve_and_required_retention_are_the_risk_wings() -> None
     assert defs["run"].report == expected.report
     text = visible_text(page)
     d = expected.report.duplicate
-    assert f"Duplicate : {d.probability:.2e} (95% interval {d.low:.2e} to {d.high:.2e}" in text
+    # Plain numbers, as the risk wing's prose says them: never an exponent.
+    interval = f"(95% interval {percent(d.low)} to {percent(d.high)}"
+    assert f"Duplicate : {chance(d.probability)} {interval}" in text
+    assert not re.search(r"\de-\d", text), "no exponent on the page"
     curve, defaults, chosen, _ = lesson06.chart_data(expected)
     spec = risk_curve_spec(curve, defaults, chosen, 1e-4, lesson06.curve_description(expected))
     assert vega_specs(page)[0]["datasets"] == spec["datasets"]
@@ -85,7 +90,7 @@ def test_unreadable_text_gets_one_line(field: str, text: str, message: str) -> N
         texts=mo.ui.dictionary(controls),
         deliveries=mo.ui.number(1, 9, value=2),
         jitter=mo.ui.dropdown(["none", "full", "equal"], value="none"),
-        target=mo.ui.dropdown(list(lesson06.TARGETS), value="1e-4"),
+        target=mo.ui.dropdown(list(lesson06.TARGETS), value=chance(1e-4)),
         trials=mo.ui.dropdown({"1,000": 1000}, value="1,000"),
         seed=mo.ui.number(0, 10, value=0),
     )
@@ -99,3 +104,11 @@ def test_the_checks_answer_is_wilsons(lessons: Lessons) -> None:
     assert "1.9 in 10,000" in question.answer and high < 2e-4
     page, _ = run(understanding=mo.ui.radio(list(question.options), value=question.answer))
     assert "Right." in visible_text(page)
+
+
+def test_what_to_notice_waits_for_the_guess(lessons: Lessons) -> None:
+    # It says what sets the retention a target needs: the answer to the prediction.
+    before = visible_text(lessons.run(STEM)[0])
+    assert "What to notice shows once you commit your guess." in before
+    assert "The tail decides" not in before
+    assert "The tail decides" in visible_text(run(skip_prediction=SKIP)[0])

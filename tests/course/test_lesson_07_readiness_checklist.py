@@ -1,6 +1,7 @@
 """Lesson 7, the replay-readiness checklist: it runs headless with substituted answers, hostile
 and unreadable ones included, and reports what the library's checklist says."""
 
+import re
 from typing import Any
 
 import marimo as mo
@@ -21,7 +22,13 @@ from asyncfail.readiness.design import (
 from asyncfail.readiness.report import assess
 from asyncfail.readiness.verdict import CheckStatus
 from tests.course.conftest import Lessons
-from tests.notebook_support import load_notebook, run_lesson, vega_specs, visible_text
+from tests.notebook_support import (
+    load_notebook,
+    run_lesson,
+    unescape_nested,
+    vega_specs,
+    visible_text,
+)
 
 STEM = "07_readiness_checklist"
 nb = load_notebook(STEM)
@@ -196,3 +203,14 @@ def test_the_checks_answer_is_what_the_contract_experiment_does(lessons: Lessons
     assert just_inside.effects == 1
     page, _ = run(understanding=mo.ui.radio(list(question.options), value=question.answer))
     assert "Right." in visible_text(page)
+
+
+def test_the_design_questions_are_folded_into_four_sections(lessons: Lessons) -> None:
+    # One idea per screen: the questions sit in an accordion, a section per part of the
+    # design, so the report is not 5,000 px down the page.
+    page = unescape_nested(lessons.run(STEM)[0])
+    design = page.split("Your design")[1].split("Your readiness report")[0]
+    (labels,) = re.findall(r"<marimo-accordion data-labels='(.*?)'", design, re.S)
+    for section in ("1. The operation key", "2. A result nobody saw", "4. Who owns recovery?"):
+        assert section in labels
+    assert "3. How long records live" in labels

@@ -1,43 +1,98 @@
 """Lesson 8, "Read the review handoff the model writes", runs headless: the handoff of the
 chosen fault, with its evidence as timelines."""
 
-import marimo as mo
+from types import SimpleNamespace
 
-from asyncfail.charts.timeline import timeline_rows
+import marimo as mo
+import pytest
+
+from asyncfail.charts.specs import sequence_view
 from asyncfail.ground.quiz import Question
+from asyncfail.ground.seed import BEFORE_REPLAY, BEFORE_REPLAY_TITLE, RECOMMENDATIONS, Priority
 from asyncfail.lab.faults import Fault
 from asyncfail.review.handoff import build_review
 from tests.course.conftest import Lessons
-from tests.notebook_support import RUNTIMES, load_notebook, run_lesson, vega_specs, visible_text
+from tests.notebook_support import load_notebook, run_lesson, vega_specs, visible_text
 
 STEM = "08_review_handoff"
 nb = load_notebook(STEM)
+SKIP = mo.ui.switch(value=True)
+P0 = [r.title for r in RECOMMENDATIONS.values() if r.priority is Priority.P0]
+P1 = [r.title for r in RECOMMENDATIONS.values() if r.priority is Priority.P1]
 
 
-def test_defaults_show_the_seed_handoff_and_its_timelines(lessons: Lessons) -> None:
+def test_the_handoff_waits_for_the_learners_draft(lessons: Lessons) -> None:
+    # The handoff states the decision (its P0s, its steps before a replay): nothing of it, nor
+    # the evidence, before the learner drafts or skips.
     page, defs = lessons.run(STEM)
+    review = build_review(Fault.CRASH_AFTER_EFFECT)
+    assert defs["review"] == review and defs["revealed"] is False
+    text = visible_text(page)
+    assert "Draft the decision first." in text
+    for words in ("Prioritized recommendations", BEFORE_REPLAY_TITLE, "sample handoff"):
+        assert words not in text
+    assert review.html(standalone=False) not in page and vega_specs(page) == []
+    # Every recommendation is offered, P0 or not, in an order that is not the model's.
+    assert defs["p0_options"] == sorted(P0 + P1) != P0 + P1
+    assert set(BEFORE_REPLAY) < set(defs["replay_options"])
+
+
+def test_skipping_shows_the_seed_handoff_and_its_sequence_views() -> None:
+    page, defs = run_lesson(nb, skip_prediction=SKIP)
     review = build_review(Fault.CRASH_AFTER_EFFECT)
     assert defs["review"] == review
     assert review.html(standalone=False) in page
     assert "Async Reliability Review: sample handoff" in visible_text(page)
-    titles = [s["title"] for s in vega_specs(page)]
-    assert titles == [f"{m.value} runtime: crash-after-effect" for m in RUNTIMES]
+    specs = vega_specs(page)
+    assert [s["datasets"] for s in specs] == [
+        sequence_view(r, width=340)[0]["datasets"] for r in review.runs
+    ]
+
+
+@pytest.mark.parametrize(
+    ("p0", "replay", "said", "not_said"),
+    [
+        (P0, list(BEFORE_REPLAY), ["P0: right.", "Before a replay: right."], ["You left out"]),
+        (
+            P0[:1] + P1[:1],
+            [*BEFORE_REPLAY[:3], "Raise the retry limit so the replay gets through."],
+            [f"You left out: {P0[1]}", f"The model does not choose: {P1[0]}",
+             f"You left out: {BEFORE_REPLAY[3]}",
+             "The model does not choose: Raise the retry limit"],
+            ["P0: right."],
+        ),
+        ([], [], ["P0: nothing chosen.", "Before a replay: nothing chosen."], ["right."]),
+    ],
+)  # fmt: skip
+def test_a_draft_is_compared_with_the_models_decision(
+    lessons: Lessons, p0: list[str], replay: list[str], said: list[str], not_said: list[str]
+) -> None:
+    defs = lessons.run(STEM)[1]
+    words = {k: defs[k] for k in ("model_p0", "model_replay", "p0_options", "replay_options")}
+    draft = SimpleNamespace(value={"p0": p0, "replay": replay})
+    page, _ = run_lesson(nb, draft=draft, revealed=True, **words)
+    text = visible_text(page)
+    for words_said in said:
+        assert words_said in text
+    for words_not_said in not_said:
+        assert words_not_said not in text
+    assert "Async Reliability Review: sample handoff" in text
 
 
 def test_the_handoff_follows_the_chosen_fault() -> None:
     page, defs = run_lesson(
-        nb, handoff_fault=mo.ui.dropdown(["response-lost"], value="response-lost")
+        nb,
+        handoff_fault=mo.ui.dropdown(["response-lost"], value="response-lost"),
+        skip_prediction=SKIP,
     )
     assert defs["review"] == build_review(Fault.RESPONSE_LOST)
     assert build_review(Fault.RESPONSE_LOST).html(standalone=False) in page
 
 
-def test_timelines_without_a_step_slider_highlight_no_event(lessons: Lessons) -> None:
-    page, defs = lessons.run(STEM)
-    for spec, run in zip(vega_specs(page), defs["review"].runs, strict=True):
-        rows = spec["datasets"]["events"]
-        assert rows == timeline_rows(run)
-        assert {row["state"] for row in rows} == {"past"}
+def test_sequence_views_without_a_step_slider_highlight_no_event() -> None:
+    page, _ = run_lesson(nb, skip_prediction=SKIP)
+    for spec in vega_specs(page):
+        assert {row["state"] for row in spec["datasets"]["rows"]} == {"past"}
 
 
 def test_the_check_matches_the_model(lessons: Lessons) -> None:
