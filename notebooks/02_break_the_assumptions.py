@@ -227,6 +227,7 @@ def _(
     deliveries,
     lesson02,
     mo,
+    page,
     plan,
     retention,
     simulate_each_mode,
@@ -235,7 +236,7 @@ def _(
         choices.value, deliveries.value, retention.value, delay.value, plan.value
     )
     results = simulate_each_mode(scenario)
-    mo.callout(mo.md("\n\n".join(_errors)), kind="danger") if _errors else mo.md("")
+    page.errors(mo, _errors, kind="danger")
     return results, scenario
 
 

@@ -233,14 +233,10 @@ def _(
     lesson03,
     md_text,
     mo,
+    page,
     result,
 ):
-    _notes = [
-        mo.callout(
-            mo.md(f"**Not read; the profile's value is used.** {md_text(e)}"), kind="warn"
-        )
-        for e in input_errors
-    ]
+    _notes = [page.errors(mo, input_errors, lead="**Not read; the profile's value is used.**")]
     if result.departures:
         _title = f"**Not what {PROFILE_NAMES[result.scenario.profile]} does:**"
         _notes.append(

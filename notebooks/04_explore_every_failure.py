@@ -231,7 +231,7 @@ def _(MAX_DELIVERIES, Mode, controls, lesson04, mo, set_attempts, snapshot):
 
 
 @app.cell
-def _(exercise, explore, get_attempts, lesson04, mo, snapshot):
+def _(exercise, explore, get_attempts, lesson04, mo, page, snapshot):
     # One more hint after each attempt that fails, in this order.
     _hints = (
         "A loop that cannot tell a lost request from a lost reply calls again after either. "
@@ -250,7 +250,7 @@ def _(exercise, explore, get_attempts, lesson04, mo, snapshot):
             explore(_mode, _settings, _budget, lesson04.EXERCISE_FAULTS)
         )
         _failed = 0 if _passed else get_attempts()
-        _parts += [mo.callout(mo.md(e), kind="warn") for e in _errors]
+        _parts.append(page.errors(mo, _errors))
         _parts.append(mo.callout(mo.md(_said), kind="success" if _passed else "danger"))
     if _failed:
         _parts.append(mo.md(f"**Hints**\n\n{lesson04.hints_text(_hints, _failed)}"))

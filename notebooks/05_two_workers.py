@@ -112,12 +112,12 @@ def _(controls, lesson05, mo, snapshot):
 
 
 @app.cell
-def _(lease, lesson05, mo, pause, safeguards, simulate_each_mode, stall):
+def _(lease, lesson05, mo, page, pause, safeguards, simulate_each_mode, stall):
     scenario, _errors = lesson05.scenario_from_controls(
         stall.value, pause.value, lease.value, safeguards.value
     )
     results = simulate_each_mode(scenario)
-    mo.callout(mo.md("\n\n".join(_errors)), kind="warn") if _errors else mo.md("")
+    page.errors(mo, _errors)
     return results, scenario
 
 

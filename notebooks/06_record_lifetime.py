@@ -135,11 +135,11 @@ def _(Jitter, lesson06, mo, snapshot):
 
 
 @app.cell
-def _(deliveries, jitter, lesson06, mo, seed, target, texts, trials):
+def _(deliveries, jitter, lesson06, mo, page, seed, target, texts, trials):
     inputs, _errors = lesson06.read_controls(
         texts.value, deliveries.value, jitter.value, target.value, trials.value, seed.value
     )
-    mo.callout(mo.md("\n\n".join(_errors)), kind="warn") if _errors else mo.md("")
+    page.errors(mo, _errors)
     return (inputs,)
 
 

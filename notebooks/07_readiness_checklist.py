@@ -246,14 +246,10 @@ def _(
 
 
 @app.cell
-def _(assess, design, html_text, input_errors, mo, page):
+def _(assess, design, input_errors, mo, page):
     report = assess(design)
     _errors = [
-        mo.callout(
-            mo.Html(f"<strong>Not read; treated as unknown.</strong> {html_text(e)}"),
-            kind="danger",
-        )
-        for e in input_errors
+        page.errors(mo, input_errors, kind="danger", lead="**Not read; treated as unknown.**")
     ]
     mo.vstack(
         [
