@@ -26,6 +26,7 @@ def _():
     from asyncfail.course.catalog import lesson
     from asyncfail.explore.explorer import explore
     from asyncfail.explore.invariants import Invariant
+    from asyncfail.ground.durations import MAX_DURATION_TEXT
     from asyncfail.ground.quiz import Question
     from asyncfail.lab.scenario import MAX_DELIVERIES, Mode
     from asyncfail.lab.simulation import simulate
@@ -33,6 +34,7 @@ def _():
     return (
         Invariant,
         MAX_DELIVERIES,
+        MAX_DURATION_TEXT,
         Mode,
         Question,
         controls,
@@ -174,7 +176,16 @@ def _(mo):
 
 
 @app.cell
-def _(MAX_DELIVERIES, Mode, controls, lesson04, mo, set_attempts, snapshot):
+def _(
+    MAX_DELIVERIES,
+    MAX_DURATION_TEXT,
+    Mode,
+    controls,
+    lesson04,
+    mo,
+    set_attempts,
+    snapshot,
+):
     _start = lesson04.EXERCISE_START
     _choices = {
         name: mo.ui.dropdown(
@@ -206,6 +217,7 @@ def _(MAX_DELIVERIES, Mode, controls, lesson04, mo, set_attempts, snapshot):
             retention=mo.ui.text(
                 value=str(_start["retention"]),
                 placeholder=controls.KEPT_WHOLE_RUN,
+                max_length=MAX_DURATION_TEXT,
                 label=controls.setting_label("retention"),
                 disabled=snapshot,
             ),

@@ -23,12 +23,15 @@ def _():
     from asyncfail.course import lesson06_record_lifetime as lesson06
     from asyncfail.course import page
     from asyncfail.course.catalog import lesson
+    from asyncfail.ground.durations import MAX_DURATION_TEXT
     from asyncfail.ground.quiz import Question
-    from asyncfail.risk.inputs import Jitter, command_line
+    from asyncfail.risk.inputs import MAX_NUMBER_TEXT, Jitter, command_line
     from asyncfail.risk.report import assess
 
     return (
         Jitter,
+        MAX_DURATION_TEXT,
+        MAX_NUMBER_TEXT,
         Question,
         VegaLite,
         assess,
@@ -70,27 +73,31 @@ def _(mo):
 
 
 @app.cell
-def _(Jitter, lesson06, mo, snapshot):
+def _(Jitter, MAX_DURATION_TEXT, MAX_NUMBER_TEXT, lesson06, mo, snapshot):
     _start = lesson06.CONTROL_TEXTS
     texts = mo.ui.dictionary(
         {
             "retention": mo.ui.text(
                 value=_start["retention"],
+                max_length=MAX_DURATION_TEXT,
                 label="**Idempotency retention** (seconds)",
                 disabled=snapshot,
             ),
             "crash": mo.ui.text(
                 value=_start["crash"],
+                max_length=MAX_NUMBER_TEXT,
                 label="**Crash probability**, at each crash point of each delivery",
                 disabled=snapshot,
             ),
             "replay": mo.ui.text(
                 value=_start["replay"],
+                max_length=MAX_DURATION_TEXT,
                 label="**Median replay delay** (seconds): operators replay dead letters this late",
                 disabled=snapshot,
             ),
             "spread": mo.ui.text(
                 value=_start["spread"],
+                max_length=MAX_NUMBER_TEXT,
                 label="**Replay spread** (log-normal sigma, 0 to 4)",
                 disabled=snapshot,
             ),

@@ -88,13 +88,12 @@ def test_hostile_free_text_is_escaped_in_the_rendered_report(field: str) -> None
     assert defs["report"].html(standalone=False) in page  # type: ignore[attr-defined]
 
 
-def test_owner_fields_show_no_character_counter() -> None:
-    # A browser-side limit drew "0/10000" over the field; the library enforces the limit
-    # instead (test_lesson_inputs: text over it is reported, not raised).
+def test_owner_fields_stop_at_the_librarys_limit() -> None:
+    # Every text box has a length limit (issue 21), the library's; past it, a value sent
+    # anyway is reported, not raised (test_owner_text_over_the_limit_is_reported_not_raised).
     _, defs = run()
     for field in ("pause_owner", "replay_approver", "state_verifier"):
-        assert "data-max-length" not in defs[field].text  # type: ignore[attr-defined]
-        assert f"{MAX_TEXT}" not in defs[field].text  # type: ignore[attr-defined]
+        assert f"data-max-length='{MAX_TEXT}'" in defs[field].text  # type: ignore[attr-defined]
 
 
 def test_bad_duration_is_reported_by_field_and_treated_as_unknown() -> None:
