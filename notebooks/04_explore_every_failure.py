@@ -107,6 +107,8 @@ def _(MAX_DELIVERIES, lesson04, mo, snapshot):
 @app.cell
 def _(deliveries, lesson04, max_faults, mo):
     _budget = lesson04.budget_of(deliveries.value)
+    # Said when the matrix runs fewer faults per plan than asked (its plans are capped).
+    _scope_note = lesson04.scope_note(lesson04.matrix_scope(_budget, int(max_faults.value)))
     explorations = {
         row.title: lesson04.explore_row(row, _budget, int(max_faults.value))
         for row in mo.status.progress_bar(
@@ -117,6 +119,7 @@ def _(deliveries, lesson04, max_faults, mo):
         [
             mo.md("## Which settings break which invariant"),
             mo.hstack([max_faults, deliveries], justify="start", gap=2),
+            *([mo.callout(mo.md(_scope_note), kind="info")] if _scope_note else []),
             mo.md(lesson04.matrix_text(explorations)),
         ]
     )
