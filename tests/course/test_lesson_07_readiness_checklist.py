@@ -195,3 +195,32 @@ def test_the_checks_answer_is_what_the_contract_experiment_does(lessons: Lessons
     assert just_inside.effects == 1
     page, _ = run(understanding=mo.ui.radio(list(question.options), value=question.answer))
     assert "Right." in visible_text(page)
+
+
+def typed(text: str) -> Any:
+    """A text box holding ``text`` as the page sends it: a browser can send a lone surrogate,
+    which marimo cannot write into a box's starting value (UTF-8 has no encoding for it)."""
+    box = mo.ui.text()
+    box._update(text)
+    return box
+
+
+def test_a_lone_surrogate_owner_and_400_nines_get_inline_messages() -> None:
+    # Issue 21: a lone surrogate raised pydantic's ValidationError, and 400 nines of hours
+    # showed as "10,000,000,...": each is now one inline line, and the rest of the report runs.
+    page, defs = run(
+        pause_owner=typed("a\ud800b"),
+        retention_amount=mo.ui.text(value="9" * 400),
+        retention_unit=mo.ui.dropdown(["hours"], value="hours"),
+    )
+    errors = defs["input_errors"]
+    assert len(errors) == 2
+    retention, owner = sorted(errors)
+    assert retention.startswith("Retention: ") and "is longer than 30 days" in retention
+    assert owner.startswith("Who can pause dispatch: ") and "lone surrogate" in owner
+    assert defs["design"].pause_owner == "" and defs["design"].retention is None
+    text = visible_text(page)
+    assert text.count("Not read; treated as unknown.") == 2
+    assert "lone surrogate" in text and "is longer than 30 days" in text
+    assert "10,000,000" not in text and "Traceback" not in text
+    assert defs["report"] == assess(defs["design"])
