@@ -19,7 +19,11 @@ import pytest
 from asyncfail.course import lesson02_break_the_assumptions as lesson02
 from asyncfail.course import lesson06_record_lifetime as lesson06
 from asyncfail.course import page as course_page
+from asyncfail.ground.durations import MAX_DURATION_TEXT
+from asyncfail.lab.faults import MAX_PLAN_TEXT
 from asyncfail.lab.scenario import Scenario
+from asyncfail.readiness.design import MAX_TEXT
+from asyncfail.risk.inputs import MAX_NUMBER_TEXT
 from tests.course.conftest import Lessons
 from tests.notebook_support import NOTEBOOKS, run_lesson
 
@@ -137,26 +141,31 @@ def nested_html(page: str) -> list[str]:
 
 # ---------------------------------------------------------------------------------------------
 # Every text box of every lesson. Each entry substitutes a lesson's text boxes (with the other
-# definitions of their cells, which marimo substitutes all at once), all set to one text, and
-# says how often the page must echo that text (as text, never as markup).
+# definitions of their cells, which marimo substitutes all at once), each set to the text
+# ``text(name)`` gives, and says how often the page must echo one text (as text, never markup).
+
+Text = Callable[[str], str]
 
 
-def _lesson02(text: str) -> dict[str, object]:
+def _lesson02(text: Text) -> dict[str, object]:
     choices = lesson02.choices_of(Scenario())
     return {
         "choices": mo.ui.dictionary({k: mo.ui.text(value=v) for k, v in choices.items()}),
         "deliveries": mo.ui.number(1, 10, value=3),
-        "retention": mo.ui.text(value=text),
-        "delay": mo.ui.text(value=text),
-        "plan": mo.ui.text(value=text),
+        "retention": mo.ui.text(value=text("retention")),
+        "delay": mo.ui.text(value=text("delay")),
+        "plan": mo.ui.text(value=text("plan")),
     }
 
 
-def _lesson03(text: str) -> dict[str, object]:
-    return {"retention": mo.ui.text(value=text), "delay": mo.ui.text(value=text)}
+def _lesson03(text: Text) -> dict[str, object]:
+    return {
+        "retention": mo.ui.text(value=text("retention")),
+        "delay": mo.ui.text(value=text("delay")),
+    }
 
 
-def _lesson04(text: str) -> dict[str, object]:
+def _lesson04(text: Text) -> dict[str, object]:
     answers = {
         "mode": "durable",
         "deliveries": 3,
@@ -165,7 +174,7 @@ def _lesson04(text: str) -> dict[str, object]:
         "record": "atomic",
         "on_lookup_outage": "fail-closed",
         "on_store_outage": "fail-closed",
-        "retention": text,
+        "retention": text("retention"),
     }
     return {
         "exercise": SimpleNamespace(value=answers),
@@ -174,11 +183,11 @@ def _lesson04(text: str) -> dict[str, object]:
     }
 
 
-def _lesson05(text: str) -> dict[str, object]:
+def _lesson05(text: Text) -> dict[str, object]:
     return {
         "stall": mo.ui.dropdown({"pause-in-request": "pause-in-request"}, value="pause-in-request"),
-        "pause": mo.ui.text(value=text),
-        "lease": mo.ui.text(value=text),
+        "pause": mo.ui.text(value=text("pause")),
+        "lease": mo.ui.text(value=text("lease")),
         "safeguards": mo.ui.dictionary(
             {
                 name: mo.ui.dropdown({value: value}, value=value)
@@ -192,10 +201,10 @@ def _lesson05(text: str) -> dict[str, object]:
     }
 
 
-def _lesson06(text: str) -> dict[str, object]:
+def _lesson06(text: Text) -> dict[str, object]:
     return {
         "texts": mo.ui.dictionary(
-            {name: mo.ui.text(value=text) for name in lesson06.CONTROL_TEXTS}
+            {name: mo.ui.text(value=text(name)) for name in lesson06.CONTROL_TEXTS}
         ),
         "deliveries": mo.ui.number(1, 9, value=lesson06.DEFAULT_DELIVERIES),
         "jitter": mo.ui.dropdown(["none"], value="none"),
@@ -208,12 +217,12 @@ def _lesson06(text: str) -> dict[str, object]:
 OWNERS = ("pause_owner", "replay_approver", "state_verifier")
 
 
-def _lesson07(text: str) -> dict[str, object]:
+def _lesson07(text: Text) -> dict[str, object]:
     boxes = ("retention_amount", "window_amount", *OWNERS)
-    return {name: mo.ui.text(value=text) for name in boxes}
+    return {name: mo.ui.text(value=text(name)) for name in boxes}
 
 
-Boxes = Callable[[str], dict[str, object]]
+Boxes = Callable[[Text], dict[str, object]]
 LESSON_BOXES: dict[str, tuple[Boxes, int]] = {
     "02_break_the_assumptions": (_lesson02, 2),  # the plan echoes only the part it cannot read
     "03_idempotency_contract": (_lesson03, 2),
@@ -286,8 +295,75 @@ def test_a_hostile_text_in_every_box_is_echoed_as_text(
     lessons: Lessons, stem: str, payload: str
 ) -> None:
     boxes, echoes = LESSON_BOXES[stem]
-    page, _ = run_lesson(lessons.notebook(stem), **boxes(payload))
+    page, _ = run_lesson(lessons.notebook(stem), **boxes(lambda _: payload))
     # Nothing live beyond the lesson's own (lesson 7's report brings its style sheet).
     assert live_markup(page) == live_markup(lessons.run(stem)[0])
     # The text is there, as text: the test reached each box's echo.
     assert page_text(page).count(payload) >= echoes, page_text(page)
+
+
+# ---------------------------------------------------------------------------------------------
+# Every text box has the length limit of the parser it feeds, and past it is refused inline.
+
+PLAN_BOX = (MAX_PLAN_TEXT, "characters is too long (4,000 at most)")
+DURATION_BOX = (MAX_DURATION_TEXT, "characters long, too long for a duration (40 at most)")
+NUMBER_BOX = (MAX_NUMBER_TEXT, "is too long (40 characters at most)")
+OWNER_BOX = (MAX_TEXT, "characters; at most 10,000 are read")
+LIMITS: dict[str, dict[str, tuple[int, str]]] = {
+    "02_break_the_assumptions": {
+        "retention": DURATION_BOX,
+        "delay": DURATION_BOX,
+        "plan": PLAN_BOX,
+    },
+    "03_idempotency_contract": {"retention": DURATION_BOX, "delay": DURATION_BOX},
+    "04_explore_every_failure": {"retention": DURATION_BOX},
+    "05_two_workers": {"pause": DURATION_BOX, "lease": DURATION_BOX},
+    "06_record_lifetime": {
+        "retention": DURATION_BOX,
+        "crash": NUMBER_BOX,
+        "replay": DURATION_BOX,
+        "spread": NUMBER_BOX,
+    },
+    "07_readiness_checklist": {
+        "retention_amount": DURATION_BOX,
+        "window_amount": DURATION_BOX,
+        **dict.fromkeys(OWNERS, OWNER_BOX),
+    },
+}
+"""Each lesson's boxes: the library's limit on the text each takes, and what its refusal of a
+longer text says."""
+
+
+@pytest.mark.parametrize("stem", list(LESSON_BOXES))
+def test_limits_cover_every_box(stem: str) -> None:
+    # The boxes each lesson's entry fills are the boxes LIMITS names.
+    asked: list[str] = []
+    LESSON_BOXES[stem][0](lambda name: asked.append(name) or name)
+    assert sorted(asked) == sorted(LIMITS.get(stem, {})), stem
+
+
+@pytest.mark.parametrize("stem", list(LIMITS))
+def test_every_text_box_stops_at_the_librarys_limit(lessons: Lessons, stem: str) -> None:
+    # marimo writes a box's max_length as data-max-length: the page stops typing there.
+    page, _ = lessons.run(stem)
+    limits = [
+        int(dict(attrs).get("data-max-length", "0"))
+        for parser in _parsed(page)
+        for tag, attrs in parser.elements
+        if tag in {"marimo-text", "marimo-text-area"}
+    ]
+    assert sorted(limits) == sorted(limit for limit, _ in LIMITS[stem].values())
+
+
+@pytest.mark.parametrize("stem", list(LIMITS))
+def test_a_text_past_its_limit_is_refused_inline(lessons: Lessons, stem: str) -> None:
+    # What the page's JavaScript sends past the box's limit is still refused, inline: zeros
+    # and a one, which each parser would read as a number or a name if it read it at all.
+    boxes, _ = LESSON_BOXES[stem]
+    limits = LIMITS[stem]
+    page, _ = run_lesson(lessons.notebook(stem), **boxes(lambda name: "0" * limits[name][0] + "1"))
+    text = page_text(page)
+    saids = [said for _, said in limits.values()]
+    for name, (_, said) in limits.items():
+        assert text.count(said) >= saids.count(said), name
+    assert "Traceback" not in text
