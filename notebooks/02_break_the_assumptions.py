@@ -25,6 +25,7 @@ def _():
     from asyncfail.course import controls, page
     from asyncfail.course import lesson02_break_the_assumptions as lesson02
     from asyncfail.course.catalog import lesson
+    from asyncfail.ground.durations import MAX_DURATION_TEXT
     from asyncfail.ground.quiz import Question
     from asyncfail.lab.assumptions import (
         LOOKUP_AND_STORE,
@@ -32,7 +33,7 @@ def _():
         RETAINED_ATOMIC,
         STABLE_KEY,
     )
-    from asyncfail.lab.faults import describe_fault
+    from asyncfail.lab.faults import MAX_PLAN_TEXT, describe_fault
     from asyncfail.lab.scenario import MAX_DELIVERIES, command_lines
     from asyncfail.lab.simulation import simulate_each_mode
 
@@ -40,6 +41,8 @@ def _():
         Fault,
         LOOKUP_AND_STORE,
         MAX_DELIVERIES,
+        MAX_DURATION_TEXT,
+        MAX_PLAN_TEXT,
         Mode,
         NOT_MODELED,
         Question,
@@ -149,7 +152,17 @@ def _(lesson02, mo, snapshot):
 
 
 @app.cell
-def _(Fault, MAX_DELIVERIES, controls, lesson02, mo, snapshot, start):
+def _(
+    Fault,
+    MAX_DELIVERIES,
+    MAX_DURATION_TEXT,
+    MAX_PLAN_TEXT,
+    controls,
+    lesson02,
+    mo,
+    snapshot,
+    start,
+):
     # Rebuilt when the starting point changes: every control starts at that point's value.
     _scenario = lesson02.start_options()[start.value]
     _choices = lesson02.choices_of(_scenario)
@@ -189,18 +202,21 @@ def _(Fault, MAX_DELIVERIES, controls, lesson02, mo, snapshot, start):
     retention = mo.ui.text(
         value=lesson02.seconds_of(_scenario.settings.retention),
         placeholder=controls.KEPT_WHOLE_RUN,
+        max_length=MAX_DURATION_TEXT,
         label=controls.setting_label("retention"),
         disabled=snapshot,
     )
     delay = mo.ui.text(
         value=lesson02.seconds_of(_scenario.settings.redelivery_delay),
         placeholder="seconds, e.g. 60 or 0.5",
+        max_length=MAX_DURATION_TEXT,
         label=controls.setting_label("redelivery_delay"),
         disabled=snapshot,
     )
     plan = mo.ui.text(
         value=lesson02.plan_of(_scenario),
         placeholder="e.g. 1:after-effect,2:lookup",
+        max_length=MAX_PLAN_TEXT,
         label=(
             "**Fault plan** (optional): injections as `ATTEMPT:POINT`, comma-separated; it "
             "replaces the fault above"
@@ -290,6 +306,7 @@ def _(
     deliveries,
     lesson02,
     mo,
+    page,
     plan,
     retention,
     simulate_each_mode,
@@ -298,7 +315,7 @@ def _(
         choices.value, deliveries.value, retention.value, delay.value, plan.value
     )
     results = simulate_each_mode(scenario)
-    mo.callout(mo.md("\n\n".join(_errors)), kind="danger") if _errors else mo.md("")
+    page.errors(mo, _errors, kind="danger")
     return results, scenario
 
 

@@ -39,6 +39,7 @@ def _():
     from asyncfail.course import page
     from asyncfail.course.catalog import lesson
     from asyncfail.document.markdown import md_text
+    from asyncfail.ground.durations import MAX_DURATION_TEXT
     from asyncfail.ground.quiz import Question
 
     return (
@@ -46,6 +47,7 @@ def _():
         ContractProfile,
         DISPOSITION_LABEL,
         EFFECTS_LABEL,
+        MAX_DURATION_TEXT,
         ONE_INTENT_LABEL,
         POLICY_WORDS,
         PROFILE_NAMES,
@@ -187,10 +189,11 @@ def _(POLICY_WORDS, mo, snapshot, start):
 
 
 @app.cell
-def _(lesson03, mo, snapshot, start):
+def _(MAX_DURATION_TEXT, lesson03, mo, snapshot, start):
     retention = mo.ui.text(
         value=lesson03.seconds_text(start),
         placeholder="seconds, e.g. 3600 or 0.5",
+        max_length=MAX_DURATION_TEXT,
         label="**Idempotency retention (seconds)**: only the record expires, never the effect",
         disabled=snapshot,
     )
@@ -198,10 +201,11 @@ def _(lesson03, mo, snapshot, start):
 
 
 @app.cell
-def _(lesson03, mo, snapshot):
+def _(MAX_DURATION_TEXT, lesson03, mo, snapshot):
     delay = mo.ui.text(
         value=lesson03.DELAY_TEXT,
         placeholder="seconds, e.g. 3600 or 0.5",
+        max_length=MAX_DURATION_TEXT,
         label="**Second request after (seconds)**",
         disabled=snapshot,
     )
@@ -309,10 +313,7 @@ def _(
     result,
     revealed,
 ):
-    _notes = [
-        mo.callout(mo.md(f"**Not read; the profile's value is used.** {md_text(e)}"), kind="warn")
-        for e in input_errors
-    ]
+    _notes = [page.errors(mo, input_errors, lead="**Not read; the profile's value is used.**")]
     if result.departures:
         _title = f"**Not what {PROFILE_NAMES[result.scenario.profile]} does:**"
         _notes.append(

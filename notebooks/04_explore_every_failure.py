@@ -26,6 +26,7 @@ def _():
     from asyncfail.course.catalog import lesson
     from asyncfail.explore.explorer import explore
     from asyncfail.explore.invariants import Invariant
+    from asyncfail.ground.durations import MAX_DURATION_TEXT
     from asyncfail.ground.quiz import Question
     from asyncfail.lab.scenario import MAX_DELIVERIES, Mode
     from asyncfail.lab.simulation import simulate
@@ -33,6 +34,7 @@ def _():
     return (
         Invariant,
         MAX_DELIVERIES,
+        MAX_DURATION_TEXT,
         Mode,
         Question,
         controls,
@@ -138,6 +140,8 @@ def _(MAX_DELIVERIES, lesson04, mo, snapshot):
 @app.cell
 def _(deliveries, lesson04, max_faults, mo):
     _budget = lesson04.budget_of(deliveries.value)
+    # Said when the matrix runs fewer faults per plan than asked (its plans are capped).
+    _scope_note = lesson04.scope_note(lesson04.matrix_scope(_budget, int(max_faults.value)))
     explorations = {
         row.title: lesson04.explore_row(row, _budget, int(max_faults.value))
         for row in mo.status.progress_bar(
@@ -148,6 +152,7 @@ def _(deliveries, lesson04, max_faults, mo):
         [
             mo.md("## Which settings break which invariant"),
             mo.hstack([max_faults, deliveries], justify="start", gap=2),
+            *([mo.callout(mo.md(_scope_note), kind="info")] if _scope_note else []),
             mo.md(lesson04.matrix_text(explorations)),
         ]
     )
@@ -207,7 +212,16 @@ def _(mo):
 
 
 @app.cell
-def _(MAX_DELIVERIES, Mode, controls, lesson04, mo, set_attempts, snapshot):
+def _(
+    MAX_DELIVERIES,
+    MAX_DURATION_TEXT,
+    Mode,
+    controls,
+    lesson04,
+    mo,
+    set_attempts,
+    snapshot,
+):
     _start = lesson04.EXERCISE_START
     _choices = {
         name: mo.ui.dropdown(
@@ -239,6 +253,7 @@ def _(MAX_DELIVERIES, Mode, controls, lesson04, mo, set_attempts, snapshot):
             retention=mo.ui.text(
                 value=str(_start["retention"]),
                 placeholder=controls.KEPT_WHOLE_RUN,
+                max_length=MAX_DURATION_TEXT,
                 label=controls.setting_label("retention"),
                 disabled=snapshot,
             ),
@@ -264,7 +279,7 @@ def _(MAX_DELIVERIES, Mode, controls, lesson04, mo, set_attempts, snapshot):
 
 
 @app.cell
-def _(exercise, explore, get_attempts, lesson04, mo, snapshot):
+def _(exercise, explore, get_attempts, lesson04, mo, page, snapshot):
     # One more hint after each attempt that fails, in this order.
     _hints = (
         "A loop that cannot tell a lost request from a lost reply calls again after either. "
@@ -283,7 +298,7 @@ def _(exercise, explore, get_attempts, lesson04, mo, snapshot):
             explore(_mode, _settings, _budget, lesson04.EXERCISE_FAULTS)
         )
         _failed = 0 if _passed else get_attempts()
-        _parts += [mo.callout(mo.md(e), kind="warn") for e in _errors]
+        _parts.append(page.errors(mo, _errors))
         _parts.append(mo.callout(mo.md(_said), kind="success" if _passed else "danger"))
     if _failed:
         _parts.append(mo.md(f"**Hints**\n\n{lesson04.hints_text(_hints, _failed)}"))

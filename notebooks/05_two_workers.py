@@ -25,11 +25,13 @@ def _():
     from asyncfail.course import controls, page
     from asyncfail.course import lesson05_two_workers as lesson05
     from asyncfail.course.catalog import lesson
+    from asyncfail.ground.durations import MAX_DURATION_TEXT
     from asyncfail.ground.quiz import Question
     from asyncfail.lab.scenario import command_lines
     from asyncfail.lab.simulation import simulate_each_mode
 
     return (
+        MAX_DURATION_TEXT,
         Mode,
         Question,
         command_lines,
@@ -111,7 +113,7 @@ def _(mo):
 
 
 @app.cell
-def _(controls, lesson05, mo, snapshot):
+def _(MAX_DURATION_TEXT, controls, lesson05, mo, snapshot):
     _stalls = lesson05.stall_options()
     stall = mo.ui.dropdown(
         options=_stalls,
@@ -121,11 +123,13 @@ def _(controls, lesson05, mo, snapshot):
     )
     pause = mo.ui.text(
         value=str(lesson05.PAUSE_TEXT),
+        max_length=MAX_DURATION_TEXT,
         label=f"{controls.setting_label('pause')} (seconds)",
         disabled=snapshot,
     )
     lease = mo.ui.text(
         value=str(lesson05.LEASE_TEXT),
+        max_length=MAX_DURATION_TEXT,
         label=f"{controls.setting_label('lease')} (seconds)",
         disabled=snapshot,
     )
@@ -152,12 +156,12 @@ def _(controls, lesson05, mo, snapshot):
 
 
 @app.cell
-def _(lease, lesson05, mo, pause, safeguards, simulate_each_mode, stall):
+def _(lease, lesson05, mo, page, pause, safeguards, simulate_each_mode, stall):
     scenario, _errors = lesson05.scenario_from_controls(
         stall.value, pause.value, lease.value, safeguards.value
     )
     results = simulate_each_mode(scenario)
-    mo.callout(mo.md("\n\n".join(_errors)), kind="warn") if _errors else mo.md("")
+    page.errors(mo, _errors)
     return results, scenario
 
 

@@ -23,12 +23,15 @@ def _():
     from asyncfail.course import lesson06_record_lifetime as lesson06
     from asyncfail.course import page
     from asyncfail.course.catalog import lesson
+    from asyncfail.ground.durations import MAX_DURATION_TEXT
     from asyncfail.ground.quiz import Question
-    from asyncfail.risk.inputs import Jitter, command_line
+    from asyncfail.risk.inputs import MAX_NUMBER_TEXT, Jitter, command_line
     from asyncfail.risk.report import assess
 
     return (
         Jitter,
+        MAX_DURATION_TEXT,
+        MAX_NUMBER_TEXT,
         Question,
         VegaLite,
         assess,
@@ -103,27 +106,31 @@ def _(mo):
 
 
 @app.cell
-def _(Jitter, lesson06, mo, snapshot):
+def _(Jitter, MAX_DURATION_TEXT, MAX_NUMBER_TEXT, lesson06, mo, snapshot):
     _start = lesson06.CONTROL_TEXTS
     texts = mo.ui.dictionary(
         {
             "retention": mo.ui.text(
                 value=_start["retention"],
+                max_length=MAX_DURATION_TEXT,
                 label="**Idempotency retention** (seconds)",
                 disabled=snapshot,
             ),
             "crash": mo.ui.text(
                 value=_start["crash"],
+                max_length=MAX_NUMBER_TEXT,
                 label="**Crash probability**, at each crash point of each delivery",
                 disabled=snapshot,
             ),
             "replay": mo.ui.text(
                 value=_start["replay"],
+                max_length=MAX_DURATION_TEXT,
                 label="**Median replay delay** (seconds): operators replay dead letters this late",
                 disabled=snapshot,
             ),
             "spread": mo.ui.text(
                 value=_start["spread"],
+                max_length=MAX_NUMBER_TEXT,
                 label="**Replay spread** (log-normal sigma, 0 to 4)",
                 disabled=snapshot,
             ),
@@ -168,11 +175,11 @@ def _(Jitter, lesson06, mo, snapshot):
 
 
 @app.cell
-def _(deliveries, jitter, lesson06, mo, seed, target, texts, trials):
+def _(deliveries, jitter, lesson06, mo, page, seed, target, texts, trials):
     inputs, _errors = lesson06.read_controls(
         texts.value, deliveries.value, jitter.value, target.value, trials.value, seed.value
     )
-    mo.callout(mo.md("\n\n".join(_errors)), kind="warn") if _errors else mo.md("")
+    page.errors(mo, _errors)
     return (inputs,)
 
 

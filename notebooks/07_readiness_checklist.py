@@ -32,6 +32,7 @@ def _():
     from asyncfail.ground.seed import RecommendationId
     from asyncfail.readiness.design import (
         HINTS,
+        MAX_TEXT,
         QUESTIONS,
         UNKNOWN_SCOPE,
         Role,
@@ -41,6 +42,7 @@ def _():
 
     return (
         HINTS,
+        MAX_TEXT,
         QUESTIONS,
         Question,
         RecommendationId,
@@ -183,33 +185,36 @@ def _(lesson07, mo, snapshot):
 
 
 @app.cell
-def _(Role, mo, snapshot):
+def _(MAX_TEXT, Role, mo, snapshot):
     pause_owner = mo.ui.text(
         placeholder="a role or a team",
         label=Role.PAUSE_OWNER.question,
         full_width=True,
+        max_length=MAX_TEXT,
         disabled=snapshot,
     )
     return (pause_owner,)
 
 
 @app.cell
-def _(Role, mo, snapshot):
+def _(MAX_TEXT, Role, mo, snapshot):
     replay_approver = mo.ui.text(
         placeholder="a role or a team",
         label=Role.REPLAY_APPROVER.question,
         full_width=True,
+        max_length=MAX_TEXT,
         disabled=snapshot,
     )
     return (replay_approver,)
 
 
 @app.cell
-def _(Role, mo, snapshot):
+def _(MAX_TEXT, Role, mo, snapshot):
     state_verifier = mo.ui.text(
         placeholder="a role or a team",
         label=Role.STATE_VERIFIER.question,
         full_width=True,
+        max_length=MAX_TEXT,
         disabled=snapshot,
     )
     return (state_verifier,)
@@ -297,14 +302,10 @@ def _(
 
 
 @app.cell
-def _(assess, design, html_text, input_errors, mo, page):
+def _(assess, design, input_errors, mo, page):
     report = assess(design)
     _errors = [
-        mo.callout(
-            mo.Html(f"<strong>Not read; treated as unknown.</strong> {html_text(e)}"),
-            kind="danger",
-        )
-        for e in input_errors
+        page.errors(mo, input_errors, kind="danger", lead="**Not read; treated as unknown.**")
     ]
     mo.vstack(
         [

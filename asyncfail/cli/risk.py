@@ -3,7 +3,6 @@ and how long records must live."""
 
 import argparse
 from collections.abc import Callable
-from decimal import Decimal, InvalidOperation
 
 from pydantic import ValidationError
 
@@ -19,7 +18,6 @@ from asyncfail.cli.plain_text import risk_text
 from asyncfail.cli.progress import progress_line
 from asyncfail.cli.settings_options import NONE, add_settings, optional, settings_of
 from asyncfail.ground.canonical import to_json
-from asyncfail.ground.prose import echoed
 from asyncfail.lab.faults import Fault
 from asyncfail.lab.scenario import Mode
 from asyncfail.risk.inputs import (
@@ -28,6 +26,7 @@ from asyncfail.risk.inputs import (
     Jitter,
     RiskInputs,
     parse_probability,
+    parse_spread,
 )
 from asyncfail.risk.report import assess
 
@@ -118,14 +117,9 @@ def spread_argument() -> Callable[[str], float]:
 
     def parse(text: str) -> float:
         try:
-            value = Decimal(text.strip())
-        except InvalidOperation:
-            value = Decimal("NaN")
-        if not value.is_finite() or not 0 <= value <= 4:
-            raise argparse.ArgumentTypeError(
-                f"{echoed(text)} is not a number from 0 to 4 (a log-normal sigma)"
-            )
-        return float(value)
+            return parse_spread(text)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
 
     return parse
 

@@ -10,8 +10,6 @@ into words and chart rows.
 from collections.abc import Mapping
 from typing import Final
 
-from pydantic import ValidationError
-
 from asyncfail.charts.risk_charts import Bin, CurveRow, Mark, curve_rows, histogram, marks
 from asyncfail.ground.durations import Duration, approx, duration_error, human, parse_duration
 from asyncfail.ground.prose import chance, percent
@@ -21,6 +19,7 @@ from asyncfail.risk.inputs import (
     Jitter,
     RiskInputs,
     parse_probability,
+    parse_spread,
 )
 from asyncfail.risk.report import REAL_RETENTIONS, RiskRun
 
@@ -95,11 +94,9 @@ def read_controls(
     except ValueError as error:
         errors.append(f"Crash probability: {error}")
     try:
-        fields["replay_spread"] = float(texts["spread"])
-        RiskInputs.model_validate({"replay_spread": fields["replay_spread"]})
-    except (ValueError, ValidationError):
-        errors.append(f"Replay spread: {texts['spread']!r} is not a number from 0 to 4")
-        fields.pop("replay_spread", None)
+        fields["replay_spread"] = parse_spread(texts["spread"])
+    except ValueError as error:
+        errors.append(f"Replay spread: {error}")
     if isinstance(deliveries, int) and 1 <= deliveries <= 9:
         fields["deliveries"] = deliveries
     if isinstance(seed, int) and seed >= 0:

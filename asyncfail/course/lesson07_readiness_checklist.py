@@ -7,7 +7,7 @@ exactly what the report answers.
 
 from typing import Any, Final
 
-from asyncfail.ground.durations import TimeUnit
+from asyncfail.ground.durations import MAX_DURATION_TEXT, TimeUnit
 from asyncfail.readiness.design import QUESTIONS, Answer
 
 DEFAULT_ANSWER: Final = Answer.UNKNOWN
@@ -29,9 +29,13 @@ def answer_control(mo: Any, question: str, snapshot: bool) -> Any:
 
 
 def amount_control(mo: Any, question: str, snapshot: bool) -> Any:
-    """The amount of a duration question (``retention``, ``replay_window``), as typed."""
+    """The amount of a duration question (``retention``, ``replay_window``), as typed, up to
+    ``MAX_DURATION_TEXT`` characters."""
     return mo.ui.text(
-        placeholder=DURATION_PLACEHOLDERS[question], label=QUESTIONS[question], disabled=snapshot
+        placeholder=DURATION_PLACEHOLDERS[question],
+        max_length=MAX_DURATION_TEXT,
+        label=QUESTIONS[question],
+        disabled=snapshot,
     )
 
 

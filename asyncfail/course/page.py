@@ -15,6 +15,7 @@ from asyncfail.charts.specs import VegaLite
 from asyncfail.course.catalog import LessonInfo
 from asyncfail.course.prediction import GUESS_RANGE, PredictionCheck, check_predictions
 from asyncfail.document.html_page import html_text
+from asyncfail.document.markdown import md_text
 from asyncfail.ground.quiz import Question
 from asyncfail.lab.reading import Outcome
 from asyncfail.lab.results import LabResult
@@ -332,3 +333,18 @@ def set_callout(mo: Any, title: str, chosen: object, expected: Sequence[str]) ->
     text, right = set_feedback(title, chosen, expected)
     kind = "warn" if right is None else "success" if right else "info"
     return mo.callout(mo.md(text), kind=kind)
+
+
+# A learner's input, refused. Every lesson echoes what it cannot read through here, so nothing
+# a learner types ever reaches the page as markup.
+
+
+def errors(mo: Any, lines: Sequence[str], *, kind: str = "warn", lead: str = "") -> Any:
+    """The lines that refuse a learner's input, in one callout of ``kind``: each line escaped
+    as plain text (``md_text``, the project's one escaping rule: a ``<script>``, a link or an
+    image the learner typed shows as the characters typed), after ``lead`` (the lesson's own
+    Markdown, such as what the lesson uses instead); an empty Markdown when there are none."""
+    if not lines:
+        return mo.md("")
+    said = "\n\n".join(" ".join(filter(None, (lead, md_text(line)))) for line in lines)
+    return mo.callout(mo.md(said), kind=kind)

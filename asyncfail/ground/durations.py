@@ -121,9 +121,10 @@ ACCEPTED: Final = (
 """What every duration field accepts, in words: the end of every error message."""
 
 _NUMBER: Final = re.compile(r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+")
-_MAX_TEXT: Final = 40
-"""Longer text cannot be a duration of at most 30 days to the millisecond (7 + 1 + 3
-characters, with room for leading and trailing zeros)."""
+MAX_DURATION_TEXT: Final = 40
+"""The longest duration text read, in characters (also a lesson's ``max_length``): a duration
+of at most 30 days to the millisecond is 7 + 1 + 3 characters, so a longer text could only pad
+it with zeros. A longer text is refused before it is converted."""
 
 
 def _plain_decimal(value: Decimal) -> str:
@@ -131,12 +132,22 @@ def _plain_decimal(value: Decimal) -> str:
     return f"{value.normalize():f}"
 
 
+def _too_long(text: str) -> str:
+    """Why a text longer than ``MAX_DURATION_TEXT`` is refused: a number whose whole part has
+    more digits than ``MAX_SECONDS`` is longer than 30 days in every unit; anything else is
+    too long to be a duration."""
+    whole = text.partition(".")[0].lstrip("0")
+    if _NUMBER.fullmatch(text) and len(whole) > len(str(MAX_SECONDS)):
+        return f"is longer than 30 days ({MAX_SECONDS:,} seconds)"
+    return (
+        f"is {len(text):,} characters long, too long for a duration ({MAX_DURATION_TEXT} at most)"
+    )
+
+
 def _problem(text: str) -> str:
     """Why ``text`` is not a plain decimal number, in the words a person needs to fix it."""
     if not text:
         return "is empty"
-    if len(text) > _MAX_TEXT:
-        return f"is {len(text)} characters long, too long for a number of seconds"
     if text.startswith("-") and _NUMBER.fullmatch(text[1:]):
         return "must not be negative"
     if "," in text:
@@ -151,11 +162,14 @@ def _problem(text: str) -> str:
 def parse_amount(text: str) -> Decimal:
     """A plain non-negative decimal, exactly, from ``text`` (surrounding whitespace ignored).
 
-    Accepted: ASCII digits with at most one dot (``60``, ``0.5``, ``.5``, ``1.``). Everything
-    else raises ValueError with the reason: empty, negative, a comma, other digits, an
-    exponent, or not a number at all.
+    Accepted: ASCII digits with at most one dot (``60``, ``0.5``, ``.5``, ``1.``), in at most
+    ``MAX_DURATION_TEXT`` characters. Everything else raises ValueError with the reason: too
+    long (``_too_long``), empty, negative, a comma, other digits, an exponent, or not a number
+    at all.
     """
     stripped = text.strip()
+    if len(stripped) > MAX_DURATION_TEXT:
+        raise ValueError(_too_long(stripped))
     if not _NUMBER.fullmatch(stripped):
         raise ValueError(_problem(stripped))
     try:

@@ -1,6 +1,7 @@
 """What a risk estimate is asked: the runtime and settings, how often each kind of failure
 strikes, how redeliveries are jittered, when operators replay, how many trials, and the seed."""
 
+import re
 from decimal import Decimal, InvalidOperation
 from enum import StrEnum
 from typing import Annotated, Final
@@ -26,28 +27,72 @@ class Jitter(StrEnum):
     """Half the schedule's delay, plus uniform between 0 and the other half."""
 
 
+MAX_NUMBER_TEXT: Final = 40
+"""The longest text read as a probability or a replay spread, in characters (a lesson's
+``max_length``): a float's 17 significant digits, a dot and an exponent fit with room to
+spare. A longer text is refused before it is read."""
+
 PROBABILITY_ACCEPTED: Final = (
-    "a probability from 0 to 1, written as a decimal (0.05) or in scientific notation (5e-2)"
+    "a probability from 0 to 1, written as a decimal (0.05) or in scientific notation (5e-2), "
+    f"in at most {MAX_NUMBER_TEXT} characters"
 )
+
+
+_NUMBER_TEXT: Final = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+"""A decimal number as these fields take it: ASCII digits, at most one dot, an optional sign
+and exponent. Not ``Decimal``'s wider grammar (other scripts' digits, ``1_0``, ``nan``)."""
+
+
+def _too_long(text: str) -> str | None:
+    """Why ``text`` is not read at all (longer than ``MAX_NUMBER_TEXT``), or None."""
+    if len(text) <= MAX_NUMBER_TEXT:
+        return None
+    return f"{echoed(text)} is too long ({MAX_NUMBER_TEXT} characters at most)"
+
+
+def _decimal(text: str) -> Decimal:
+    """``text`` (stripped) read exactly when it is ``_NUMBER_TEXT``; else NaN."""
+    stripped = text.strip()
+    return Decimal(stripped) if _NUMBER_TEXT.fullmatch(stripped) else Decimal("NaN")
 
 
 def parse_probability(value: object) -> float:
     """A probability from text or a number: finite, from 0 to 1 inclusive (ValueError naming
-    what is accepted otherwise)."""
+    what is accepted otherwise); a text longer than ``MAX_NUMBER_TEXT`` is refused unread."""
     if isinstance(value, bool):
         raise ValueError(f"{echoed(str(value))} is not a probability; give {PROBABILITY_ACCEPTED}")
+    if isinstance(value, str) and (long := _too_long(value.strip())):
+        raise ValueError(f"{long}; give {PROBABILITY_ACCEPTED}")
     try:
-        number = Decimal(str(value).strip()) if isinstance(value, str) else Decimal(value)  # type: ignore[arg-type]
+        number = _decimal(value) if isinstance(value, str) else Decimal(value)  # type: ignore[arg-type]
     except (InvalidOperation, TypeError, ValueError):
-        raise ValueError(
-            f"{echoed(str(value))} is not a number; give {PROBABILITY_ACCEPTED}"
-        ) from None
+        number = None
+    if number is None or (isinstance(value, str) and number.is_nan()):
+        raise ValueError(f"{echoed(str(value))} is not a number; give {PROBABILITY_ACCEPTED}")
     if not number.is_finite() or not 0 <= number <= 1:
         raise ValueError(f"{echoed(str(value))} is not from 0 to 1; give {PROBABILITY_ACCEPTED}")
     return float(number)
 
 
 Probability = Annotated[float, BeforeValidator(parse_probability)]
+
+MAX_SPREAD: Final = 4
+"""The widest replay spread (log-normal sigma) an estimate takes."""
+
+
+def parse_spread(text: str) -> float:
+    """A replay spread from text: a decimal number from 0 to ``MAX_SPREAD`` (scientific
+    notation allowed; surrounding whitespace ignored), in at most ``MAX_NUMBER_TEXT``
+    characters. ValueError otherwise, echoing the text and saying what is accepted."""
+    if long := _too_long(text.strip()):
+        raise ValueError(long)
+    value = _decimal(text)
+    if not value.is_finite() or not 0 <= value <= MAX_SPREAD:
+        raise ValueError(
+            f"{echoed(text)} is not a number from 0 to {MAX_SPREAD} (a log-normal sigma)"
+        )
+    return float(value)
+
 
 MAX_TRIALS: Final = 1_000_000
 DEFAULT_TRIALS: Final = 20_000
@@ -97,7 +142,7 @@ class RiskInputs(BaseModel):
     replay_spread: float = Field(
         1.0,
         ge=0,
-        le=4,
+        le=MAX_SPREAD,
         allow_inf_nan=False,
         description="The log-normal spread (sigma) of the replay delay: 1 puts two thirds of "
         "replays between a third of the median and about three times it.",

@@ -158,3 +158,15 @@ def test_the_naive_row_breaks_at_most_once_in_one_fault() -> None:
     found = explore(Mode.NAIVE, lesson04.ROWS[0].settings, 3, 1)
     _, command = lesson04.counterexample_text(found, Invariant.AT_MOST_ONCE)
     assert command is not None and "--plan 1:response" in command
+
+
+def test_a_capped_matrix_says_so_above_it(lessons: Lessons) -> None:
+    # Three faults over four deliveries are 14,235 plans a row: the matrix runs two faults and
+    # the page says so, with the command that runs them all; the default setting says nothing.
+    scope = lesson04.matrix_scope(4, 3)
+    assert scope.capped and scope.max_faults == 2
+    note = visible_text(mo.md(lesson04.scope_note(scope)).text)
+    page, defs = run(max_faults=mo.ui.slider(0, 3, value=3), deliveries=mo.ui.number(1, 9, value=4))
+    assert note in visible_text(page)
+    assert {e.max_faults for e in defs["explorations"].values()} == {2}
+    assert "more than this page recomputes" not in visible_text(lessons.run(STEM)[0])

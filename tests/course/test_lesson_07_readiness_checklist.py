@@ -95,13 +95,12 @@ def test_hostile_free_text_is_escaped_in_the_rendered_report(field: str) -> None
     assert defs["report"].html(standalone=False) in page  # type: ignore[attr-defined]
 
 
-def test_owner_fields_show_no_character_counter() -> None:
-    # A browser-side limit drew "0/10000" over the field; the library enforces the limit
-    # instead (test_lesson_inputs: text over it is reported, not raised).
+def test_owner_fields_stop_at_the_librarys_limit() -> None:
+    # Every text box has a length limit (issue 21), the library's; past it, a value sent
+    # anyway is reported, not raised (test_owner_text_over_the_limit_is_reported_not_raised).
     _, defs = run()
     for field in ("pause_owner", "replay_approver", "state_verifier"):
-        assert "data-max-length" not in defs[field].text  # type: ignore[attr-defined]
-        assert f"{MAX_TEXT}" not in defs[field].text  # type: ignore[attr-defined]
+        assert f"data-max-length='{MAX_TEXT}'" in defs[field].text  # type: ignore[attr-defined]
 
 
 def test_bad_duration_is_reported_by_field_and_treated_as_unknown() -> None:
@@ -214,3 +213,32 @@ def test_the_design_questions_are_folded_into_four_sections(lessons: Lessons) ->
     for section in ("1. The operation key", "2. A result nobody saw", "4. Who owns recovery?"):
         assert section in labels
     assert "3. How long records live" in labels
+
+
+def typed(text: str) -> Any:
+    """A text box holding ``text`` as the page sends it: a browser can send a lone surrogate,
+    which marimo cannot write into a box's starting value (UTF-8 has no encoding for it)."""
+    box = mo.ui.text()
+    box._update(text)
+    return box
+
+
+def test_a_lone_surrogate_owner_and_400_nines_get_inline_messages() -> None:
+    # Issue 21: a lone surrogate raised pydantic's ValidationError, and 400 nines of hours
+    # showed as "10,000,000,...": each is now one inline line, and the rest of the report runs.
+    page, defs = run(
+        pause_owner=typed("a\ud800b"),
+        retention_amount=mo.ui.text(value="9" * 400),
+        retention_unit=mo.ui.dropdown(["hours"], value="hours"),
+    )
+    errors = defs["input_errors"]
+    assert len(errors) == 2
+    retention, owner = sorted(errors)
+    assert retention.startswith("Retention: ") and "is longer than 30 days" in retention
+    assert owner.startswith("Who can pause dispatch: ") and "lone surrogate" in owner
+    assert defs["design"].pause_owner == "" and defs["design"].retention is None
+    text = visible_text(page)
+    assert text.count("Not read; treated as unknown.") == 2
+    assert "lone surrogate" in text and "is longer than 30 days" in text
+    assert "10,000,000" not in text and "Traceback" not in text
+    assert defs["report"] == assess(defs["design"])

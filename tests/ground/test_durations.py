@@ -13,6 +13,7 @@ from pydantic import BaseModel, ValidationError
 
 from asyncfail.ground.durations import (
     ACCEPTED,
+    MAX_DURATION_TEXT,
     MAX_SECONDS,
     Duration,
     TimeUnit,
@@ -147,3 +148,15 @@ def test_an_echoed_value_is_cut_to_a_prefix() -> None:
 def test_a_duration_is_a_whole_number_of_milliseconds(millis: object) -> None:
     with pytest.raises(ValueError, match="whole number of milliseconds"):
         Duration(millis)  # type: ignore[arg-type]
+
+
+def test_a_duration_text_is_read_up_to_its_limit_and_refused_past_it() -> None:
+    # MAX_DURATION_TEXT characters are read (padding zeros included); one more is refused
+    # before it is converted, as a number too long for 30 days or a text too long to be one.
+    assert parse_duration(" " + "0" * (MAX_DURATION_TEXT - 1) + "1 ") == Duration(1000)
+    with pytest.raises(ValueError, match=r"^is 41 characters long, too long for a duration"):
+        parse_duration("0" * MAX_DURATION_TEXT + "1")
+    with pytest.raises(ValueError, match=r"^is 42 characters long"):
+        parse_duration("1." + "0" * MAX_DURATION_TEXT)
+    with pytest.raises(ValueError, match=r"^is longer than 30 days \(2,592,000 seconds\)$"):
+        parse_duration("1" + "0" * MAX_DURATION_TEXT)

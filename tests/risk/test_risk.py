@@ -21,7 +21,7 @@ from asyncfail.risk.draws import Drawer
 from asyncfail.risk.estimates import wilson
 from asyncfail.risk.exact import exact_duplicate
 from asyncfail.risk.frames import to_pandas
-from asyncfail.risk.inputs import RiskInputs
+from asyncfail.risk.inputs import MAX_NUMBER_TEXT, RiskInputs, parse_probability, parse_spread
 from asyncfail.risk.report import Steps, assess
 from asyncfail.risk.trials import Segment, Trial
 from tests.cli_support import run_main
@@ -241,3 +241,25 @@ def test_a_fault_on_every_trial_is_the_lab_fault() -> None:
     # Worked by hand: the debit happened, the worker crashed, the only delivery is spent and
     # nobody replays: nobody knows the debit happened.
     assert run.report.unknown.count == 5 and run.report.inputs.mode is Mode.DURABLE
+
+
+def test_a_probability_or_spread_text_is_read_up_to_its_limit_and_refused_past_it() -> None:
+    # MAX_NUMBER_TEXT characters are read; one more is refused before it is converted.
+    padded = "0." + "0" * (MAX_NUMBER_TEXT - 3) + "1"
+    assert parse_probability(padded) == float(padded) and parse_spread(padded) == float(padded)
+    for parse in (parse_probability, parse_spread):
+        with pytest.raises(ValueError, match=r"is too long \(40 characters at most\)"):
+            parse(padded + "0")
+
+
+@pytest.mark.parametrize(
+    ("text", "spread"),
+    [("0", 0.0), ("4", 4.0), (" 1.5 ", 1.5), ("2e0", 2.0), ("4.0000000001", None), ("-0.1", None),
+     ("nan", None), ("inf", None), ("1_0", None), ("\u0663", None), ("wide", None), ("", None)],
+)  # fmt: skip
+def test_the_spread_is_a_number_from_0_to_4(text: str, spread: float | None) -> None:
+    if spread is None:
+        with pytest.raises(ValueError, match=r"is not a number from 0 to 4 \(a log-normal sigma\)"):
+            parse_spread(text)
+    else:
+        assert parse_spread(text) == spread
