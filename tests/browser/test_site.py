@@ -48,7 +48,7 @@ KEY_RESULTS = {
     "02_break_the_assumptions": ["Duplicate debit", "What restores the durable runtime"],
     "03_idempotency_contract": ["Same intent reused its retained result"],
     "04_explore_every_failure": ["Replay it in a terminal"],
-    "05_two_workers": ["Duplicate debit", "Both workers against time"],
+    "05_two_workers": ["Duplicate debit", "Both workers, message by message, then against time"],
     "06_record_lifetime": ["Records must live at least"],
     "07_readiness_checklist": ["0 met, 0 not met and 6 unknown, of 6 checks"],
     "08_review_handoff": ["Async Reliability Review: sample handoff", "Duplicate debit"],
