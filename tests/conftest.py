@@ -28,6 +28,8 @@ ONE_WORKER: dict[str, str] = {
 }
 
 
+# tryfirst: xdist's own hook turns the marker into the test's group; it must see the marker.
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if not item.path.is_relative_to(TESTS):

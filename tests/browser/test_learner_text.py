@@ -38,6 +38,8 @@ def test_a_hostile_plan_is_shown_as_text_and_nothing_runs(
     page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
     page.goto(f"{server.url}lessons/{LESSON.stem}/")
     expect(page.get_by_role("heading", name=LESSON.title)).to_be_visible()
+    # The plan box waits under "More settings" (lesson 2's first screen holds one control).
+    page.get_by_text("More settings").first.click()
     box = page.get_by_placeholder(PLAN_PLACEHOLDER)
     box.scroll_into_view_if_needed()
     box.fill(PAYLOAD)

@@ -59,6 +59,7 @@ KEY_RESULTS = {
 REVEAL = {
     "01_async_failure_lab": "Skip predicting",
     "02_break_the_assumptions": "Skip predicting",
+    "03_idempotency_contract": "Skip predicting",
     "05_two_workers": "Skip predicting",
     "06_record_lifetime": "Skip predicting",
     "09_what_does_your_engine_do": "Skip predicting",
@@ -294,6 +295,10 @@ def test_wasm_lab_lesson_boots_offline_and_prints_what_the_cli_prints(
     url = f"{site_url}{LAB.site_dir}/"
     page.goto(url)
     wait_until_live(page)
+    # The JSON is part of the reveal: skip predicting, as a reader who wants every fault does.
+    switch = page.get_by_role("switch").first
+    expect(switch).to_be_visible(timeout=BOOT_WAIT_S * 1000)
+    switch.click()
     dropdown = page.locator("select").first
     for index, fault in enumerate(FAULTS):
         if index:

@@ -4,6 +4,7 @@ rendered by vega-embed with its console read."""
 
 import json
 import shutil
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -96,22 +97,32 @@ def test_vega_embed_prints_no_warning_for_any_chart() -> None:
     if shutil.which(chromium) is None:
         pytest.skip("Chromium is not installed (apt-get install chromium)")
     bundle = vl_convert.javascript_bundle().replace("</script>", "<\\/script>")
-    said: dict[str, list[str]] = {}
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium)
-        for name, spec in drawings().items():
-            page = browser.new_page()
-            # Nothing leaves the machine: the bundle holds every library, the spec its data.
-            page.route("**/*", lambda route: route.abort())
-            messages: list[str] = []
-            page.on("console", lambda m, messages=messages: messages.append(f"{m.type}: {m.text}"))
-            page.set_content(
-                f"<div id=v></div><script>{bundle}</script><script>"
-                f"vegaEmbed('#v', {json.dumps(spec)}).then(() => {{ window.done = 1 }})"
-                ".catch(e => { console.error(String(e)); window.done = 1 })</script>"
-            )
-            page.wait_for_function("window.done === 1", timeout=30_000)
-            said[name] = messages
-            page.close()
-        browser.close()
+
+    def render() -> dict[str, list[str]]:
+        # In a thread of its own: another test's Playwright page on this worker may hold the
+        # main thread's event loop, where the sync API refuses to start.
+        said: dict[str, list[str]] = {}
+        with sync_api.sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=chromium)
+            for name, spec in drawings().items():
+                page = browser.new_page()
+                # Nothing leaves the machine: the bundle holds every library, the spec its data.
+                page.route("**/*", lambda route: route.abort())
+                messages: list[str] = []
+                page.on(
+                    "console", lambda m, messages=messages: messages.append(f"{m.type}: {m.text}")
+                )
+                page.set_content(
+                    f"<div id=v></div><script>{bundle}</script><script>"
+                    f"vegaEmbed('#v', {json.dumps(spec)}).then(() => {{ window.done = 1 }})"
+                    ".catch(e => { console.error(String(e)); window.done = 1 })</script>"
+                )
+                page.wait_for_function("window.done === 1", timeout=30_000)
+                said[name] = messages
+                page.close()
+            browser.close()
+        return said
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        said = pool.submit(render).result()
     assert said == {name: [] for name in said}

@@ -14,6 +14,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -129,10 +130,17 @@ async def lesson_text(url: str, until: str, seconds: float = 60) -> str:
     return text
 
 
+def run_apart(coroutine: Any) -> Any:
+    """``asyncio.run(coroutine)`` in a thread of its own: a Playwright page of another test on
+    this worker may hold the main thread's event loop."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
 def test_lesson_1_says_live_runs_are_off_and_offers_no_button(server: Server) -> None:
     words = "the person serving it has turned live runs off"
     assert words in truth_lesson.LIVE_OFF
-    text = asyncio.run(lesson_text(server.ws(FIRST, "s-off"), words))
+    text = run_apart(lesson_text(server.ws(FIRST, "s-off"), words))
     assert words in text
     assert "Run the verification here" not in text  # the button, as lesson 1 labels it
     assert "This page is served by Python from a checkout" not in text
@@ -155,7 +163,7 @@ def test_no_more_lessons_are_open_at_once_than_the_limit(server: Server) -> None
         await opened[1].close()
         return seen
 
-    assert asyncio.run(visit()) == ["third refused 403", "fourth opened"]
+    assert run_apart(visit()) == ["third refused 403", "fourth opened"]
 
 
 # --- the guard's rules, in-process ------------------------------------------------------------
@@ -183,7 +191,7 @@ def call(guard: ClassGuard, scope: dict[str, Any]) -> list[dict[str, Any]]:
     async def send(message: Any) -> None:
         sent.append(message)
 
-    asyncio.run(guard(scope, receive, send))
+    run_apart(guard(scope, receive, send))
     return sent
 
 
