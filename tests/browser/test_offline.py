@@ -25,7 +25,7 @@ pytestmark = pytest.mark.browser
 
 LAB = discover()[0]
 LIVE = 'html[data-lesson-state="live"]'
-BOOT_WAIT_MS = 180_000
+BOOT_WAIT_MS = 300_000  # two Pyodide boots on a busy two-core machine: minutes, not seconds
 
 
 def visit(page: Any, url: str) -> float:

@@ -62,6 +62,7 @@ REVEAL = {
     "03_idempotency_contract": "Skip predicting",
     "05_two_workers": "Skip predicting",
     "06_record_lifetime": "Skip predicting",
+    "08_review_handoff": "Skip drafting",
     "09_what_does_your_engine_do": "Skip predicting",
 }
 # Lessons whose snapshot, at its starting values, draws no chart (lesson 3 charts the retention
