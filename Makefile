@@ -9,6 +9,7 @@ PUBLISH := $(VENV)/.publish
 STAMP  := $(VENV)/.installed
 # axe-core, pinned in tests/browser/package-lock.json: the browser tests inject it into every page.
 AXE    := tests/browser/node_modules/axe-core/axe.min.js
+MIRROR := exports/.cache/.filled
 comma  := ,
 HOST   ?= 127.0.0.1
 PORT   ?= 2718
@@ -63,8 +64,14 @@ lint: $(STAMP) ## ruff lint and format check; marimo check on the notebooks
 typecheck: $(STAMP) ## mypy --strict on the library
 	$(BIN)/mypy --strict asyncfail
 
-pytest: $(STAMP) $(AXE) ## The pytest suite, on every core (WORKERS=0 runs it in one process)
+pytest: $(STAMP) $(AXE) $(MIRROR) ## The pytest suite, on every core (WORKERS=0 runs it in one process)
 	$(BIN)/pytest -n $(WORKERS) --dist loadgroup
+
+# The site's download cache (Pyodide's core and wheels, checked against exports/artifacts.lock),
+# filled once before the suite starts, so no test downloads or unpacks it while another reads it.
+$(MIRROR): exports/artifacts.lock exports/pyodide-wheels.txt | $(STAMP)
+	cd exports && ../$(BIN)/python -c "from pyodide_mirror import mirror_inputs; mirror_inputs()"
+	@touch $@
 
 $(AXE): tests/browser/package.json tests/browser/package-lock.json
 	cd tests/browser && npm ci --no-audit --no-fund --ignore-scripts

@@ -53,7 +53,8 @@ def test_make_serve_installs_the_course_extra_only() -> None:
     _, install = recipe("$(COURSE)")
     assert "'.[course]'" in install and "dev" not in install
     test_prerequisites, _ = recipe("pytest")
-    # The tests need the development install, and axe-core for the accessibility checks.
-    assert test_prerequisites == ["$(STAMP)", "$(AXE)"]
+    # The tests need the development install, axe-core for the accessibility checks and the
+    # site's download cache, filled before any test reads it.
+    assert test_prerequisites == ["$(STAMP)", "$(AXE)", "$(MIRROR)"]
     _, full = recipe("$(STAMP)")
     assert "'.[dev]'" in full
