@@ -166,8 +166,31 @@ def matrix_text(explorations: Mapping[str, Exploration]) -> str:
 MATRIX_PLANS: Final = 6100
 """The most plans a row of the matrix runs when a control changes. The heaviest setting it
 admits, three faults over three deliveries (6,018 plans a row, the guide's class demo),
-recomputes the eight rows in about 2 s on two busy cores (``make bench``: the lesson's worst
-setting); four deliveries would be 14,235 a row."""
+recomputes the eight rows in about 0.4 s on two busy cores (``make bench``: the lesson's worst
+setting; 2 s before the explorer ran only the reachable plans) and takes several times that in
+the browser's WebAssembly page; four deliveries would be 14,235 a row."""
+
+PREDICTED: Final = Invariant.AT_MOST_ONCE
+"""The invariant the lesson's prediction asks about, at the controls' starting values."""
+
+
+def keeping_rows(explorations: Mapping[str, Exploration], invariant: Invariant) -> list[str]:
+    """The rows (titles, in the matrix's order) under which no plan explored breaks
+    ``invariant``: the answer to the lesson's prediction, read from the explorer."""
+    return [
+        title
+        for title, found in explorations.items()
+        if all(r.violations == 0 for r in found.invariants if r.name is invariant)
+    ]
+
+
+def starting_scope_text() -> str:
+    """The starting scope in words: "up to 2 faults per plan over 3 deliveries"."""
+    return (
+        f"up to {counted(DEFAULT_MAX_FAULTS, 'fault')} per plan over "
+        f"{counted(DEFAULT_DELIVERIES_SHOWN, 'delivery')}"
+    )
+
 
 SCOPE_NOTE: Final = (
     "*Plans of up to {asked} over {deliveries} are {asked_plans:,} a row, more than this page "
