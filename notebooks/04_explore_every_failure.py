@@ -228,10 +228,9 @@ def matrix_controls(MAX_DELIVERIES, lesson04, mo, revealed, snapshot):
 def _(mo, revealed):
     mo.stop(not revealed)
     mo.md(r"""
-    *Raising the faults per plan multiplies the plans: while the matrix recomputes, a bar
-    counts its rows and these controls stay where they are. Python in the page does one thing
-    at a time, so a change you make meanwhile waits its turn: the matrix then recomputes for
-    the newest values.*
+    *While the matrix recomputes, a bar counts its rows and these controls stay. Python in the
+    page does one thing at a time: a change made meanwhile waits, and the matrix ends on the
+    newest values.*
     """)
     return
 
