@@ -237,28 +237,18 @@ def _(mo, revealed):
 
 @app.cell
 def matrix(deliveries, lesson04, max_faults, mo, starting):
-    _budget = lesson04.budget_of(deliveries.value)
-    _scope = lesson04.matrix_scope(_budget, int(max_faults.value))
-    # Said when the matrix runs fewer faults per plan than asked (its plans are capped).
-    _scope_note = lesson04.scope_note(_scope)
-    if (_scope.deliveries, _scope.max_faults) == (
-        lesson04.DEFAULT_DELIVERIES_SHOWN,
-        lesson04.DEFAULT_MAX_FAULTS,
-    ):
+    _scope = (lesson04.budget_of(deliveries.value), int(max_faults.value))
+    if _scope == (lesson04.DEFAULT_DELIVERIES_SHOWN, lesson04.DEFAULT_MAX_FAULTS):
         explorations = starting
     else:
+        # Every setting is explored in full (lesson04.MATRIX_RUNS says what that costs).
         explorations = {
-            row.title: lesson04.explore_row(row, _budget, int(max_faults.value))
+            row.title: lesson04.explore_row(row, *_scope)
             for row in mo.status.progress_bar(
                 lesson04.ROWS, title="Exploring every plan", remove_on_exit=True
             )
         }
-    mo.vstack(
-        [
-            *([mo.callout(mo.md(_scope_note), kind="info")] if _scope_note else []),
-            mo.md(lesson04.matrix_text(explorations)),
-        ]
-    )
+    mo.md(lesson04.matrix_text(explorations))
     return (explorations,)
 
 

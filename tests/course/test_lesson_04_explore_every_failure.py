@@ -170,16 +170,14 @@ def test_the_naive_row_breaks_at_most_once_in_one_fault() -> None:
     assert command is not None and "--plan 1:response" in command
 
 
-def test_a_capped_matrix_says_so_above_it(lessons: Lessons) -> None:
-    # Three faults over four deliveries are 14,235 plans a row: the matrix runs two faults and
-    # the page says so, with the command that runs them all; the default setting says nothing.
-    scope = lesson04.matrix_scope(4, 3)
-    assert scope.capped and scope.max_faults == 2
-    note = visible_text(mo.md(lesson04.scope_note(scope)).text)
-    page, defs = run(max_faults=mo.ui.slider(0, 3, value=3), deliveries=mo.ui.number(1, 9, value=4))
-    assert note in visible_text(page)
-    assert {e.max_faults for e in defs["explorations"].values()} == {2}
-    assert "more than this page recomputes" not in visible_text(lessons.run(STEM)[0])
+def test_the_heaviest_setting_runs_every_plan() -> None:
+    # Three faults over nine deliveries: 99 injections, 161,800 plans a row, none left out.
+    page, defs = run(max_faults=mo.ui.slider(0, 3, value=3), deliveries=mo.ui.number(1, 9, value=9))
+    heaviest = sum(comb(len(FaultPoint) * 9, k) for k in range(4))
+    assert heaviest == 161_800
+    assert f"({heaviest} explored per row" in visible_text(page)
+    assert {(e.deliveries, e.max_faults) for e in defs["explorations"].values()} == {(9, 3)}
+    assert defs["explorations"] is not defs["starting"]
 
 
 # --- asks before it tells ----------------------------------------------------------------------
