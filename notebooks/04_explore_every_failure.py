@@ -225,8 +225,8 @@ def matrix_controls(MAX_DELIVERIES, lesson04, mo, revealed, snapshot):
 
 
 @app.cell(hide_code=True)
-def _(mo, revealed):
-    mo.stop(not revealed)
+def _(mo, revealed, snapshot):
+    mo.stop(not revealed or snapshot)  # a snapshot's controls do nothing
     mo.md(r"""
     *While the matrix recomputes, a bar counts its rows and these controls stay. Python in the
     page does one thing at a time: a change made meanwhile waits, and the matrix ends on the

@@ -246,6 +246,9 @@ def test_the_snapshot_shows_everything_and_labels_the_answer(lessons: Lessons) -
         "breaks at-most-once: " + " ".join(holding_rows())
     )
     assert answer in text
+    # Its controls do nothing, so it says nothing of what they do while the matrix runs.
+    assert "While the matrix recomputes" not in text
+    assert "While the matrix recomputes" in visible_text(run()[0])
     assert lesson04.HOLDS in text and "The smallest is" in text and len(vega_specs(page)) == 1
 
 
