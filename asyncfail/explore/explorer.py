@@ -261,7 +261,7 @@ def explore(
                     smallest[invariant] = _plan_run(mode, settings, deliveries, probe, events)
             if size < max_faults:
                 for key in probe.asked_after_the_last_strike():
-                    if (n := place.get(key)) is not None:
+                    if (n := place.get(key)) is not None and n not in chosen:
                         larger = list(chosen)
                         insort(larger, n)
                         larger_plans.add(tuple(larger))
