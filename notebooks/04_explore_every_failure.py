@@ -433,7 +433,9 @@ def check_question(Question):
 
 
 @app.cell
-def _(mo, page, question):
+def _(mo, page, question, revealed):
+    # After the guess: the check's question says what the seed's durable row found.
+    mo.stop(not revealed)
     understanding = page.check_radio(mo, question)
     return (understanding,)
 
