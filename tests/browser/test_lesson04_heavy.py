@@ -1,6 +1,7 @@
-"""Lesson 4's heavy setting in the WebAssembly page (issue 24): three faults per plan explore ten
-times the plans; while they run, a progress bar counts the rows and the controls stay on screen
-and usable, and a change made meanwhile wins once the run ends."""
+"""Lesson 4 in the WebAssembly page: it asks before it shows the matrix (issue 23), and at its
+heavy setting (issue 24), three faults per plan, ten times the plans, a progress bar counts the
+rows while the controls stay on screen and usable, and a change made meanwhile wins once the run
+ends."""
 
 from __future__ import annotations
 
@@ -39,6 +40,11 @@ def test_three_faults_keep_the_controls_on_screen_and_the_newest_value_wins(
         wait_until_live(page)
         switch = page.get_by_role("switch").first
         expect(switch).to_be_visible(timeout=BOOT_WAIT_S * 1000)
+        # Before the guess the live page asks, and shows nothing of the matrix.
+        expect(visible_text(page, "Predict first.")).to_be_visible()
+        before = page.locator("body").inner_text()
+        for answer in ("✓ none", "explored per row", "Faults per plan", "The smallest is"):
+            assert answer not in before, answer
         switch.click()
         expect(visible_text(page, EXPLORED[2])).to_be_visible(timeout=BOOT_WAIT_S * 1000)
         slider = page.get_by_role("slider").first
