@@ -16,6 +16,7 @@ import json
 import os
 import shutil
 from collections.abc import Iterator
+from itertools import pairwise
 from pathlib import Path
 from typing import Final
 
@@ -25,6 +26,7 @@ from hypothesis import strategies as st
 
 from asyncfail.cli import engine_verify
 from asyncfail.cli import verify as verify_command
+from asyncfail.cli.main import COMMANDS
 from asyncfail.cli.output import MAX_LINE
 from tests.cli.test_cli_edges import every_option, valid_value
 from tests.cli_support import run_main
@@ -68,6 +70,7 @@ ACCEPTED_WORDS: Final = (
     "name a new or empty folder",
     "name a file",
     "to FILE",
+    "drop ",
 )
 """How an exit-2 line says what is accepted; each such line holds one of them."""
 
@@ -180,6 +183,10 @@ def judged(
             written = [name for name in left if not (folder / name).is_dir()]
             if out or written != [output]:
                 return f"exit 0 but the --output file is not the one file written: {written}"
+            at = argv.index(output) - 1 if output in argv else argv.index(f"--output={output}")
+            whole = run_main(*argv[:at], *argv[at + (2 if argv[at] == "--output" else 1) :])[1]
+            if (folder / output).read_text(encoding="utf-8") != whole:
+                return "exit 0 but the --output file is not the whole document"
             return None
         return None if out == "" and command == "verify" else bad_document(argv, out)
     line = err.removesuffix("\n")
@@ -243,49 +250,51 @@ def test_every_option_handles_every_hostile_value(
 
 
 def test_the_fuzz_covers_every_subcommand() -> None:
-    from asyncfail.cli.main import COMMANDS
-
     fuzzed = {command for command, _, _ in options()}
     # `schema` has no option of its own: the combinations below give it hostile words.
     assert fuzzed == {"", *COMMANDS} - {"schema"}
 
 
-COMBINED = st.lists(
-    st.sampled_from(options()).flatmap(
-        lambda picked: st.sampled_from([*HOSTILE, *valid_value(picked[1], picked[2])]).map(
-            lambda value: (picked[0], picked[1], picked[2], value)
-        )
-    ),
-    min_size=1,
-    max_size=4,
-)
+OWN: Final = {c: [(o, a) for cc, o, a in options() if cc == c] for c in COMMANDS}
+ANY: Final = [(o, a) for _, o, a in options()]
+
+
+@st.composite
+def command_lines(draw: st.DrawFn) -> list[str]:
+    """A command with up to four options, mostly its own (a valid value or a hostile one),
+    sometimes another command's, each given once."""
+    command = draw(st.sampled_from(list(COMMANDS)))
+    argv = [command, *CHEAP.get(command, [])]
+    for _ in range(draw(st.integers(1, 4))):
+        own = OWN[command] and draw(st.integers(0, 9)) > 0
+        option, action = draw(st.sampled_from(OWN[command] if own else ANY))
+        if option in argv:
+            continue
+        if action.nargs == 0:
+            argv.append(option)
+            continue
+        valid = valid_value(option, action)
+        values = valid if valid and draw(st.booleans()) else HOSTILE
+        argv += [option, safe(draw(st.sampled_from(values)))]
+    return argv
 
 
 @settings(
-    max_examples=150,
+    max_examples=200,
     derandomize=True,
     database=None,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
-@given(
-    picked=COMBINED,
-    command=st.sampled_from(["lab", "explore", "risk", "schema", "review", "contract", "verify"]),
-)
-def test_hostile_values_together_are_handled(
-    picked: list[tuple[str, str, argparse.Action, str]], command: str, folder: Path
-) -> None:
-    # Several options of one command at once, some of another command's, each given once.
-    argv = [command, *CHEAP.get(command, [])]
-    for _, option, action, value in picked:
-        if option in argv:
-            continue
-        argv += [option] if action.nargs == 0 else [option, safe(value)]
+@given(argv=command_lines())
+def test_hostile_values_together_are_handled(argv: list[str], folder: Path) -> None:
     problem = check(argv, folder)
-    case = next(
-        ((command, o, safe(v)) for _, o, _, v in picked if (command, o, safe(v)) in KNOWN), None
-    )
-    assert problem is None or case is not None, f"{argv}: {problem}"
+    known = [
+        (argv[0], option, value)
+        for option, value in pairwise(argv)
+        if (argv[0], option, value) in KNOWN
+    ]
+    assert problem is None or known, f"{argv}: {problem}"
 
 
 # --- what the fuzz found, one by one ------------------------------------------------------------
