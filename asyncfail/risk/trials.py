@@ -104,7 +104,9 @@ trials (a million trials with full jitter held hundreds of MB)."""
 
 
 class TrialRunner:
-    """Runs the trials of one estimate, reusing runs that used no timing (``REMEMBERED``)."""
+    """Runs the trials of one estimate: a sequential run's trial is read from its injection
+    set's shapes (``risk.shapes``); any other is run, reusing runs that used no timing
+    (``REMEMBERED``)."""
 
     def __init__(self, inputs: RiskInputs) -> None:
         self.inputs = inputs
@@ -179,7 +181,7 @@ class TrialRunner:
         table[self._key(draw, self.waited)] = segments
         return segments
 
-    def _expiring(self, reading: "Reading", high: int | None) -> int:
+    def _expiring(self, reading: Reading, high: int | None) -> int:
         """The largest retention below ``high`` that expires a consultation retained in the
         run ``reading`` reads: where its segment ends below (-1: none, the segment holds down
         to 0)."""
