@@ -12,10 +12,18 @@ import pytest
 from asyncfail.cli.progress import ERASE, ProgressLine, time_left
 from tests.cli_support import ROOT
 
+# Each command, the unit it counts, and whether it surely runs past the tenth of a second after
+# which the time left is said: the explorer's largest run takes about that long now (it runs only
+# the reachable plans), so only its line is checked there, and the rule itself is checked below
+# on a clock the test moves.
 LONG = {
-    "risk": (["risk", "--trials", "6000", "--jitter", "full"], "trials"),
-    "explore": (["explore", "--max-faults", "3", "--deliveries", "9", "--workers", "2"], "plans"),
-    "verify": (["verify", "--fault", "response-lost", "--jobs", "2"], "cases"),
+    "risk": (["risk", "--trials", "100000", "--jitter", "full"], "trials", True),
+    "explore": (
+        ["explore", "--max-faults", "3", "--deliveries", "9", "--workers", "2"],
+        "plans",
+        False,
+    ),
+    "verify": (["verify", "--fault", "response-lost", "--jobs", "2"], "cases", True),
 }
 
 
@@ -46,14 +54,14 @@ def run_with_stderr_on_a_terminal(argv: list[str]) -> tuple[int, str, str]:
 
 @pytest.mark.parametrize("command", list(LONG))
 def test_progress_on_a_terminal_and_nothing_on_a_pipe(command: str) -> None:
-    argv, unit = LONG[command]
+    argv, unit, long_enough = LONG[command]
     code, out, err = run_with_stderr_on_a_terminal(argv)
     assert code == 0
     lines = [part for part in err.split(ERASE) if part]
     assert lines, "at least one progress line"
     pattern = rf"asyncfail {command}: [0-9,]+ of [0-9,]+ {unit}(, about \d+ (s|min) left)?"
     assert all(re.fullmatch(pattern, line) for line in lines), lines
-    assert any("left" in line for line in lines), "the time left is said"
+    assert any("left" in line for line in lines) or not long_enough, "the time left is said"
     assert err.endswith(ERASE), "erased at the end"
     piped = subprocess.run(
         [sys.executable, "-m", "asyncfail", *argv], cwd=ROOT, capture_output=True, text=True
