@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from asyncfail import Fault
+from asyncfail import Fault, Mode
 from asyncfail.cli import review as review_command
 from asyncfail.cli.main import main
+from asyncfail.lab.settings import LabSettings
 from asyncfail.review.handoff import build_review
 from tests.cli_support import ROOT, run_main
 from tests.markup_support import assert_self_contained_page
@@ -30,6 +31,22 @@ def test_fault_option_selects_the_review(fault: Fault) -> None:
     code, out, _ = run_main("review", "--fault", fault.value)
     assert code == 0
     assert out == build_review(fault).markdown()
+
+
+def test_mode_option_selects_the_runtime_under_review(tmp_path: Path) -> None:
+    code, out, _ = run_main("review", "--mode", "checkpoint", "--receiver", "dedupe")
+    assert code == 0
+    assert (
+        out
+        == build_review(mode=Mode.CHECKPOINT, settings=LabSettings(receiver="dedupe")).markdown()
+    )
+    assert run_main("review", "--mode", "naive") == (0, build_review().markdown(), "")
+    target = tmp_path / "handoff.html"
+    assert (
+        run_main("review", "--mode", "checkpoint", "--format", "html", "--output", str(target))[0]
+        == 0
+    )
+    assert target.read_text(encoding="utf-8") == build_review(mode=Mode.CHECKPOINT).html()
 
 
 def test_html_format_is_a_self_contained_page() -> None:
@@ -126,6 +143,10 @@ def test_a_failure_midway_leaves_the_old_file_and_no_temporary(
         (["review", "--output"], ["--output", "expected one argument"]),
         (["review", "--output", ""], ["--output", "empty"]),
         (["review", "--colour"], ["--colour"]),
+        (["review", "--mode", "durable"], ["--mode", "naive", "checkpoint"]),
+        # Once a traceback: the durable runtime the review compares with needs a key.
+        (["review", "--key", "none"], ["key=none", "--key stable or per-attempt"]),
+        (["review", "--mode", "checkpoint", "--key", "none"], ["key=none", "--key stable"]),
     ],
 )
 def test_bad_input_exits_2_naming_the_accepted_values(argv: list[str], names: list[str]) -> None:
