@@ -5,6 +5,7 @@ that could not be written (exit 1), like a closed or full stdout."""
 
 import io
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -155,6 +156,16 @@ def test_bad_input_exits_2_naming_the_accepted_values(argv: list[str], names: li
     for name in names:
         assert name in err
     assert "Traceback" not in err
+
+
+def test_an_unknown_option_keeps_the_pointer_to_help() -> None:
+    # Once cut at the line's limit: the review's options outgrew it, and the line ended in
+    # "(see 'asyncfail review --h…".
+    code, out, err = run_main("review", "--bogus")
+    assert (code, out) == (2, "")
+    assert err.startswith("asyncfail review: error: unknown option '--bogus'; the options are ")
+    assert "-h/--help, --fault, --mode, --format, --output" in err
+    assert re.search(r" and \d+ more \(see 'asyncfail review --help'\)\n$", err), err
 
 
 def test_review_is_listed_in_help() -> None:
