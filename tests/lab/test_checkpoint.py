@@ -238,3 +238,12 @@ def test_step_retries_off_is_an_option_of_lab_explore_and_risk() -> None:
         assert '"step_retries": "off"' in out, command
     code, _, err = run_main("lab", "--step-retries", "twice")
     assert code == 2 and "--step-retries" in err and "once" in err and "off" in err
+
+
+def test_the_explorer_finds_what_dbos_default_step_costs() -> None:
+    exploration = explore(Mode.CHECKPOINT, LabSettings(step_retries="off"), 3, 2)
+    reports = {r.name: r for r in exploration.invariants}
+    lost = reports[Invariant.NO_SILENT_LOSS].counterexample
+    assert lost is not None
+    assert lost.command == "asyncfail lab --plan 1:request --mode checkpoint --step-retries off"
+    assert reports[Invariant.TRUTHFUL_STATUS].violations == 0
