@@ -38,7 +38,7 @@ from asyncfail.ground import seed
 from asyncfail.ground.prose import capitalised, counted, joined, quoted
 from asyncfail.ground.seed import Boundary, HandoffSection, Priority
 from asyncfail.ground.version import VERSION
-from asyncfail.lab.events import EventKind, has_kind
+from asyncfail.lab.events import Event, EventKind, has_kind
 from asyncfail.lab.faults import FAULT_POINT, POINT_PROSE, Fault
 from asyncfail.lab.reading import (
     Order,
@@ -60,7 +60,7 @@ from asyncfail.lab.scenario import (
 from asyncfail.lab.settings import DEFAULT_SETTINGS, LabSettings
 from asyncfail.lab.simulation import simulate
 from asyncfail.review.runtimes import COMPARED_WITH, REVIEWED_MODES, review_refusal
-from asyncfail.review.words import ABSENCE, BROKEN_HERE, ORDER_PLACE, RECOVERY
+from asyncfail.review.words import ABSENCE, BROKEN_HERE, FAILED_FOR_GOOD, ORDER_PLACE, RECOVERY
 
 _PRIORITY_TONE: Final[dict[Priority, Tone]] = {Priority.P0: Tone.P0, Priority.P1: Tone.P1}
 
@@ -220,10 +220,16 @@ class Review(BaseModel):
     def replay_evidence(self) -> str:
         if self._no_failure():
             return "Nothing is replayed: no fault is injected"
-        phrases = (
-            f"{mode.value} {RECOVERY[recovery_of(self.run(mode).events)]}" for mode in self.modes
-        )
+        phrases = (f"{mode.value} {self._recovery(self.run(mode).events)}" for mode in self.modes)
         return capitalised("; ".join(phrases))
+
+    @staticmethod
+    def _recovery(events: tuple[Event, ...]) -> str:
+        """What the run did after its failure: its route's phrase, or that its workflow failed
+        for good."""
+        if has_kind(events, EventKind.WORKFLOW_FAILED):
+            return FAILED_FOR_GOOD
+        return RECOVERY[recovery_of(events)]
 
     def summary(self) -> str:
         """The evidence summary's closing sentences, from the counts and the durable status; the

@@ -33,4 +33,8 @@ RECOVERY: Final[dict[Route, str]] = {
     Route.NONE: "run ends without a replay",
 }
 
+FAILED_FOR_GOOD: Final = "recovery finds the workflow failed and calls no more"
+"""The replay of a checkpoint runtime's workflow that ended in error (``WorkflowFailed``: its
+step may not retry), where ``RECOVERY`` would say nothing was replayed."""
+
 BROKEN_HERE: Final = "Broken in this run:"

@@ -548,3 +548,18 @@ def test_a_review_refuses_what_it_cannot_compare() -> None:
     for reviewed, compared in [(durable, durable), (checkpoint, checkpoint)]:
         with pytest.raises(ValueError, match="reviewed must be a run of"):
             Review(fault=seed, reviewed=reviewed, durable=compared, model_version="x")
+
+
+def test_a_workflow_failed_for_good_is_said_so_in_the_replay_row() -> None:
+    """DBOS's default step (no retries): the replays find the workflow in error and call no
+    more; the failure map says so rather than "run ends without a replay"."""
+    off = LabSettings(step_retries="off")
+    text = build_review(Fault.REQUEST_LOST, mode=Mode.CHECKPOINT, settings=off).markdown()
+    assert failure_map(text)["Replay"] == (
+        "Checkpoint recovery finds the workflow failed and calls no more; durable recovery "
+        "looks up the key, finds nothing, and calls again"
+    )
+    assert parse_markdown_evidence(text, Mode.CHECKPOINT)["effects"] == 0
+    assert text.rstrip().endswith(
+        "`asyncfail review --fault request-lost --mode checkpoint --step-retries off`"
+    )
