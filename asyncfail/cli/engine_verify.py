@@ -116,6 +116,10 @@ def disagreement_line(verification: EngineVerification) -> str:
     return f"asyncfail verify: {len(names)} of {total} disagree with the model: {shown}{more}"
 
 
+STEP_RETRIES_OFF_LINE: Final = (
+    "--step-retries off: the checkpoint step may not retry a call without a reply (DBOS's "
+    "default); in the engine and in the model"
+)
 HEADERS: Final = ("fault", "mode", "key", "receiver", "model", "real", "processes", "verdict")
 
 
@@ -144,6 +148,11 @@ def render_text(verification: EngineVerification) -> str:
         f"{counted(v.deliveries, 'delivery')} per case",
         "model, real: attempts effects tool-calls lookups outcome; processes: how each "
         "delivery's process ended",
+        *(
+            [STEP_RETRIES_OFF_LINE]
+            if any(row.case.step_retries is StepRetries.OFF for row in v.rows)
+            else []
+        ),
         "",
         "  ".join(h.ljust(w) for h, w in zip(HEADERS, widths, strict=True)).rstrip(),
     ]

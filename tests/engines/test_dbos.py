@@ -21,16 +21,18 @@ from typing import Any
 import jsonschema
 import pytest
 
+from asyncfail.cli import engine_verify
 from asyncfail.engines import dbos_engine, registry
 from asyncfail.engines.adapter import EngineRun
 from asyncfail.engines.dbos_engine import APP_SCRIPT, DbosEngine
+from asyncfail.engines.verification import EngineRow, EngineVerification
 from asyncfail.ground import engine_verified
 from asyncfail.lab.faults import Fault
 from asyncfail.lab.scenario import Mode, Scenario
 from asyncfail.lab.settings import KeyStability, LabSettings, ReceiverContract, StepRetries
 from asyncfail.lab.simulation import simulate
 from asyncfail.reference.supervisor import Processes, run_case
-from asyncfail.reference.verification import Case
+from asyncfail.reference.verification import Case, predicted
 from tests.cli_support import ROOT, run_main
 from tests.reference.test_verify import children, open_files, processes_mentioning
 
@@ -403,3 +405,18 @@ def test_the_recorded_table_the_lesson_shows_is_what_a_fresh_run_finds(
     assert recorded["platform"].startswith(("Linux", "Darwin"))
     assert (recorded["engine"], recorded["version"]) == (fresh["engine"], fresh["version"])
     assert recorded["rows"] == fresh["rows"]
+
+
+def test_the_text_table_says_when_the_step_may_not_retry() -> None:
+    case = Case(fault=Fault.REQUEST_LOST, mode=Mode.CHECKPOINT, step_retries=StepRetries.OFF)
+    figures = predicted(case, 3)
+    row = EngineRow(case=case, model=figures, real=figures, workflows=(), steps=())
+    off = EngineVerification(engine="dbos", version="0", deliveries=3, rows=(row,))
+    text = engine_verify.render_text(off)
+    assert text.splitlines()[2] == (
+        "--step-retries off: the checkpoint step may not retry a call without a reply (DBOS's "
+        "default); in the engine and in the model"
+    )
+    default = Case(fault=Fault.NONE, mode=Mode.CHECKPOINT)
+    once = off.model_copy(update={"rows": (row.model_copy(update={"case": default}),)})
+    assert "--step-retries" not in engine_verify.render_text(once)
