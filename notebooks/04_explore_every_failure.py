@@ -115,7 +115,88 @@ def _(lesson04, mo):
 
 
 @app.cell
-def _(MAX_DELIVERIES, lesson04, mo, snapshot):
+def predict(lesson04, mo, page):
+    # Asked at the controls' starting values, before anything is explored; the matrix controls
+    # appear with the answer, so the guess is about the scope the matrix first shows.
+    prediction = mo.ui.multiselect(
+        options=lesson04.row_labels(),
+        label=(
+            f"**Predict first.** With {lesson04.starting_scope_text()}, under which of "
+            f"these runtimes and settings does **no** plan break "
+            f"**{lesson04.PREDICTED.value}**? Choose every row you expect to hold."
+        ),
+        full_width=True,
+    ).form(submit_button_label=page.COMMIT_LABEL, bordered=True)
+    return (prediction,)
+
+
+@app.cell
+def _(mo, page, snapshot):
+    skip_prediction = page.skip_switch(mo, "Skip predicting: show the matrix", snapshot)
+    return (skip_prediction,)
+
+
+@app.cell
+def _(mo, page, prediction, skip_prediction, snapshot):
+    revealed, _asking = page.ask(
+        mo,
+        prediction,
+        skip_prediction,
+        snapshot,
+        note=(
+            "*Static snapshot: the matrix and its counterexamples are shown without the "
+            "prediction step, and the prediction's answer is labelled below. Open the "
+            "interactive page to predict first.*"
+        ),
+    )
+    _asking
+    return (revealed,)
+
+
+@app.cell
+def starting_matrix(lesson04, mo, page, prediction, revealed):
+    mo.stop(
+        not revealed,
+        mo.callout(
+            mo.md(
+                "Commit your prediction, or switch on *skip predicting*, to see the matrix "
+                "and its counterexamples."
+            ),
+            kind="neutral",
+        ),
+    )
+    # The starting scope, explored once: the prediction's answer, and the matrix until a
+    # control changes (the controls are not read here, so changing them never reruns this).
+    starting = {
+        row.title: lesson04.explore_row(
+            row, lesson04.DEFAULT_DELIVERIES_SHOWN, lesson04.DEFAULT_MAX_FAULTS
+        )
+        for row in mo.status.progress_bar(
+            lesson04.ROWS, title="Exploring every plan", remove_on_exit=True
+        )
+    }
+    _holding = lesson04.keeping_rows(starting, lesson04.PREDICTED)
+    _title = f"Rows where no plan breaks {lesson04.PREDICTED.value}"
+    if prediction.value is not None:
+        _said = page.set_callout(mo, _title, prediction.value, _holding)
+    else:
+        _listed = "".join(f"\n- {title}" for title in _holding)
+        _said = mo.callout(
+            mo.md(
+                f"**The prediction's answer** ({lesson04.starting_scope_text()}). "
+                f"{_title}:{_listed}"
+            ),
+            kind="info",
+        )
+    _said
+    return (starting,)
+
+
+@app.cell
+def matrix_controls(MAX_DELIVERIES, lesson04, mo, revealed, snapshot):
+    # The matrix's controls live here, apart from the matrix: recomputing it never reruns this
+    # cell, so they stay on screen (and usable) while it runs.
+    mo.stop(not revealed)
     _low, _high = lesson04.MAX_FAULTS_RANGE
     max_faults = mo.ui.slider(
         start=_low,
@@ -134,33 +215,47 @@ def _(MAX_DELIVERIES, lesson04, mo, snapshot):
         label="**Delivery budget**: how often the channel may deliver the operation",
         disabled=snapshot,
     )
-    return deliveries, max_faults
-
-
-@app.cell
-def _(deliveries, lesson04, max_faults, mo):
-    _budget = lesson04.budget_of(deliveries.value)
-    # Said when the matrix runs fewer faults per plan than asked (its plans are capped).
-    _scope_note = lesson04.scope_note(lesson04.matrix_scope(_budget, int(max_faults.value)))
-    explorations = {
-        row.title: lesson04.explore_row(row, _budget, int(max_faults.value))
-        for row in mo.status.progress_bar(
-            lesson04.ROWS, title="Exploring every plan", remove_on_exit=True
-        )
-    }
     mo.vstack(
         [
             mo.md("## Which settings break which invariant"),
             mo.hstack([max_faults, deliveries], justify="start", gap=2),
-            *([mo.callout(mo.md(_scope_note), kind="info")] if _scope_note else []),
-            mo.md(lesson04.matrix_text(explorations)),
         ]
     )
+    return deliveries, max_faults
+
+
+@app.cell(hide_code=True)
+def _(mo, revealed, snapshot):
+    mo.stop(not revealed or snapshot)  # a snapshot's controls do nothing
+    mo.md(r"""
+    *While the matrix recomputes, a bar counts its rows and these controls stay. Python in the
+    page does one thing at a time: a change made meanwhile waits, and the matrix ends on the
+    newest values.*
+    """)
+    return
+
+
+@app.cell
+def matrix(deliveries, lesson04, max_faults, mo, starting):
+    _scope = (lesson04.budget_of(deliveries.value), int(max_faults.value))
+    if _scope == (lesson04.DEFAULT_DELIVERIES_SHOWN, lesson04.DEFAULT_MAX_FAULTS):
+        explorations = starting
+    else:
+        # Every setting is explored in full (lesson04.MATRIX_RUNS says what that costs).
+        explorations = {
+            row.title: lesson04.explore_row(row, *_scope)
+            for row in mo.status.progress_bar(
+                lesson04.ROWS, title="Exploring every plan", remove_on_exit=True
+            )
+        }
+    mo.md(lesson04.matrix_text(explorations))
     return (explorations,)
 
 
 @app.cell
-def _(Invariant, lesson04, mo, snapshot):
+def view_controls(Invariant, lesson04, mo, revealed, snapshot):
+    # The view's controls, apart from the matrix like its own: they stay while it recomputes.
+    mo.stop(not revealed)
     row = mo.ui.dropdown(
         options=lesson04.row_labels(),
         value=lesson04.row_labels()[lesson04.DEFAULT_ROW],
@@ -174,6 +269,7 @@ def _(Invariant, lesson04, mo, snapshot):
         inline=True,
         disabled=snapshot,
     )
+    mo.vstack([mo.md("## The smallest counterexample"), row, invariant])
     return invariant, row
 
 
@@ -194,7 +290,7 @@ def _(
     _chosen = Invariant(invariant.value)
     _text, _command = lesson04.counterexample_text(_found, _chosen)
     _scenario = lesson04.counterexample_scenario(_found, _chosen)
-    _parts = [mo.md("## The smallest counterexample"), row, invariant, mo.md(_text)]
+    _parts = [mo.md(_text)]
     if _command is not None and _scenario is not None:
         _result = simulate(_scenario)
         _parts += [
@@ -337,7 +433,9 @@ def check_question(Question):
 
 
 @app.cell
-def _(mo, page, question):
+def _(mo, page, question, revealed):
+    # After the guess: the check's question says what the seed's durable row found.
+    mo.stop(not revealed)
     understanding = page.check_radio(mo, question)
     return (understanding,)
 

@@ -18,6 +18,7 @@ from asyncfail.cli.output import (
     OutputError,
     Unsuccessful,
     UsageError,
+    accepted_by,
     error_line,
     report,
     write_utf8,
@@ -122,7 +123,8 @@ class _Parser(argparse.ArgumentParser):
     def _explained(self, error: argparse.ArgumentError) -> str:
         """Argparse's message, with what the option accepts where argparse leaves it out: a
         value given to a flag (``--all=x``) says that it takes none, and a missing value
-        ("expected one argument") lists the option's choices, else gives its help."""
+        ("expected one argument") lists the option's choices, else says what its type accepts
+        (``output.accepting``), else gives its help."""
         name = (error.argument_name or "").rpartition("/")[2]
         action = self._option_string_actions.get(name)
         if action is None:
@@ -133,7 +135,10 @@ class _Parser(argparse.ArgumentParser):
             return str(error)
         if action.choices:
             return f"{error}: choose from {', '.join(map(repr, action.choices))}"
-        return f"{error}: {action.help}" if action.help else str(error)
+        if accepted := accepted_by(action.type):
+            return f"{error}: give {accepted}"
+        shown = action.help and action.help != argparse.SUPPRESS
+        return f"{error}: {action.help}" if shown else str(error)
 
     def _refuse_repeats(self, words: list[str]) -> None:
         """Raise ``UsageError`` naming the first option that ``words`` give a second time."""

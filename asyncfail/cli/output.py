@@ -6,15 +6,17 @@ import contextlib
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from enum import StrEnum
-from typing import Final, TextIO
+from typing import Final, TextIO, TypeVar
 
 from asyncfail.ground.durations import ACCEPTED, Duration, parse_duration
 from asyncfail.ground.prose import echoed
 from asyncfail.lab.faults import PLAN_ACCEPTED, FaultPlan, parse_plan
 from asyncfail.lab.scenario import MAX_DELIVERIES
 
-MAX_LINE: Final = 400
-"""The longest error line ``main`` prints; the longest message it builds is about 300."""
+MAX_LINE: Final = 640
+"""The longest error line ``main`` prints. The longest message it builds is about 600: a plan
+refused with its value echoed (``ECHO_LIMIT``) and what a plan may be (``PLAN_ACCEPTED``), a
+line the extended fuzz (``tests/cli/test_fuzz.py``) checks is never cut."""
 
 
 class OutputFormat(StrEnum):
@@ -65,6 +67,22 @@ def _values_in(words: Sequence[str]) -> Iterator[str]:
         yield from (part for part in parts if echoed(part) != repr(part))
 
 
+Parse = TypeVar("Parse", bound=Callable[[str], object])
+
+
+def accepting(parse: Parse, accepted: str) -> Parse:
+    """``parse``, an argparse type, marked with what it accepts in words (``accepted_by``): an
+    option given without its value says what to give (``give`` followed by ``accepted``)."""
+    parse.accepted = accepted  # type: ignore[attr-defined]
+    return parse
+
+
+def accepted_by(parse: object) -> str | None:
+    """What an argparse type marked by ``accepting`` accepts, or None."""
+    accepted = getattr(parse, "accepted", None)
+    return accepted if isinstance(accepted, str) else None
+
+
 def bounded_int(low: int, high: int) -> Callable[[str], int]:
     """An argparse type accepting a whole number from ``low`` to ``high`` inclusive."""
 
@@ -81,7 +99,7 @@ def bounded_int(low: int, high: int) -> Callable[[str], int]:
             )
         return value
 
-    return parse
+    return accepting(parse, f"a whole number from {low} to {high}")
 
 
 def write_utf8(out: TextIO, text: str) -> None:
@@ -115,7 +133,7 @@ def plan_argument() -> Callable[[str], FaultPlan]:
         except ValueError as error:
             raise argparse.ArgumentTypeError(f"{error}; give {PLAN_ACCEPTED}") from None
 
-    return parse
+    return accepting(parse, PLAN_ACCEPTED)
 
 
 def duration_argument() -> Callable[[str], Duration]:
@@ -127,7 +145,7 @@ def duration_argument() -> Callable[[str], Duration]:
         except ValueError as error:
             raise argparse.ArgumentTypeError(f"{echoed(text)} {error}; give {ACCEPTED}") from None
 
-    return parse
+    return accepting(parse, ACCEPTED)
 
 
 def add_format(parser: argparse.ArgumentParser, text: str) -> None:

@@ -9,6 +9,7 @@ from pydantic import ValidationError
 from asyncfail.cli.output import (
     OutputFormat,
     UsageError,
+    accepting,
     add_deliveries,
     add_format,
     bounded_int,
@@ -23,6 +24,8 @@ from asyncfail.lab.scenario import Mode
 from asyncfail.risk.inputs import (
     DEFAULT_INPUTS,
     MAX_TRIALS,
+    PROBABILITY_ACCEPTED,
+    SPREAD_ACCEPTED,
     Jitter,
     RiskInputs,
     parse_probability,
@@ -40,7 +43,7 @@ def probability_argument() -> Callable[[str], float]:
         except ValueError as error:
             raise argparse.ArgumentTypeError(str(error)) from None
 
-    return parse
+    return accepting(parse, PROBABILITY_ACCEPTED)
 
 
 _FIELDS = RiskInputs.model_fields
@@ -121,7 +124,7 @@ def spread_argument() -> Callable[[str], float]:
         except ValueError as error:
             raise argparse.ArgumentTypeError(str(error)) from None
 
-    return parse
+    return accepting(parse, SPREAD_ACCEPTED)
 
 
 def inputs_of(args: argparse.Namespace) -> RiskInputs:

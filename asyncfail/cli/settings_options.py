@@ -10,7 +10,13 @@ from enum import StrEnum
 
 from pydantic import ValidationError
 
-from asyncfail.cli.output import UsageError, bounded_int, duration_argument
+from asyncfail.cli.output import (
+    UsageError,
+    accepted_by,
+    accepting,
+    bounded_int,
+    duration_argument,
+)
 from asyncfail.lab.scenario import option
 from asyncfail.lab.settings import DEFAULT_SETTINGS, LabSettings
 
@@ -57,7 +63,10 @@ def optional(parse: typing.Callable[[str], object]) -> typing.Callable[[str], ob
         except argparse.ArgumentTypeError as error:
             raise argparse.ArgumentTypeError(f"{error}; or the word none") from None
 
-    return parse_or_none
+    accepted = accepted_by(parse)
+    if accepted is None:
+        return parse_or_none
+    return accepting(parse_or_none, f"{accepted}; or the word none")
 
 
 def _bounds(name: str) -> tuple[int, int]:

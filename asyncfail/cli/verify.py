@@ -14,7 +14,13 @@ from pathlib import Path
 from typing import Final, TypeVar
 
 from asyncfail.cli import engine_verify
-from asyncfail.cli.output import OutputFormat, Unsuccessful, UsageError, bounded_int
+from asyncfail.cli.output import (
+    OutputFormat,
+    Unsuccessful,
+    UsageError,
+    accepting,
+    bounded_int,
+)
 from asyncfail.cli.progress import progress_line
 from asyncfail.engines.registry import ENGINES
 from asyncfail.ground.canonical import to_json
@@ -45,6 +51,11 @@ PREFIX: Final = "asyncfail verify: error:"
 REFERENCE: Final = "reference"
 REFERENCE_KEYS: Final = (KeyStability.STABLE, KeyStability.PER_ATTEMPT)
 """The keys the reference implementation's durable worker sends."""
+RUNS_ONLY: Final = (
+    f"the reference implementation runs only {joined([option(n) for n in SUPPORTED_SETTINGS])} "
+    "(either value); every other setting keeps the seed's value"
+)
+"""What ``verify`` says of a setting the reference implementation does not run."""
 NAMED_IN_A_LINE: Final = 3
 """How many disagreeing cases the error line names (the output names them all)."""
 ENGINE_SETTING: Final = "step_retries"
@@ -87,7 +98,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     for name in LabSettings.model_fields:
         if name not in (*SUPPORTED_SETTINGS, ENGINE_SETTING):  # refused by `run`
-            parser.add_argument(option(name), metavar="VALUE", help=argparse.SUPPRESS)
+            parser.add_argument(
+                option(name),
+                type=accepting(_any_value, f"a value, though {RUNS_ONLY}"),
+                metavar="VALUE",
+                help=argparse.SUPPRESS,
+            )
     parser.add_argument(
         "--deliveries",
         type=bounded_int(1, MAX_DELIVERIES),
@@ -178,11 +194,13 @@ def refuse_unsupported(args: argparse.Namespace) -> None:
         if name not in (*SUPPORTED_SETTINGS, ENGINE_SETTING) and getattr(args, name) is not None
     ]
     if given:
-        supported = joined([option(name) for name in SUPPORTED_SETTINGS])
-        raise UsageError(
-            f"{PREFIX} argument {given[0]}: the reference implementation runs only {supported} "
-            "(either value); every other setting keeps the seed's value"
-        )
+        raise UsageError(f"{PREFIX} argument {given[0]}: {RUNS_ONLY}")
+
+
+def _any_value(text: str) -> str:
+    """A setting the reference implementation does not run takes any value: ``run`` refuses
+    the option itself (``refuse_unsupported``)."""
+    return text
 
 
 def keep_folder(text: str) -> Path:

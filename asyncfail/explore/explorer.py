@@ -7,25 +7,31 @@ injections that did strike: it is counted as explored and as unreachable, and it
 again as a violation. The minimal counterexample of an invariant is the violating plan with the
 fewest injections, then the fewest events, then the first in canonical order (``plan_order``):
 deterministic, and a real run of the model.
+
+How the reachable plans are found without running the others (``explore``): a plan is asked
+at each point a run reaches, the first time each delivery reaches it, and nowhere else. Take a
+reachable plan and the injection of it that struck last: until that one strikes, the run is the
+run of the plan without it, so that smaller plan is reachable and its run asked about that
+injection's point after its own last injection struck. Conversely, a reachable plan and a
+point its run asks about after its last injection struck make a larger plan that is reachable
+(the two runs agree until that point is asked, and there it strikes). So the reachable plans of
+k + 1 injections are exactly the reachable plans of k injections, each with one point its run
+asked about after its last strike, and each is found once (from the plan without its last
+strike). Every other plan is unreachable, counted without a run.
 """
 
 import math
-from collections.abc import Callable, Iterator, Mapping
+from bisect import insort
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Final
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from asyncfail.explore.invariants import RULES, Invariant, broken_by
-from asyncfail.explore.plans import (
-    MAX_FAULTS,
-    injection_sets_up_to,
-    injection_space,
-    plan_order,
-    plans_up_to,
-)
+from asyncfail.explore.invariants import RULES, Invariant, broken_by, broken_in
+from asyncfail.explore.plans import MAX_FAULTS, injection_space, plans_up_to
 from asyncfail.lab.events import Event
-from asyncfail.lab.faults import FaultPlan, Injection
+from asyncfail.lab.faults import FaultPlan, FaultPoint, Injection
 from asyncfail.lab.reading import Counts, Outcome, Status
 from asyncfail.lab.results import LabResult
 from asyncfail.lab.scenario import DEFAULT_DELIVERIES, MAX_DELIVERIES, Mode, Scenario, command_line
@@ -59,31 +65,38 @@ def plan_runs(
         yield run_plan(mode, settings, deliveries, plan)
 
 
-def surely_unreachable(
-    injections: tuple[Injection, ...], reachable_smaller: Mapping[frozenset[Injection], int]
-) -> bool:
-    """Whether the plan of ``injections`` cannot have every one strike, known without running it.
+class _Probe(FaultPlan):
+    """A plan that notes each (attempt, point) a run asks it about, in the order asked. A run
+    asks its plan only where an injection could strike: the first time each delivery reaches
+    each point (``lab.delivery``). Built by ``of_sorted`` only, never shown or compared."""
 
-    ``reachable_smaller`` maps each plan of one injection fewer whose injections all struck to
-    the last delivery attempt its run made. Rule: ``plan`` can be reachable only if, for some
-    injection of it, the plan without that injection is reachable and its run made that
-    injection's attempt. Why: if every injection strikes, take the one that strikes last. Until
-    it does, the run is the run of the plan without it (the plan is consulted only where an
-    injection would strike), so that smaller plan is reachable, and its run made the delivery
-    attempt in which the last injection strikes. A plan of one injection has the empty plan
-    below it, which is always reachable."""
-    if len(injections) < 2:
-        return False
-    whole = frozenset(injections)
-    return not any(
-        injection.attempt <= reachable_smaller.get(whole - {injection}, 0)
-        for injection in injections
-    )
+    asked: list[tuple[int, FaultPoint]] = Field(default_factory=list, exclude=True, repr=False)
+    keys: frozenset[tuple[int, FaultPoint]] = Field(default=frozenset(), exclude=True, repr=False)
+
+    @classmethod
+    def of_sorted(cls, injections: tuple[Injection, ...]) -> "_Probe":
+        # ``injections`` come in canonical order already (the space's), as a plan keeps them.
+        keys = frozenset((i.attempt, i.point) for i in injections)
+        return cls.model_construct(injections=injections, asked=[], keys=keys)
+
+    def fires(self, attempt: int, point: FaultPoint) -> bool:
+        key = (attempt, point)
+        self.asked.append(key)
+        return key in self.keys
+
+    def asked_after_the_last_strike(self) -> list[tuple[int, FaultPoint]]:
+        """The points the run asked about after the last of this plan's injections struck (all
+        of them for the empty plan); call once the run is over and every injection struck."""
+        asked = self.asked
+        last = max((asked.index(key) for key in self.keys), default=-1)
+        return asked[last + 1 :]
 
 
-def last_attempt(events: tuple[Event, ...]) -> int:
-    """The last delivery attempt a run made (0 if none)."""
-    return max((e.attempt for e in events if e.attempt is not None), default=0)
+def rank(chosen: tuple[int, ...], n: int) -> int:
+    """The place (from 0) of the sorted indices ``chosen`` among the subsets of their size of
+    ``range(n)``, in the order ``itertools.combinations`` gives them."""
+    k = len(chosen)
+    return math.comb(n, k) - 1 - sum(math.comb(n - 1 - c, k - i) for i, c in enumerate(chosen))
 
 
 class Counterexample(BaseModel):
@@ -156,14 +169,14 @@ def _counterexample(run: PlanRun) -> Counterexample:
     )
 
 
-def _smaller(a: PlanRun, b: PlanRun | None) -> bool:
-    """Whether ``a`` comes before ``b`` as a counterexample (fewest injections, then fewest
-    events, then canonical order)."""
-    if b is None:
-        return True
-    key_a = (len(a.plan.injections), len(a.result.events), plan_order(a.plan))
-    key_b = (len(b.plan.injections), len(b.result.events), plan_order(b.plan))
-    return key_a < key_b
+def _plan_run(
+    mode: Mode, settings: LabSettings, deliveries: int, probe: FaultPlan, events: tuple[Event, ...]
+) -> PlanRun:
+    """A reachable plan's run as ``run_plan`` gives it, from the trace already run."""
+    plan = FaultPlan(injections=probe.injections)
+    scenario = Scenario(plan=plan, mode=mode, deliveries=deliveries, settings=settings)
+    result = result_of(scenario, events)
+    return PlanRun(plan, result, True, broken_by(result))
 
 
 class TraceBook:
@@ -204,43 +217,61 @@ def explore(
     max_faults: int = 2,
     progress: Callable[[int, int], object] | None = None,
 ) -> Exploration:
-    """Run every plan and report each invariant (rules in this module's docstring).
-    ``progress(done, total)`` hears how many plans have run, every ``PROGRESS_EVERY`` plans and
-    at the end. Only what the report needs is kept while the plans run (``TraceBook``)."""
-    total = plans_to_explore(settings, deliveries, max_faults) if progress else 0
-    explored = unreachable = 0
+    """Account for every plan and report each invariant (rules in this module's docstring): the
+    reachable plans are run, size by size, each found from a smaller one; the others are
+    counted unreachable unrun. ``progress(done, total)`` hears how many plans are done (run, or
+    known unreachable), every ``PROGRESS_EVERY`` plans in canonical order, and at the end. Only
+    what the report needs is kept while the plans run (``TraceBook``)."""
+    space = injection_space(settings, deliveries)
+    place = {(i.attempt, i.point): n for n, i in enumerate(space)}
+    total = plans_to_explore(settings, deliveries, max_faults)
+    told = PROGRESS_EVERY  # the next count progress hears
+
+    def tell(done: int) -> None:
+        nonlocal told
+        while progress is not None and told <= done and told < total:
+            progress(told, total)
+            told += PROGRESS_EVERY
+
+    reached = 0
     traces = TraceBook()
     orders: set[tuple[int, ...]] = set()
     violations = dict.fromkeys(Invariant, 0)
     smallest: dict[Invariant, PlanRun | None] = dict.fromkeys(Invariant)
-    # Plans come by size: the reachable plans of the size below, and of this size so far.
-    below: dict[frozenset[Injection], int] = {}
-    current: dict[frozenset[Injection], int] = {}
-    size = 0
-    for injections in injection_sets_up_to(injection_space(settings, deliveries), max_faults):
-        explored += 1
-        if progress is not None and (explored % PROGRESS_EVERY == 0 or explored == total):
-            progress(explored, total)
-        if len(injections) != size:
-            below, current, size = current, {}, len(injections)
-        if surely_unreachable(injections, below):
-            unreachable += 1  # its run is a smaller plan's, counted there
-            continue
-        plan = FaultPlan(injections=injections)
-        execution = execute(mode, plan, deliveries, settings)
-        if not execution.all_fired(plan):
-            unreachable += 1  # its run is a smaller plan's: no need to read it
-            continue
-        current[frozenset(injections)] = last_attempt(execution.events)
-        scenario = Scenario(plan=plan, mode=mode, deliveries=deliveries, settings=settings)
-        result = result_of(scenario, execution.events)
-        run = PlanRun(plan, result, True, broken_by(result))
-        traces.add(run.result.events)
-        orders.add(interleaving(run.result.events))
-        for invariant in run.broken:
-            violations[invariant] += 1
-            if _smaller(run, smallest[invariant]):
-                smallest[invariant] = run
+    least: dict[Invariant, tuple[int, int, tuple[int, ...]]] = {}  # the smallest's rank
+    level: list[tuple[int, ...]] = [()]  # the candidates of this size (indices into the space)
+    below = 0  # the plans of the sizes done
+    for size in range(max_faults + 1):
+        larger_plans: set[tuple[int, ...]] = set()  # the candidates of the next size
+        for chosen in sorted(level):
+            tell(below + rank(chosen, len(space)))
+            probe = _Probe.of_sorted(tuple(space[n] for n in chosen))
+            execution = execute(mode, probe, deliveries, settings)
+            if not execution.all_fired(probe):
+                continue  # never, by the rule above; counted unreachable if it were
+            reached += 1
+            events = execution.events
+            traces.add(events)
+            orders.add(interleaving(events))
+            for invariant in broken_in(events):
+                violations[invariant] += 1
+                rank_here = (size, len(events), chosen)  # canonical order is the space's
+                if smallest[invariant] is None or rank_here < least[invariant]:
+                    least[invariant] = rank_here
+                    smallest[invariant] = _plan_run(mode, settings, deliveries, probe, events)
+            if size < max_faults:
+                for key in probe.asked_after_the_last_strike():
+                    if (n := place.get(key)) is not None and n not in chosen:
+                        larger = list(chosen)
+                        insort(larger, n)
+                        larger_plans.add(tuple(larger))
+        below += math.comb(len(space), size)
+        level = list(larger_plans)
+    tell(total)
+    if progress is not None:
+        progress(total, total)
+    explored = total
+    unreachable = total - reached
     reports = tuple(
         InvariantReport(
             name=invariant,

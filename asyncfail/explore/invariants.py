@@ -10,7 +10,7 @@ from enum import StrEnum
 from typing import Final, assert_never
 
 from asyncfail.lab.events import TOOL_CALL_KINDS, Event, EventKind, has_kind
-from asyncfail.lab.reading import Status
+from asyncfail.lab.reading import Status, status_of
 from asyncfail.lab.results import LabResult
 
 
@@ -128,21 +128,31 @@ ADMITS_NOT_KNOWING: Final = frozenset({Status.UNKNOWN, Status.PARKED})
 
 def holds(invariant: Invariant, result: LabResult) -> bool:
     """Whether ``result`` keeps ``invariant`` (``RULES`` states each)."""
-    events = result.events
-    effects = _effects(events)
+    return _holds(invariant, result.events, result.status, _effects(result.events))
+
+
+def _holds(invariant: Invariant, events: Sequence[Event], status: Status, effects: int) -> bool:
     match invariant:
         case Invariant.AT_MOST_ONCE:
             return effects <= 1
         case Invariant.NO_SILENT_LOSS:
             if effects == 0:
-                return result.status in ADMITS_NOT_KNOWING
-            return result.status is not Status.NEVER_APPLIED
+                return status in ADMITS_NOT_KNOWING
+            return status is not Status.NEVER_APPLIED
         case Invariant.TRUTHFUL_STATUS:
-            return status_is_borne_out(result.status, events)
+            return status_is_borne_out(status, events)
         case _:
             assert_never(invariant)
 
 
 def broken_by(result: LabResult) -> tuple[Invariant, ...]:
-    """The invariants ``result`` breaks, in ``Invariant`` order."""
-    return tuple(i for i in Invariant if not holds(i, result))
+    """The invariants ``result`` breaks, in ``Invariant`` order (``holds``)."""
+    return broken_in(result.events)
+
+
+def broken_in(events: Sequence[Event]) -> tuple[Invariant, ...]:
+    """The invariants a run of trace ``events`` breaks: ``broken_by`` of its result, read from
+    the trace alone (a result's status is its trace's, ``status_of``), the status and the
+    effects read once."""
+    status, effects = status_of(events), _effects(events)
+    return tuple(i for i in Invariant if not _holds(i, events, status, effects))

@@ -79,18 +79,18 @@ Probability = Annotated[float, BeforeValidator(parse_probability)]
 MAX_SPREAD: Final = 4
 """The widest replay spread (log-normal sigma) an estimate takes."""
 
+SPREAD_ACCEPTED: Final = f"a number from 0 to {MAX_SPREAD} (a log-normal sigma)"
+
 
 def parse_spread(text: str) -> float:
     """A replay spread from text: a decimal number from 0 to ``MAX_SPREAD`` (scientific
     notation allowed; surrounding whitespace ignored), in at most ``MAX_NUMBER_TEXT``
     characters. ValueError otherwise, echoing the text and saying what is accepted."""
     if long := _too_long(text.strip()):
-        raise ValueError(long)
+        raise ValueError(f"{long}; give {SPREAD_ACCEPTED}")
     value = _decimal(text)
     if not value.is_finite() or not 0 <= value <= MAX_SPREAD:
-        raise ValueError(
-            f"{echoed(text)} is not a number from 0 to {MAX_SPREAD} (a log-normal sigma)"
-        )
+        raise ValueError(f"{echoed(text)} is not {SPREAD_ACCEPTED}")
     return float(value)
 
 

@@ -14,6 +14,7 @@ from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cached_property
 from itertools import accumulate
 from typing import Final
@@ -234,10 +235,12 @@ class Tally:
 
 def trials_needed(target: float) -> int:
     """How many trials without a duplicate bring Wilson's upper end below ``target``: with no
-    success it is z²/(n + z²), below t once n > z²(1 - t)/t."""
+    success it is z²/(n + z²), below t once n > z²(1 - t)/t. Worked out exactly (on the
+    floats' exact values): a target as small as 5e-324 needs a number no float holds."""
     if target <= 0:
         return 0
-    return math.floor(Z95 * Z95 * (1 - target) / target) + 1
+    t = Fraction(target)
+    return math.floor(Fraction(Z95) ** 2 * (1 - t) / t) + 1
 
 
 def allowed_count(trials: int, target: float, *, confident: bool) -> int:

@@ -6,27 +6,30 @@ records kept for ever; then, as long as some consulted record could have expired
 with the largest retention that expires the oldest such consultation, and so on down. Each run
 holds for a whole range of retentions (every consultation retained in it stays retained, every
 one that missed stays missed), so the trial's outcome is known exactly, as a few ranges, for every
-retention. Runs that take no time (one delivery, nothing replayed, nothing paused) do not depend on
-any timing they did not wait on: a trial reuses the segments of an earlier one with the same
+retention.
+
+Most runs are sequential (one worker, nothing paused): their runs are read from the shapes of
+their injection set's runs (``risk.shapes``), a few runs per injection set. The others are run;
+those that take no time (one delivery, nothing replayed, nothing paused) do not depend on any
+timing they did not wait on: a trial reuses the segments of an earlier one with the same
 injections that waited on the same redelivery delays and, if it came, the same replay delay.
 """
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 from asyncfail.ground.durations import Duration
-from asyncfail.ground.retention import BoundaryConvention, retained
-from asyncfail.lab.events import Event, EventKind
+from asyncfail.ground.retention import RETAINED_WHILE, BoundaryConvention
+from asyncfail.lab.events import Event
 from asyncfail.lab.faults import FaultPlan, FaultPoint, Injection
 from asyncfail.lab.reading import Outcome, outcome_of, record_writes
 from asyncfail.lab.settings import LabSettings
 from asyncfail.lab.simulation import execute
+from asyncfail.risk import shapes as shapes_module
 from asyncfail.risk.draws import Draw, Drawer
 from asyncfail.risk.inputs import RiskInputs
-
-CONSULTED: Final = frozenset({EventKind.OPERATION_LOOKUP_FOUND, EventKind.REQUEST_DEDUPLICATED})
-"""The events of a run that relied on a retained record."""
+from asyncfail.risk.shapes import CONSULTED, ShapeBook, attempt_starts
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,8 +76,18 @@ def consulted_ages(events: tuple[Event, ...]) -> list[int]:
 
 
 def largest_expiring(age: int, boundary: BoundaryConvention) -> int:
-    """The largest retention (ms) under which a record of ``age`` ms no longer counts."""
-    return age if not retained(Duration(age), Duration(age), boundary) else age - 1
+    """The largest retention (ms) under which a record of ``age`` ms no longer counts (the
+    rule's ``RETAINED_WHILE``)."""
+    return age - 1 if RETAINED_WHILE[boundary](age, age) else age
+
+
+class Reading(NamedTuple):
+    """What a trial's segment needs of one run: the ages of the records it relied on
+    (``consulted_ages``), its outcome, and when it settled."""
+
+    ages: list[int]
+    outcome: Outcome
+    settled: int
 
 
 Shape = tuple[int, bool]
@@ -84,14 +97,16 @@ Key = tuple[tuple[int, ...], int | None]
 
 
 REMEMBERED: Final = 4096
-"""The most runs remembered per injections and shape. Runs that waited on no timing have one
-key each and are always found again; runs that waited on jittered delays rarely repeat, and
-remembering every one would grow with the trials (a million trials with full jitter held
-hundreds of MB)."""
+"""The most runs remembered per injections and shape (and at most ``REMEMBERED_SETS`` sets of
+injections). Runs that waited on no timing have one key each and are always found again; runs
+that waited on jittered delays rarely repeat, and remembering every one would grow with the
+trials (a million trials with full jitter held hundreds of MB)."""
 
 
 class TrialRunner:
-    """Runs the trials of one estimate, reusing runs that used no timing (``REMEMBERED``)."""
+    """Runs the trials of one estimate: a sequential run's trial is read from its injection
+    set's shapes (``risk.shapes``); any other is run, reusing runs that used no timing
+    (``REMEMBERED``)."""
 
     def __init__(self, inputs: RiskInputs) -> None:
         self.inputs = inputs
@@ -100,6 +115,7 @@ class TrialRunner:
         self.known: dict[tuple[tuple[int, FaultPoint], ...], dict[Shape, dict[Key, Segments]]]
         self.known = {}
         self.waited: Shape = (0, False)
+        self.shapes = ShapeBook(inputs)
 
     def _run(self, plan: FaultPlan, draw: Draw, settings: LabSettings) -> tuple[Event, ...]:
         replay = None if draw.replay is None else Duration(draw.replay)
@@ -117,11 +133,43 @@ class TrialRunner:
 
     def trial(self, draw: Draw) -> Trial:
         """The trial of ``draw``: its outcome at every retention."""
-        shapes = self.known.setdefault(draw.injections, {})
+        segments = self._from_shapes(draw)
+        return Trial(draw, self._from_runs(draw) if segments is None else segments)
+
+    def _from_shapes(self, draw: Draw) -> Segments | None:
+        """The trial's segments read from its injection set's shapes (``risk.shapes``), at its
+        own delays; None when its runs are not sequential."""
+        starts = attempt_starts(draw.delays, draw.replay)
+        shape = self.shapes.first(draw, starts)
+        if shape is None:
+            return None
+        if not shape.checks:  # nothing a retention could change: most trials
+            return (Segment(-1, None, shape.outcome, starts[shape.last]),)
+        segments = []
+        high: int | None = None
+        while True:
+            reading = Reading(list(shape.ages(starts)), shape.outcome, starts[shape.last])
+            low = self._expiring(reading, high)
+            segments.append(Segment(low, high, reading.outcome, reading.settled))
+            if low < 0:
+                return tuple(segments)
+            high = low
+            found = self.shapes.at(draw, starts, shape, low)
+            if found is None:
+                return None
+            shape = found
+
+    def _from_runs(self, draw: Draw) -> Segments:
+        """The trial's segments from running it (``_segments``), reusing runs that used no
+        timing (``REMEMBERED``)."""
+        known = self.known
+        if draw.injections not in known and len(known) >= shapes_module.REMEMBERED_SETS:
+            del known[next(iter(known))]  # forget the oldest set: a heavy setting's are all new
+        shapes = known.setdefault(draw.injections, {})
         for shape, table in shapes.items():
             found = table.get(self._key(draw, shape))
             if found is not None:
-                return Trial(draw, found)
+                return found
         injections = tuple(Injection(attempt=a, point=p) for a, p in draw.injections)
         plan = FaultPlan(injections=injections)
         self.waited = (0, False)
@@ -131,26 +179,34 @@ class TrialRunner:
         if len(table) >= REMEMBERED:  # forget the oldest: memory stays flat in the trials
             del table[next(iter(table))]
         table[self._key(draw, self.waited)] = segments
-        return Trial(draw, segments)
+        return segments
+
+    def _expiring(self, reading: Reading, high: int | None) -> int:
+        """The largest retention below ``high`` that expires a consultation retained in the
+        run ``reading`` reads: where its segment ends below (-1: none, the segment holds down
+        to 0)."""
+        boundary = self.boundary
+        return max(
+            (
+                limit
+                for age in reading.ages
+                if (limit := largest_expiring(age, boundary)) >= 0
+                and (high is None or limit < high)
+            ),
+            default=-1,
+        )
 
     def _segments(
         self, plan: FaultPlan, draw: Draw, events: tuple[Event, ...]
     ) -> Iterator[Segment]:
         high: int | None = None
         while True:
-            # The consultations retained in this run that a shorter retention would expire.
-            expiring = [
-                limit
-                for age in consulted_ages(events)
-                if (limit := largest_expiring(age, self.boundary)) >= 0
-                and (high is None or limit < high)
-            ]
             settled = events[-1].at.millis if events else 0
-            if not expiring:
-                yield Segment(-1, high, outcome_of(events), settled)
+            reading = Reading(consulted_ages(events), outcome_of(events), settled)
+            low = self._expiring(reading, high)
+            yield Segment(low, high, reading.outcome, settled)
+            if low < 0:
                 return
-            low = max(expiring)
-            yield Segment(low, high, outcome_of(events), settled)
             high = low
             shorter = self.forever.model_copy(update={"retention": Duration(low)})
             events = self._run(plan, draw, shorter)

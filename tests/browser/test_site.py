@@ -60,6 +60,7 @@ REVEAL = {
     "01_async_failure_lab": "Skip predicting",
     "02_break_the_assumptions": "Skip predicting",
     "03_idempotency_contract": "Skip predicting",
+    "04_explore_every_failure": "Skip predicting",
     "05_two_workers": "Skip predicting",
     "06_record_lifetime": "Skip predicting",
     "08_review_handoff": "Skip drafting",

@@ -255,7 +255,7 @@ def test_control_characters_cannot_break_the_line() -> None:
     ("argv", "accepted"),
     [
         (["lab", "--fault"], "expected one argument: choose from 'none', 'crash-before-dispatch'"),
-        (["lab", "--deliveries"], "expected one argument: how many times the channel may deliver"),
+        (["lab", "--deliveries"], "expected one argument: give a whole number from 1 to 9"),
         (["review", "--output"], "expected one argument: write the document to FILE"),
         (
             ["lab", "--all=yes"],

@@ -1,5 +1,6 @@
-"""Lesson "Explore every failure" runs headless: the matrix is the explorer's, a cell shows its
-minimal counterexample as a replayable run, and the exercise is judged by the explorer."""
+"""Lesson "Explore every failure" runs headless: it asks before it shows the matrix, the matrix is
+the explorer's, its controls never rerun with it, a cell shows its minimal counterexample as a
+replayable run, and the exercise is judged by the explorer."""
 
 import json
 from math import comb
@@ -18,15 +19,24 @@ from asyncfail.ground.quiz import Question
 from asyncfail.lab.simulation import simulate
 from tests.cli_support import run_main
 from tests.course.conftest import Lessons
-from tests.notebook_support import load_notebook, run_lesson, vega_specs, visible_text
+from tests.notebook_support import (
+    load_notebook,
+    run_lesson,
+    vega_specs,
+    visible_text,
+)
 
 STEM = "04_explore_every_failure"
 nb = load_notebook(STEM)
 PLANS_UP_TO_2 = sum(comb(len(FaultPoint) * 3, k) for k in range(3))  # 24 injections: 301
 
 
+SKIP = mo.ui.switch(value=True)
+
+
 def run(**controls: object) -> tuple[str, dict[str, Any]]:
-    return run_lesson(nb, **controls)
+    """The lesson with ``controls`` substituted, predicting skipped unless they say."""
+    return run_lesson(nb, **({"skip_prediction": SKIP} | controls))
 
 
 def cell(title: str, invariant: Invariant = Invariant.AT_MOST_ONCE) -> dict[str, object]:
@@ -53,8 +63,8 @@ SOLVED = {
 }
 
 
-def test_the_matrix_is_the_explorers_for_every_row(lessons: Lessons) -> None:
-    page, defs = lessons.run(STEM)
+def test_the_matrix_is_the_explorers_for_every_row() -> None:
+    page, defs = run()
     text = visible_text(page)
     for r in lesson04.ROWS:
         found = explore(r.mode, r.settings, 3, 2)
@@ -160,13 +170,128 @@ def test_the_naive_row_breaks_at_most_once_in_one_fault() -> None:
     assert command is not None and "--plan 1:response" in command
 
 
-def test_a_capped_matrix_says_so_above_it(lessons: Lessons) -> None:
-    # Three faults over four deliveries are 14,235 plans a row: the matrix runs two faults and
-    # the page says so, with the command that runs them all; the default setting says nothing.
-    scope = lesson04.matrix_scope(4, 3)
-    assert scope.capped and scope.max_faults == 2
-    note = visible_text(mo.md(lesson04.scope_note(scope)).text)
-    page, defs = run(max_faults=mo.ui.slider(0, 3, value=3), deliveries=mo.ui.number(1, 9, value=4))
-    assert note in visible_text(page)
-    assert {e.max_faults for e in defs["explorations"].values()} == {2}
-    assert "more than this page recomputes" not in visible_text(lessons.run(STEM)[0])
+def test_the_heaviest_setting_runs_every_plan() -> None:
+    # Three faults over nine deliveries: 99 injections, 161,800 plans a row, none left out.
+    page, defs = run(max_faults=mo.ui.slider(0, 3, value=3), deliveries=mo.ui.number(1, 9, value=9))
+    heaviest = sum(comb(len(FaultPoint) * 9, k) for k in range(4))
+    assert heaviest == 161_800
+    assert f"({heaviest} explored per row" in visible_text(page)
+    assert {(e.deliveries, e.max_faults) for e in defs["explorations"].values()} == {(9, 3)}
+    assert defs["explorations"] is not defs["starting"]
+
+
+# --- asks before it tells ----------------------------------------------------------------------
+
+
+def holding_rows() -> list[str]:
+    # The oracle: each row explored here, at the starting scope, read for at-most-once.
+    return [
+        r.title
+        for r in lesson04.ROWS
+        if explore(r.mode, r.settings, 3, 2).invariants[0].violations == 0
+    ]
+
+
+def test_nothing_on_the_page_gives_the_answer_before_the_guess(lessons: Lessons) -> None:
+    page, defs = lessons.run(STEM)
+    text = visible_text(page)
+    assert defs["revealed"] is False
+    assert "Predict first. With up to 2 faults per plan over 3 deliveries" in text
+    assert "Commit your prediction, or switch on skip predicting" in text
+    # Nothing explored, so nothing of the answer: no cell, count, counterexample or chart.
+    assert not {"starting", "explorations", "max_faults", "row"} & set(defs)
+    for word in (lesson04.HOLDS, "✗", "explored per row", "The smallest is", "Duplicate debit",
+                 "asyncfail lab --plan", "Faults per plan", "Which settings break"):  # fmt: skip
+        assert word not in text, word
+    assert vega_specs(page) == []
+    # The check's question names what the seed's durable row found: it waits for the guess too.
+    # (The exercise stays: it says nothing until the learner checks settings of their own.)
+    assert "found no second debit" not in text and "Exercise: settings" in text
+    after = visible_text(run()[0])
+    for shown in (lesson04.HOLDS, "Faults per plan", "found no second debit"):
+        assert shown in after, shown
+
+
+def test_the_answer_is_the_explorers_and_not_the_lessons_guess() -> None:
+    _, defs = run()
+    assert holding_rows() == ["durable, the seed's assumptions", ROWS_DEDUPE]
+    assert lesson04.keeping_rows(defs["starting"], Invariant.AT_MOST_ONCE) == holding_rows()
+
+
+ROWS_DEDUPE = "durable, failing open, but the receiver deduplicates"
+
+
+@pytest.mark.parametrize(
+    ("chosen", "said"),
+    [
+        (
+            ["durable, the seed's assumptions", ROWS_DEDUPE],
+            "Rows where no plan breaks at-most-once: right.",
+        ),
+        (
+            ["durable, the seed's assumptions", "naive loop"],
+            f"You left out: {ROWS_DEDUPE} The model does not choose: naive loop",
+        ),
+        ([], "Rows where no plan breaks at-most-once: nothing chosen."),
+    ],
+)
+def test_a_committed_prediction_is_compared_with_the_explorer(chosen: list[str], said: str) -> None:
+    page, defs = run(prediction=SimpleNamespace(value=chosen), skip_prediction=mo.ui.switch())
+    assert defs["revealed"] is True
+    assert said in visible_text(page)
+
+
+def test_the_snapshot_shows_everything_and_labels_the_answer(lessons: Lessons) -> None:
+    page, _ = lessons.run(STEM, snapshot=True)
+    text = visible_text(page)
+    assert "Static snapshot: the matrix and its counterexamples are shown" in text
+    answer = (
+        "The prediction's answer (up to 2 faults per plan over 3 deliveries). Rows where no plan "
+        "breaks at-most-once: " + " ".join(holding_rows())
+    )
+    assert answer in text
+    # Its controls do nothing, so it says nothing of what they do while the matrix runs.
+    assert "While the matrix recomputes" not in text
+    assert "While the matrix recomputes" in visible_text(run()[0])
+    assert lesson04.HOLDS in text and "The smallest is" in text and len(vega_specs(page)) == 1
+
+
+# --- heavy work keeps its controls -------------------------------------------------------------
+
+
+def defining(name: str) -> str:
+    (cell_id,) = [i for i, c in nb.app._graph.cells.items() if name in c.defs]
+    return cell_id
+
+
+def test_the_controls_never_rerun_with_the_exploration() -> None:
+    # marimo greys out (and, while it runs, hides) a cell that reruns: the controls are defined
+    # and shown by cells that neither heavy cell reaches, so they stay while it computes.
+    graph = nb.app._graph
+    heavy = {defining("starting"), defining("explorations")}
+    controls = {defining(name) for name in ("max_faults", "deliveries", "row", "invariant")}
+    for cell_id in heavy:
+        assert not controls & (graph.descendants(cell_id) | {cell_id})
+    # The starting matrix reads no control: changing one reruns only the matrix.
+    assert defining("max_faults") not in graph.ancestors(defining("starting"))
+
+
+def test_the_controls_show_in_their_own_cells_and_the_matrix_reuses_the_start() -> None:
+    shown, _ = nb.matrix_controls.run(
+        MAX_DELIVERIES=9, lesson04=lesson04, mo=mo, revealed=True, snapshot=False
+    )
+    assert "marimo-slider" in shown.text and "marimo-number" in shown.text
+    view, _ = nb.view_controls.run(
+        Invariant=Invariant, lesson04=lesson04, mo=mo, revealed=True, snapshot=False
+    )
+    assert "marimo-dropdown" in view.text and "marimo-radio" in view.text
+    _, found = run()
+    assert found["explorations"] is found["starting"]
+    matrix_out, _ = nb.matrix.run(
+        deliveries=found["deliveries"],
+        lesson04=lesson04,
+        max_faults=mo.ui.slider(0, 3, value=1),
+        mo=mo,
+        starting=found["starting"],
+    )
+    assert "marimo-slider" not in matrix_out.text and "explored per row" in matrix_out.text

@@ -1,9 +1,12 @@
 """What the explorer keeps while it runs (numbers, not traces) and what it tells of its
 progress, checked against the plans run one by one."""
 
+from itertools import combinations
+from math import comb
+
 import pytest
 
-from asyncfail.explore.explorer import TraceBook, explore, plan_runs, plans_to_explore
+from asyncfail.explore.explorer import TraceBook, explore, plan_runs, plans_to_explore, rank
 from asyncfail.lab.scenario import Mode
 from asyncfail.lab.settings import DEFAULT_SETTINGS, LabSettings
 
@@ -67,3 +70,9 @@ def test_plans_skipped_unrun_would_not_have_fired(
             assert report.counterexample is not None
             assert len(report.counterexample.plan) == least
             assert report.counterexample.plan in {r.plan.injections for r in breaking}
+
+
+@pytest.mark.parametrize(("n", "k"), [(5, 0), (5, 1), (6, 3), (7, 2), (33, 3), (4, 4)])
+def test_a_plans_rank_is_its_place_in_the_enumeration(n: int, k: int) -> None:
+    # The oracle: itertools' own order, which the enumeration (and the progress) follows.
+    assert [rank(c, n) for c in combinations(range(n), k)] == list(range(comb(n, k)))

@@ -22,7 +22,7 @@ from asyncfail.risk.estimates import wilson
 from asyncfail.risk.exact import exact_duplicate
 from asyncfail.risk.frames import to_pandas
 from asyncfail.risk.inputs import MAX_NUMBER_TEXT, RiskInputs, parse_probability, parse_spread
-from asyncfail.risk.report import Steps, assess
+from asyncfail.risk.report import Steps, assess, trials_needed
 from asyncfail.risk.trials import Segment, Trial
 from tests.cli_support import run_main
 
@@ -263,3 +263,27 @@ def test_the_spread_is_a_number_from_0_to_4(text: str, spread: float | None) -> 
             parse_spread(text)
     else:
         assert parse_spread(text) == spread
+
+
+@pytest.mark.parametrize("target", [1.0, 0.5, 1 / 3, 0.05, 1e-4, 1e-6, 3.7e-9])
+def test_trials_needed_is_the_first_count_whose_interval_falls_below_the_target(
+    target: float,
+) -> None:
+    # The oracle: Wilson's upper end itself, at the count and one trial before it.
+    needed = trials_needed(target)
+    assert wilson(0, needed)[1] < target
+    assert needed == 1 or wilson(0, needed - 1)[1] >= target
+
+
+def test_trials_needed_for_a_target_no_float_can_invert() -> None:
+    # z²(1 - t)/t overflows a float below about 2e-308 (an OverflowError before): it is worked
+    # out exactly, and is still the first whole number above that ratio.
+    from fractions import Fraction
+
+    from asyncfail.risk.estimates import Z95
+
+    for target in (5e-324, 1e-310):
+        t = Fraction(target)
+        ratio = Fraction(Z95) ** 2 * (1 - t) / t
+        assert ratio < trials_needed(target) <= ratio + 1
+    assert trials_needed(0.0) == 0

@@ -5,6 +5,7 @@ import pytest
 
 from asyncfail.ground.canonical import to_json
 from asyncfail.lab.reading import Outcome
+from asyncfail.risk import shapes as shapes_module
 from asyncfail.risk import trials as trials_module
 from asyncfail.risk.draws import Drawer
 from asyncfail.risk.estimates import quantile
@@ -16,6 +17,8 @@ CASES = [
     {"trials": 1500, "jitter": "full", "crash_probability": 0.2},
     {"trials": 800, "seed": 7, "jitter": "equal", "deliveries": 5, "crash_probability": 0.3,
      "loss_probability": 0.1, "settings": {"retention": "60"}},
+    {"trials": 600, "seed": 5, "jitter": "full", "crash_probability": 0.1,
+     "pause_probability": 0.2, "settings": {"workers": 2, "retention": "90"}},
 ]  # fmt: skip
 
 
@@ -30,17 +33,30 @@ def test_a_tiny_memory_of_runs_gives_the_same_report(
     question = RiskInputs.model_validate(fields)
     full = document(assess(question))
     monkeypatch.setattr(trials_module, "REMEMBERED", 3)
+    monkeypatch.setattr(shapes_module, "REMEMBERED_SETS", 3)
     assert document(assess(question)) == full
 
 
 def test_the_runs_remembered_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(trials_module, "REMEMBERED", 5)
-    question = RiskInputs.model_validate(CASES[0])
+    # Two workers and pauses: runs that are not sequential, so run, not read from shapes.
+    monkeypatch.setattr(trials_module, "REMEMBERED", 3)
+    question = RiskInputs.model_validate(CASES[2])
     drawer, runner = Drawer(question), TrialRunner(question)
     for _ in range(question.trials):
         runner.trial(drawer.draw())
     sizes = [len(table) for shapes in runner.known.values() for table in shapes.values()]
-    assert max(sizes) == 5, "full jitter fills a table, and no table grows past the bound"
+    assert max(sizes) == 3, "full jitter fills a table, and no table grows past the bound"
+
+
+def test_the_injection_sets_remembered_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(shapes_module, "REMEMBERED_SETS", 5)
+    question = RiskInputs.model_validate(CASES[2])
+    drawer, runner = Drawer(question), TrialRunner(question)
+    sets = []
+    for _ in range(question.trials):
+        runner.trial(drawer.draw())
+        sets.append(len(runner.known))
+    assert max(sets) == 5, "a heavy setting draws new sets all the time; the oldest go"
 
 
 @pytest.mark.parametrize("fields", CASES)
