@@ -1,6 +1,7 @@
 """Benchmark of `asyncfail verify` (`make bench`): the default matrix's wall time on the real
 parts, as a median of a few whole runs, against its goal (under 60 s on a two-core machine);
-then the same for `--engine dbos` (goal: under 2 minutes), when DBOS is installed.
+then the same for `--engine dbos` (goal: under 2 minutes), when DBOS is installed, and for its
+checkpoint cases under DBOS's own step default (`--step-retries off`).
 
 Most of a case is waiting (a lost message costs the worker's timeout, a crash the queue's
 visibility timeout), so the figure is wall time, not CPU time; the machine is shared and noisy,
@@ -16,6 +17,7 @@ from asyncfail.engines.adapter import EngineUnavailable, engine_matrix
 from asyncfail.engines.registry import ENGINES
 from asyncfail.engines.verification import DEFAULT_ENGINE_JOBS, verify_engine
 from asyncfail.lab.faults import Fault
+from asyncfail.lab.settings import StepRetries
 from asyncfail.reference.supervisor import TIMEOUT, VISIBILITY
 from asyncfail.reference.verification import DEFAULT_JOBS, matrix, verify
 
@@ -46,17 +48,20 @@ def main() -> None:
     verdict = "every case agreed" if not disagreements else f"DISAGREED: {sorted(disagreements)}"
     print(f"verify: {REPEATS} runs, {verdict}")
     engine_bench("dbos")
+    engine_bench("dbos", StepRetries.OFF)
 
 
-def engine_bench(name: str) -> None:
-    """The engine's default matrix, timed the same way (skipped when it is not installed)."""
+def engine_bench(name: str, step_retries: StepRetries = StepRetries.ONCE) -> None:
+    """The engine's default matrix (or its cases under ``step_retries``), timed the same way
+    (skipped when it is not installed)."""
     engine = ENGINES[name]
     try:
         version = engine.version()
     except EngineUnavailable as error:
         print(f"verify --engine {name}: skipped ({error})")
         return
-    cases = engine_matrix(engine, tuple(Fault))
+    cases = engine_matrix(engine, tuple(Fault), step_retries=step_retries)
+    matrix_name = "default matrix" if step_retries is StepRetries.ONCE else "--step-retries off"
     samples, disagreements = [], []
     for _ in range(REPEATS):
         start = time.perf_counter()
@@ -66,7 +71,7 @@ def engine_bench(name: str) -> None:
     median = statistics.median(samples)
     runs = ", ".join(f"{s:.1f}" for s in samples)
     print(
-        f"verify --engine {name} ({version}): default matrix, {len(cases)} cases, "
+        f"verify --engine {name} ({version}): {matrix_name}, {len(cases)} cases, "
         f"{DEFAULT_ENGINE_JOBS} at once on {os.cpu_count()} cores"
     )
     print(

@@ -25,15 +25,19 @@ def _():
     from asyncfail.ground.quiz import Question
     from asyncfail.ground.seed import BEFORE_REPLAY, RECOMMENDATIONS, Priority
     from asyncfail.lab.faults import Fault, describe_fault
-    from asyncfail.lab.scenario import SEED_FAULT
+    from asyncfail.lab.scenario import MODE_TITLES, SEED_FAULT, Mode
     from asyncfail.review.handoff import build_review
+    from asyncfail.review.runtimes import REVIEWED_MODES
 
     return (
         BEFORE_REPLAY,
         Fault,
+        MODE_TITLES,
+        Mode,
         Priority,
         Question,
         RECOMMENDATIONS,
+        REVIEWED_MODES,
         SEED_FAULT,
         build_review,
         describe_fault,
@@ -94,7 +98,8 @@ def _(mo):
     This is the sample reliability review handoff, generated now from running both runtimes
     under one fault: every figure and event in it is the model's, and every sentence about where
     the failure struck is read off the two traces. Pick another fault to read the same review of
-    a different failure.
+    a different failure. Under *More settings*, put a durable engine's step (as DBOS, Restate or
+    Temporal run one, lesson 9) under review in the naive loop's place.
 
     A handoff ends in a decision. Draft it first, as the reviewer would, then compare your
     draft with the one the model writes.
@@ -170,12 +175,27 @@ def _(Fault, SEED_FAULT, mo, snapshot):
 
 
 @app.cell
+def _(MODE_TITLES, REVIEWED_MODES, mo, snapshot):
+    # The runtime under review: the seed's naive loop, or an engine's step in its place; the
+    # durable runtime is the other side of every handoff.
+    handoff_mode = mo.ui.radio(
+        options={MODE_TITLES[m]: m.value for m in REVIEWED_MODES},
+        value=MODE_TITLES[REVIEWED_MODES[0]],
+        label="Runtime under review, beside the durable runtime",
+        disabled=snapshot,
+    )
+    return (handoff_mode,)
+
+
+@app.cell
 def _(
     Fault,
+    Mode,
     build_review,
     describe_fault,
     draft,
     handoff_fault,
+    handoff_mode,
     mo,
     model_p0,
     model_replay,
@@ -183,7 +203,7 @@ def _(
     revealed,
     sequence_view,
 ):
-    review = build_review(Fault(handoff_fault.value))
+    review = build_review(Fault(handoff_fault.value), mode=Mode(handoff_mode.value))
     _evidence = mo.hstack(
         [page.chart(mo, *sequence_view(r, width=340)) for r in review.runs],
         widths="equal",
@@ -198,7 +218,12 @@ def _(
         if draft.value is not None
         else []
     )
-    _fault = [handoff_fault, mo.md(f"*{describe_fault(Fault(handoff_fault.value))}*")]
+    _fault = [
+        handoff_fault,
+        mo.md(f"*{describe_fault(Fault(handoff_fault.value))}*"),
+        mo.accordion({"**More settings**: the runtime under review": handoff_mode}),
+    ]
+    _name = "-".join([handoff_fault.value, *([] if review.mode is Mode.NAIVE else [review.mode])])
     _waiting = mo.callout(
         mo.md("Compare your draft, or switch on *skip drafting*, to read the handoff."),
         kind="neutral",
@@ -209,7 +234,7 @@ def _(
             *_compared,
             mo.download(
                 data=review.markdown().encode("utf-8"),
-                filename=f"review-handoff-{handoff_fault.value}.md",
+                filename=f"review-handoff-{_name}.md",
                 mimetype=page.MARKDOWN_MIME,
                 label="Download the handoff (Markdown)",
             ),

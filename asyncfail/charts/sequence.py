@@ -62,6 +62,7 @@ HOPS: Final[dict[EventKind, tuple[Hop, ...]]] = {
     EventKind.REQUEST_IN_PROGRESS: ((R, W, "refused: in progress"),),
     EventKind.REQUEST_FENCED: ((R, W, "refused: stale token"),),
     EventKind.DELIVERY_REPLAYED: ((C, C, "operator replays"),),
+    EventKind.WORKFLOW_FAILED: ((W, S, "record step error: workflow fails"),),
 }
 """The arrows each event kind draws, in order: one table, so every kind has exactly one
 drawing (a test checks it covers ``EventKind``). A request, a lookup or a journal write goes from

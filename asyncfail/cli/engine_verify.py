@@ -20,7 +20,7 @@ from asyncfail.ground.canonical import to_json
 from asyncfail.ground.prose import counted, joined
 from asyncfail.lab.faults import Fault
 from asyncfail.lab.scenario import Mode
-from asyncfail.lab.settings import KeyStability, ReceiverContract, RecordWrite
+from asyncfail.lab.settings import KeyStability, ReceiverContract, RecordWrite, StepRetries
 from asyncfail.reference.supervisor import ReferenceFailure
 from asyncfail.reference.verification import Case, Figures
 
@@ -56,14 +56,28 @@ def supported_cases(engine: Engine, args: argparse.Namespace) -> tuple[Case, ...
         modes,
         narrowed(KeyStability, args.key),
         narrowed(ReceiverContract, args.receiver),
+        StepRetries(args.step_retries or StepRetries.ONCE),
     )
     if not cases:
         raise UsageError(
-            f"{PREFIX} the {engine.name} engine runs no case with these options "
-            f"(checkpoint: --key none or stable, either receiver; durable: --key stable or "
-            "per-attempt, --receiver lookup-only)"
+            f"{PREFIX} the {engine.name} engine runs no case with these options ({runs(engine)})"
         )
     return cases
+
+
+def runs(engine: Engine) -> str:
+    """What ``engine`` runs, runtime by runtime, from the engine itself: ``checkpoint: --key
+    none or stable, --receiver lookup-only or dedupe, --step-retries once or off; durable:
+    ...``."""
+    return "; ".join(
+        f"{mode}: --key {_either(engine.keys(mode))}, --receiver {_either(engine.receivers(mode))}"
+        f", --step-retries {_either(engine.step_retries(mode))}"
+        for mode in engine.modes()
+    )
+
+
+def _either(values: tuple[StrEnum, ...]) -> str:
+    return " or ".join(v.value for v in values)
 
 
 def run(
@@ -102,6 +116,10 @@ def disagreement_line(verification: EngineVerification) -> str:
     return f"asyncfail verify: {len(names)} of {total} disagree with the model: {shown}{more}"
 
 
+STEP_RETRIES_OFF_LINE: Final = (
+    "--step-retries off: the checkpoint step may not retry a call without a reply (DBOS's "
+    "default); in the engine and in the model"
+)
 HEADERS: Final = ("fault", "mode", "key", "receiver", "model", "real", "processes", "verdict")
 
 
@@ -130,6 +148,11 @@ def render_text(verification: EngineVerification) -> str:
         f"{counted(v.deliveries, 'delivery')} per case",
         "model, real: attempts effects tool-calls lookups outcome; processes: how each "
         "delivery's process ended",
+        *(
+            [STEP_RETRIES_OFF_LINE]
+            if any(row.case.step_retries is StepRetries.OFF for row in v.rows)
+            else []
+        ),
         "",
         "  ".join(h.ljust(w) for h, w in zip(HEADERS, widths, strict=True)).rstrip(),
     ]

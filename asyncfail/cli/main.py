@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Final, NoReturn, Protocol, TextIO
 
 from asyncfail.cli.output import (
+    MAX_LINE,
     OutputError,
     Unsuccessful,
     UsageError,
@@ -165,14 +166,27 @@ class _Parser(argparse.ArgumentParser):
         separated = extras[0] == "--" and len(extras) > 1  # every word after it is an argument
         word = extras[1] if separated else extras[0]
         if not separated and _looks_like_an_option(word):
-            name = echoed(word.partition("=")[0])
-            return f"unknown option {name}; the options are {self._options()}"
+            head = f"unknown option {echoed(word.partition('=')[0])}; the options are "
+            line = f"{self.prog}: error: {head} (see '{self.prog} --help')"
+            return head + self._options(MAX_LINE - len(line))
         return f"unexpected argument {echoed(word)}"
 
-    def _options(self) -> str:
-        """Every option of this parser, in the order ``--help`` lists them: ``-h/--help``."""
+    def _options(self, room: int) -> str:
+        """The options of this parser, in the order ``--help`` lists them (``-h/--help``), in
+        at most ``room`` characters: as many as fit, then how many more (``and 3 more``), so the
+        line keeps its pointer to ``--help`` (``error_line`` cuts a longer line's end)."""
         actions = dict.fromkeys(self._option_string_actions.values())
-        return joined(["/".join(action.option_strings) for action in actions])
+        names = ["/".join(action.option_strings) for action in actions]
+        shown = len(names)
+        while shown > 1 and len(_listed(names, shown)) > room:
+            shown -= 1
+        return _listed(names, shown)
+
+
+def _listed(names: list[str], shown: int) -> str:
+    """The first ``shown`` of ``names``, then how many more there are."""
+    rest = len(names) - shown
+    return joined(names[:shown] + ([f"{rest} more"] if rest else []))
 
 
 def _looks_like_an_option(word: str) -> bool:

@@ -17,8 +17,9 @@ from asyncfail.cli.output import OutputError, UsageError, report
 from asyncfail.cli.settings_options import add_settings, settings_of
 from asyncfail.ground.prose import echoed
 from asyncfail.lab.faults import Fault
-from asyncfail.lab.scenario import SEED_FAULT
+from asyncfail.lab.scenario import SEED_FAULT, Mode
 from asyncfail.review.handoff import ReviewFormat, build_review
+from asyncfail.review.runtimes import COMPARED_WITH, REVIEWED_MODES, review_refusal
 
 # What a target that is not a regular file is, for the one line that refuses it.
 _KINDS = {
@@ -38,6 +39,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         choices=[f.value for f in Fault],
         default=SEED_FAULT.value,
         help=f"the injected fault the review is about (default: {SEED_FAULT})",
+    )
+    parser.add_argument(
+        "--mode",
+        choices=[m.value for m in REVIEWED_MODES],
+        default=REVIEWED_MODES[0].value,
+        help=f"the runtime under review, compared with the {COMPARED_WITH} runtime: "
+        f"{REVIEWED_MODES[0]} (default, as in the seed) or {REVIEWED_MODES[1]} (a durable "
+        "engine's step)",
     )
     parser.add_argument(
         "--format",
@@ -61,7 +70,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> str:
-    review = build_review(Fault(args.fault), settings=settings_of(args, "review"))
+    mode, settings = Mode(args.mode), settings_of(args, "review")
+    refusal = review_refusal(mode, settings)
+    if refusal is not None:
+        raise UsageError(f"asyncfail review: error: {refusal}")
+    review = build_review(Fault(args.fault), mode=mode, settings=settings)
     text = review.render(ReviewFormat(args.format))
     if args.output is None or args.output == "-":  # "-" is standard output, as for most tools
         return text

@@ -32,6 +32,7 @@ from asyncfail.lab.settings import (
     LabSettings,
     ReceiverContract,
     RecordWrite,
+    StepRetries,
 )
 from asyncfail.reference.scratch import scratch_folder
 from asyncfail.reference.supervisor import ReferenceFailure
@@ -57,6 +58,8 @@ RUNS_ONLY: Final = (
 """What ``verify`` says of a setting the reference implementation does not run."""
 NAMED_IN_A_LINE: Final = 3
 """How many disagreeing cases the error line names (the output names them all)."""
+ENGINE_SETTING: Final = "step_retries"
+"""The setting only an engine's cases take (the checkpoint runtime's step retry)."""
 KEEP_RULE: Final = "name a new or empty folder you can write in; missing parent folders are created"
 """``--keep DIR``, the one rule: DIR is created if missing, with any missing parents (as
 ``mkdir -p``); it must then be an empty folder this user can write in. Anything else (a file, a
@@ -71,7 +74,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         choices=[REFERENCE, *ENGINES],
         default=REFERENCE,
         help="what runs the cases: the reference implementation (default), or a real "
-        "durable-execution engine (dbos: the checkpoint and durable runtimes on DBOS)",
+        f"durable-execution engine ({joined(list(ENGINES))}: the checkpoint and durable "
+        "runtimes, as the engine runs them)",
     )
     parser.add_argument(
         "--fault", choices=[f.value for f in Fault], help="one fault (default: every one)"
@@ -86,8 +90,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         parser.add_argument(
             option(name), choices=[v.value for v in values], help=f"{description} {both}"
         )
+    parser.add_argument(
+        option(ENGINE_SETTING),
+        choices=[v.value for v in StepRetries],
+        help=f"{LabSettings.model_fields[ENGINE_SETTING].description} An engine's cases only "
+        "(default: once)",
+    )
     for name in LabSettings.model_fields:
-        if name not in SUPPORTED_SETTINGS:  # refused by `run`, with what is supported
+        if name not in (*SUPPORTED_SETTINGS, ENGINE_SETTING):  # refused by `run`
             parser.add_argument(
                 option(name),
                 type=accepting(_any_value, f"a value, though {RUNS_ONLY}"),
@@ -130,10 +140,11 @@ def run(args: argparse.Namespace) -> str:
         finally:
             if line is not None:
                 line.close()
-    if args.mode == Mode.CHECKPOINT or args.key == KeyStability.NONE:
+    if args.mode == Mode.CHECKPOINT or args.key == KeyStability.NONE or args.step_retries:
         raise UsageError(
             f"{PREFIX} the reference implementation runs the naive and durable runtimes with a "
-            "key; the checkpoint runtime and --key none run on an engine (--engine dbos)"
+            f"key; the checkpoint runtime, --key none and {option(ENGINE_SETTING)} run on an "
+            "engine (--engine dbos)"
         )
     keep = None if args.keep is None else keep_folder(args.keep)
     cases = matrix(
@@ -180,7 +191,7 @@ def refuse_unsupported(args: argparse.Namespace) -> None:
     given = [
         option(name)
         for name in LabSettings.model_fields
-        if name not in SUPPORTED_SETTINGS and getattr(args, name) is not None
+        if name not in (*SUPPORTED_SETTINGS, ENGINE_SETTING) and getattr(args, name) is not None
     ]
     if given:
         raise UsageError(f"{PREFIX} argument {given[0]}: {RUNS_ONLY}")

@@ -14,9 +14,12 @@ Two workflows, one per runtime:
 
 - checkpoint (a plain engine step): ``debit_step`` calls the tool and returns the ledger entry,
   which DBOS checkpoints once the step returns. No reply raises, and DBOS retries the step (it
-  does not by default: this app allows two attempts, the model's step retry, 1 s apart as
-  DBOS's default interval; the pause also gives a receiver that crashed time to restart). The
-  key is none, the workflow id and step id (``stable``), or those with the delivery attempt.
+  does not by default: this app allows two attempts, the model's ``--step-retries once``, 1 s
+  apart as DBOS's default interval; the pause also gives a receiver that crashed time to
+  restart). With ``--step-retries off`` the workflow runs ``debit_step_without_retries``
+  instead, declared with DBOS's defaults: no reply fails the step and the workflow, for good.
+  The key is none, the workflow id and step id (``stable``), or those with the delivery
+  attempt.
 - durable (the course's pattern, on DBOS): ``intent_step`` journals the dispatch intent (its
   output is the delivery it was written in); ``dispatch_step`` then calls, and when the intent
   is from an earlier delivery, or a call got no reply, looks the key up first; the operation key
@@ -58,6 +61,7 @@ class Delivery:
         self.timeout: float = args.timeout
         self.lookup_timeout: float = args.lookup_timeout
         self.key: str = args.key
+        self.step_retries: str = args.step_retries
         self.crash_at: set[str] = set(args.crash_at)
         self.passed: set[str] = set()
 
@@ -94,6 +98,17 @@ ME: Delivery
 @DBOS.step(retries_allowed=True, max_attempts=CALLS_PER_DELIVERY)  # DBOS's 1 s interval
 def debit_step() -> int:
     """The checkpoint runtime's step: call the tool; DBOS checkpoints what it returns."""
+    return debit()
+
+
+@DBOS.step()  # DBOS's defaults: retries not allowed
+def debit_step_without_retries() -> int:
+    """The same step as DBOS declares one by default: no reply fails it, and the workflow."""
+    return debit()
+
+
+def debit() -> int:
+    """The debit step's body: call the tool with the step's key; no reply raises."""
     ME.reach("before-dispatch")
     stable = f"{DBOS.workflow_id}:step-{DBOS.step_id}"
     key = {"none": None, "stable": stable}.get(ME.key, f"{stable}:attempt-{ME.attempt}")
@@ -106,7 +121,7 @@ def debit_step() -> int:
 
 @DBOS.workflow()
 def checkpoint_workflow() -> int:
-    entry = debit_step()
+    entry = debit_step() if ME.step_retries == "once" else debit_step_without_retries()
     ME.reach("after-record")
     return entry
 
@@ -152,6 +167,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--mode", choices=sorted(WORKFLOWS), required=True)
     parser.add_argument("--key", choices=["none", "stable", "per-attempt"], required=True)
+    parser.add_argument("--step-retries", choices=["once", "off"], required=True)
     parser.add_argument("--attempt", type=int, required=True)
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--timeout", type=float, required=True)

@@ -10,8 +10,10 @@ is SQLite, in the case's folder. Afterwards it reads the ledger and access log b
 reference does, and DBOS's own tables: the workflow's status and its recorded steps.
 
 What it supports: the checkpoint runtime with no key or the stable step key, at a lookup-only
-or a deduplicating receiver; the durable runtime (intent and lookup as DBOS steps) with the
-stable operation key or one per attempt, at the seed's lookup-only receiver; the record atomic.
+or a deduplicating receiver, its step retrying a call without a reply once (the default) or
+never (``step_retries=off``, DBOS's own default); the durable runtime (intent and lookup as
+DBOS steps) with the stable operation key or one per attempt, at the seed's lookup-only
+receiver; the record atomic.
 """
 
 import importlib.metadata
@@ -25,7 +27,7 @@ from asyncfail.engines.adapter import EngineRun, EngineUnavailable
 from asyncfail.ground.prose import counted
 from asyncfail.lab.faults import Fault
 from asyncfail.lab.scenario import Mode, Scenario
-from asyncfail.lab.settings import KeyStability, ReceiverContract
+from asyncfail.lab.settings import KeyStability, ReceiverContract, StepRetries
 from asyncfail.reference import receiver
 from asyncfail.reference.supervisor import (
     Processes,
@@ -51,12 +53,13 @@ LOOKUP_TIMEOUT: Final = 5.0
 """Seconds it waits for a lookup's reply: long enough for a receiver that crashed to restart on
 a loaded machine (the reference worker waits 2 s)."""
 PACKAGE: Final = "dbos"
-DEBIT_STEPS: Final = frozenset({"debit_step", "dispatch_step"})
+DEBIT_STEPS: Final = frozenset({"debit_step", "debit_step_without_retries", "dispatch_step"})
 """The steps whose recorded output is the debit's result (checkpoint, durable)."""
 
 STEP_RETRY_NOTE: Final = (
-    "DBOS retries a step only when the step allows it (off by default); this application "
-    "allows two attempts, 1 s apart (DBOS's default interval), as the model's step retry does"
+    "DBOS retries a step only when the step allows it (off by default: --step-retries off "
+    "runs that, in DBOS and the model); this application allows two attempts, 1 s apart "
+    "(DBOS's default interval), as the model's --step-retries once does"
 )
 
 
@@ -90,9 +93,15 @@ class DbosEngine:
             return (ReceiverContract.LOOKUP_ONLY, ReceiverContract.DEDUPE)
         return (ReceiverContract.LOOKUP_ONLY,)
 
+    def step_retries(self, mode: Mode) -> tuple[StepRetries, ...]:
+        if mode is Mode.CHECKPOINT:
+            return (StepRetries.ONCE, StepRetries.OFF)
+        return (StepRetries.ONCE,)
+
     def note(self, case: Case) -> str | None:
         timeouts = {Fault.REQUEST_LOST, Fault.RESPONSE_LOST, Fault.RECEIVER_CRASH_BEFORE_RECORD}
-        if case.mode is Mode.CHECKPOINT and case.fault in timeouts:
+        retried = case.step_retries is StepRetries.ONCE
+        if case.mode is Mode.CHECKPOINT and case.fault in timeouts and retried:
             return STEP_RETRY_NOTE
         return None
 
@@ -146,6 +155,7 @@ def app_command(
         *PYTHON,
         str(app),
         *("--mode", scenario.mode.value, "--key", scenario.settings.key.value),
+        *("--step-retries", scenario.settings.step_retries.value),
         *("--attempt", str(attempt), "--port", str(port), "--system-database", str(system)),
         *("--timeout", str(TIMEOUT), "--lookup-timeout", str(LOOKUP_TIMEOUT)),
         *(f"--crash-at={point}" for point in crash_at),

@@ -167,9 +167,11 @@ class Receiver:
 
 @dataclass(slots=True)
 class DispatchRecord:
-    """What the durable store knows of one operation: an intent, and perhaps its result."""
+    """What the durable store knows of one operation: an intent, and perhaps its result (or,
+    for a checkpoint runtime's workflow, that it ended in error)."""
 
     result: Receipt | None = None
+    failed: bool = False
 
 
 @dataclass(slots=True)

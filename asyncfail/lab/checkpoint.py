@@ -21,7 +21,7 @@ from asyncfail.lab.delivery import Delivery
 from asyncfail.lab.events import EventKind
 from asyncfail.lab.faults import FaultPoint
 from asyncfail.lab.runtimes import CALLS_PER_DELIVERY, OPERATION_ID, Ending, Steps
-from asyncfail.lab.settings import KeyStability
+from asyncfail.lab.settings import KeyStability, StepRetries
 
 WORKFLOW_ID: Final = OPERATION_ID
 """The workflow's id: the business operation, as an application sets it (DBOS's
@@ -47,6 +47,13 @@ def step_key(delivery: Delivery) -> str | None:
             return f"{stable}:attempt-{delivery.attempt}"
 
 
+def step_calls(delivery: Delivery) -> int:
+    """How many calls the step makes in one delivery at most. Rule: ``step_retries=once``
+    retries a call without a reply once (``CALLS_PER_DELIVERY``, as the other runtimes' blind
+    retry); ``off`` calls once (DBOS's default)."""
+    return CALLS_PER_DELIVERY if delivery.settings.step_retries is StepRetries.ONCE else 1
+
+
 class CheckpointRuntime:
     """A durable engine's workflow of one step, the debit.
 
@@ -57,11 +64,15 @@ class CheckpointRuntime:
     (``ToolResultReplayed``). Otherwise the step calls the tool with ``step_key`` and, when the
     call returns, journals its result (the checkpoint, ``ToolResultRecorded``). A timeout is
     retried within the delivery, up to ``CALLS_PER_DELIVERY`` calls, as an engine's step retry
-    policy does (DBOS's is off unless the step allows retries; ``asyncfail verify --engine
-    dbos`` turns it on with two attempts). A request refused as in progress releases the
-    delivery; so does a checkpoint the journal cannot take, or a workflow it cannot record
-    (the engine retries the workflow later). No intent, no lookup, no claim: the durable
-    runtime's ``claim`` and ``fencing`` settings do not apply.
+    policy does (``step_retries=once``, the default); with ``step_retries=off`` (DBOS's default:
+    a step retries only when it allows it) a call without a reply fails the step: the engine
+    journals the error and ends the workflow in error (``WorkflowFailed``), and a replay finds
+    it so and releases the delivery without calling, on every later delivery (DBOS recovers
+    only pending workflows; one in error stays so until an operator acts). A request refused
+    as in progress releases the delivery; so does a checkpoint the journal cannot take, or a
+    workflow it cannot record (the engine retries the workflow later). No intent, no lookup, no
+    claim: the durable runtime's ``claim`` and ``fencing`` settings do not apply (nor does
+    ``step_retries`` to the other runtimes).
     """
 
     def deliver(self, delivery: Delivery) -> Steps:
@@ -75,8 +86,10 @@ class CheckpointRuntime:
             if run.result is not None:
                 trace.emit(EventKind.TOOL_RESULT_REPLAYED, key=key)
                 return Ending.ACKNOWLEDGED
+            if run.failed:
+                return Ending.RELEASED
         receipt: Receipt | None = None
-        for _ in range(CALLS_PER_DELIVERY):
+        for _ in range(step_calls(delivery)):
             yield FaultPoint.BEFORE_DISPATCH
             yield FaultPoint.PAUSE_BEFORE_DISPATCH
             trace.emit(delivery.tool_call_kind(), key=key)
@@ -87,6 +100,9 @@ class CheckpointRuntime:
                 receipt = reply
                 break
         if receipt is None:
+            if delivery.settings.step_retries is StepRetries.OFF:
+                store.runs[WORKFLOW_ID].failed = True
+                trace.emit(EventKind.WORKFLOW_FAILED)
             return Ending.RELEASED
         yield FaultPoint.AFTER_EFFECT
         yield FaultPoint.PAUSE_AFTER_EFFECT

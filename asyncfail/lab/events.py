@@ -78,6 +78,7 @@ class EventKind(StrEnum):
     REQUEST_IN_PROGRESS = "RequestInProgress"
     REQUEST_FENCED = "RequestFenced"
     DELIVERY_REPLAYED = "DeliveryReplayed"
+    WORKFLOW_FAILED = "WorkflowFailed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,6 +233,12 @@ EVENT_KINDS: Final[dict[EventKind, KindInfo]] = {
         "The receiver refuses the request: one with the same key is still executing (409 "
         "Conflict, as the IETF draft and Stripe answer; Brandur Leach's design locks the key). "
         "The worker is told to retry later.",
+    ),
+    EventKind.WORKFLOW_FAILED: KindInfo(
+        Actor.STORE,
+        Layer.DELIVERY,
+        "The step got no reply and may not retry: the engine records its error and ends the "
+        "workflow in error, which it never runs again by itself.",
     ),
     EventKind.DELIVERY_REPLAYED: KindInfo(
         Actor.CHANNEL,

@@ -89,6 +89,18 @@ class Fencing(StrEnum):
     token is older than the largest it has accepted (Martin Kleppmann's fencing tokens)."""
 
 
+class StepRetries(StrEnum):
+    """Whether the checkpoint runtime's step retries a call that got no reply, within the
+    delivery (an engine's step retry policy)."""
+
+    ONCE = "once"
+    """Once: a second call in the same delivery, as Temporal's and Restate's default policies
+    retry a step, and as the course's DBOS application allows (two attempts)."""
+    OFF = "off"
+    """Never: the step fails, the engine records its error and ends the workflow in error,
+    which it does not run again by itself (DBOS's default: ``retries_allowed=False``)."""
+
+
 MAX_WORKERS: Final = 2
 """The most workers the channel may hand the operation to at once."""
 
@@ -146,6 +158,8 @@ SETTING_DESCRIPTIONS: Final[dict[str, str]] = {
     "refusing an older one (token), or not (none, the seed's).",
     "replay_after": "How long after the channel gives up an operator replays the abandoned "
     "delivery by hand; none: nobody does (the seed's).",
+    "step_retries": "Whether the checkpoint runtime's step retries a call without a reply once "
+    "in the same delivery, or never (off, DBOS's default: the workflow ends in error).",
 }
 """Each setting in one sentence: the model's field descriptions, the CLI's help and the
 lesson's labels all read it from here."""
@@ -186,6 +200,9 @@ class LabSettings(BaseModel):
     claim: Claim = Field(Claim.NONE, description=SETTING_DESCRIPTIONS["claim"])
     fencing: Fencing = Field(Fencing.NONE, description=SETTING_DESCRIPTIONS["fencing"])
     replay_after: Duration | None = Field(None, description=SETTING_DESCRIPTIONS["replay_after"])
+    step_retries: StepRetries = Field(
+        StepRetries.ONCE, description=SETTING_DESCRIPTIONS["step_retries"]
+    )
 
     @model_validator(mode="after")
     def _delay_only_for_the_fixed_schedule(self) -> "LabSettings":

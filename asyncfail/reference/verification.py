@@ -48,7 +48,13 @@ from asyncfail.lab.events import EventKind
 from asyncfail.lab.faults import Fault
 from asyncfail.lab.reading import Outcome
 from asyncfail.lab.scenario import DEFAULT_DELIVERIES, MAX_DELIVERIES, SEED_MODES, Mode, Scenario
-from asyncfail.lab.settings import KeyStability, LabSettings, ReceiverContract, RecordWrite
+from asyncfail.lab.settings import (
+    KeyStability,
+    LabSettings,
+    ReceiverContract,
+    RecordWrite,
+    StepRetries,
+)
 from asyncfail.lab.simulation import simulate
 from asyncfail.reference.supervisor import (
     ACKNOWLEDGED,
@@ -82,14 +88,28 @@ class Case(BaseModel):
     key: KeyStability = KeyStability.STABLE
     record: RecordWrite = RecordWrite.ATOMIC
     receiver: ReceiverContract = ReceiverContract.LOOKUP_ONLY
+    step_retries: StepRetries = Field(
+        StepRetries.ONCE,
+        exclude_if=lambda value: value is StepRetries.ONCE,
+        description="The checkpoint runtime's step retry (an engine's case only); left out of a "
+        "document when it is the default, once.",
+    )
 
     @property
     def name(self) -> str:
-        """``crash-after-effect durable stable atomic lookup-only``."""
-        return " ".join((self.fault, self.mode, self.key, self.record, self.receiver))
+        """``crash-after-effect durable stable atomic lookup-only``, then
+        ``step-retries-off`` when the step may not retry."""
+        words = (self.fault, self.mode, self.key, self.record, self.receiver)
+        off = ("step-retries-off",) if self.step_retries is StepRetries.OFF else ()
+        return " ".join((*words, *off))
 
     def scenario(self, deliveries: int) -> Scenario:
-        settings = LabSettings(key=self.key, record=self.record, receiver=self.receiver)
+        settings = LabSettings(
+            key=self.key,
+            record=self.record,
+            receiver=self.receiver,
+            step_retries=self.step_retries,
+        )
         return Scenario(fault=self.fault, mode=self.mode, deliveries=deliveries, settings=settings)
 
 

@@ -1,8 +1,9 @@
 """The reliability review handoff, generated from the model at the moment it is asked for.
 
-``build_review(fault)`` runs the naive and the durable runtime under one fault; ``Review``
-words the two results as the seed's handoff. Every figure, event list and every sentence about
-where the failure struck comes from facts the lab reads off the two traces
+``build_review(fault)`` runs the runtime under review (the naive loop, as in the seed, or
+``mode=Mode.CHECKPOINT``, a durable engine's step) and the durable runtime under one fault;
+``Review`` words the two results as the seed's handoff. Every figure, event list and every
+sentence about where the failure struck comes from facts the lab reads off the two traces
 (``asyncfail.lab.reading``) or, for what a fault is, from its definition
 (``asyncfail.lab.faults``), so if the model changed, the document would change with it. Fixed
 prose (recommendations, the handoff checklist, the caveats) is the seed's (``ground.seed``).
@@ -37,12 +38,11 @@ from asyncfail.ground import seed
 from asyncfail.ground.prose import capitalised, counted, joined, quoted
 from asyncfail.ground.seed import Boundary, HandoffSection, Priority
 from asyncfail.ground.version import VERSION
-from asyncfail.lab.events import EventKind, has_kind
+from asyncfail.lab.events import Event, EventKind, has_kind
 from asyncfail.lab.faults import FAULT_POINT, POINT_PROSE, Fault
 from asyncfail.lab.reading import (
     Order,
     ResultRecord,
-    Route,
     failure_event,
     order_of,
     recovery_of,
@@ -52,7 +52,6 @@ from asyncfail.lab.results import LabResult
 from asyncfail.lab.scenario import (
     MODE_TITLES,
     SEED_FAULT,
-    SEED_MODES,
     Mode,
     Scenario,
     option,
@@ -60,41 +59,10 @@ from asyncfail.lab.scenario import (
 )
 from asyncfail.lab.settings import DEFAULT_SETTINGS, LabSettings
 from asyncfail.lab.simulation import simulate
-
-# ---------------------------------------------------------------------------------------------
-# The words for the facts the lab reads off a trace
-
-_ORDER_PLACE: Final[dict[Order, str]] = {
-    Order.EFFECT_FIRST: "after the modeled debit",
-    Order.FAULT_FIRST: "before the modeled debit",
-    Order.NO_EFFECT: "with no modeled debit",
-    Order.NO_FAULT: "with no failure in the trace",
-}
-
-_ABSENCE: Final[dict[ResultRecord, str]] = {
-    ResultRecord.NO_FAILURE: "absent",
-    ResultRecord.ABSENT_AT_TIMEOUT: "absent when the worker sees the timeout",
-    ResultRecord.ABSENT_AT_RESTART: "absent when the worker restarts",
-    ResultRecord.ABSENT_AT_CRASH: "absent when the worker crashes",
-}
-
-# Every route has its phrase (a test checks): a missing one once ended a review in a traceback.
-_RECOVERY: Final[dict[Route, str]] = {
-    Route.REPEATED: "retry repeats",
-    Route.TOLD_TO_RETRY: "a concurrent request is refused as in progress and retried later",
-    Route.FENCED_OFF: "a stale worker's request is fenced off by its token",
-    Route.CLAIM_LOST: "a stale worker stops when its claim runs out",
-    Route.FOUND_BY_KEY: "recovery looks up the key",
-    Route.DEDUPLICATED: "recovery calls again, and the receiver answers from its record",
-    Route.REUSED_RESULT: "recovery reuses the recorded result",
-    Route.CALLED_AFTER_MISSING: "recovery looks up the key, finds nothing, and calls again",
-    Route.CALLED: "retry applies the debit once",
-    Route.NONE: "run ends without a replay",
-}
+from asyncfail.review.runtimes import COMPARED_WITH, REVIEWED_MODES, review_refusal
+from asyncfail.review.words import ABSENCE, BROKEN_HERE, FAILED_FOR_GOOD, ORDER_PLACE, RECOVERY
 
 _PRIORITY_TONE: Final[dict[Priority, Tone]] = {Priority.P0: Tone.P0, Priority.P1: Tone.P1}
-
-BROKEN_HERE: Final = "Broken in this run:"
 
 
 def model_version() -> str:
@@ -111,29 +79,34 @@ class ReviewFormat(StrEnum):
 
 
 class Review(BaseModel):
-    """The two runs a handoff is generated from: the naive loop and the durable runtime.
+    """The two runs a handoff is generated from: the runtime under review (the seed's naive
+    loop, or the checkpoint runtime: ``REVIEWED_MODES``) and the durable runtime.
 
-    Rule: both runs share the fault and the delivery budget; the document is a pure function of
-    them and of the model version it names.
+    Rule: both runs share the fault, the delivery budget and the settings; the document is a
+    pure function of them and of the model version it names.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     fault: Fault
-    naive: LabResult
+    reviewed: LabResult
     durable: LabResult
     model_version: str
 
     @model_validator(mode="after")
     def _runs_match(self) -> "Review":
-        naive, durable = self.naive, self.durable
-        if naive.mode is not Mode.NAIVE or durable.mode is not Mode.DURABLE:
-            raise ValueError("naive and durable must be runs of those runtimes")
-        if not naive.fault is durable.fault is self.fault:
+        reviewed, durable = self.reviewed, self.durable
+        if reviewed.mode not in REVIEWED_MODES or durable.mode is not COMPARED_WITH:
+            accepted = " or ".join(m.value for m in REVIEWED_MODES)
+            raise ValueError(
+                f"reviewed must be a run of the {accepted} runtime, durable of the "
+                f"{COMPARED_WITH} runtime"
+            )
+        if not reviewed.fault is durable.fault is self.fault:
             raise ValueError("both runs must be of the review's fault")
-        if naive.deliveries != durable.deliveries:
+        if reviewed.deliveries != durable.deliveries:
             raise ValueError("both runs must have the same delivery budget")
-        if naive.settings != durable.settings:
+        if reviewed.settings != durable.settings:
             raise ValueError("both runs must have the same settings")
         return self
 
@@ -141,12 +114,22 @@ class Review(BaseModel):
     def settings(self) -> LabSettings:
         return self.durable.settings
 
+    @property
+    def mode(self) -> Mode:
+        """The runtime under review."""
+        return self.reviewed.mode
+
+    @property
+    def modes(self) -> tuple[Mode, Mode]:
+        """The two runtimes, in the document's order: the one under review, then durable."""
+        return (self.reviewed.mode, self.durable.mode)
+
     def run(self, mode: Mode) -> LabResult:
-        return self.naive if mode is Mode.NAIVE else self.durable
+        return self.durable if mode is COMPARED_WITH else self.reviewed
 
     @property
     def runs(self) -> tuple[LabResult, LabResult]:
-        return (self.naive, self.durable)
+        return (self.reviewed, self.durable)
 
     # -- derived sentences -----------------------------------------------------------------
 
@@ -156,11 +139,11 @@ class Review(BaseModel):
         return "" if point is None else f"injected {POINT_PROSE[point].name}"
 
     def _per_runtime(self, phrases: dict[Mode, str]) -> str:
-        """One phrase if both runtimes agree, otherwise one per runtime, naive first;
-        capitalised."""
+        """One phrase if both runtimes agree, otherwise one per runtime, the one under review
+        first; capitalised."""
         if len(set(phrases.values())) == 1:
-            return capitalised(phrases[Mode.NAIVE])
-        return capitalised("; ".join(f"{MODE_TITLES[m].lower()}: {phrases[m]}" for m in SEED_MODES))
+            return capitalised(phrases[self.mode])
+        return capitalised("; ".join(f"{MODE_TITLES[m].lower()}: {phrases[m]}" for m in self.modes))
 
     def _no_failure(self) -> bool:
         return all(failure_event(r.events) is None for r in self.runs)
@@ -188,7 +171,7 @@ class Review(BaseModel):
         point = FAULT_POINT[self.fault]
         if point is None:
             return "None: no fault is injected"
-        phrases = {mode: _ORDER_PLACE[order_of(self.run(mode).events)] for mode in SEED_MODES}
+        phrases = {mode: ORDER_PLACE[order_of(self.run(mode).events)] for mode in self.modes}
         return f"{self._per_runtime(phrases)}, {POINT_PROSE[point].place}"
 
     def evidence(self) -> str:
@@ -199,16 +182,16 @@ class Review(BaseModel):
 
     def presence(self, kind: EventKind) -> str:
         """In which traces an event of ``kind`` is recorded."""
-        present = [mode for mode in SEED_MODES if has_kind(self.run(mode).events, kind)]
+        present = [mode for mode in self.modes if has_kind(self.run(mode).events, kind)]
         if not present:
             return "Recorded in neither trace"
-        if len(present) == len(SEED_MODES):
+        if len(present) == len(self.modes):
             return "Recorded in both traces"
         return f"Recorded only in the {present[0]} trace"
 
     def effect_evidence(self) -> str:
         phrases: dict[Mode, str] = {}
-        for mode in SEED_MODES:
+        for mode in self.modes:
             order = order_of(self.run(mode).events)
             if order is Order.NO_FAULT or FAULT_POINT[self.fault] is None:
                 phrases[mode] = "the virtual debit happens with no injected fault"
@@ -223,29 +206,35 @@ class Review(BaseModel):
     def result_evidence(self) -> str:
         if FAULT_POINT[self.fault] is None or self._no_failure():
             return self.presence(EventKind.TOOL_RESULT_RECORDED)
-        records = {mode: result_record_of(self.run(mode).events) for mode in SEED_MODES}
-        first = [mode for mode in SEED_MODES if records[mode] is ResultRecord.BEFORE_FAILURE]
+        records = {mode: result_record_of(self.run(mode).events) for mode in self.modes}
+        first = [mode for mode in self.modes if records[mode] is ResultRecord.BEFORE_FAILURE]
         if first:
             where = (
                 "in both traces"
-                if len(first) == len(SEED_MODES)
+                if len(first) == len(self.modes)
                 else f"only in the {first[0]} trace"
             )
             return f"Recorded before the {self._injection()} {where}"
-        return self._per_runtime({mode: _ABSENCE[records[mode]] for mode in SEED_MODES})
+        return self._per_runtime({mode: ABSENCE[records[mode]] for mode in self.modes})
 
     def replay_evidence(self) -> str:
         if self._no_failure():
             return "Nothing is replayed: no fault is injected"
-        phrases = (
-            f"{mode.value} {_RECOVERY[recovery_of(self.run(mode).events)]}" for mode in SEED_MODES
-        )
+        phrases = (f"{mode.value} {self._recovery(self.run(mode).events)}" for mode in self.modes)
         return capitalised("; ".join(phrases))
+
+    @staticmethod
+    def _recovery(events: tuple[Event, ...]) -> str:
+        """What the run did after its failure: its route's phrase, or that its workflow failed
+        for good."""
+        if has_kind(events, EventKind.WORKFLOW_FAILED):
+            return FAILED_FOR_GOOD
+        return RECOVERY[recovery_of(events)]
 
     def summary(self) -> str:
         """The evidence summary's closing sentences, from the counts and the durable status; the
         seed's "with the stated durable-runtime assumptions" only when none is broken."""
-        naive, durable = self.naive.counts, self.durable.counts
+        reviewed, durable = self.reviewed.counts, self.durable.counts
         broken = [str(b.assumption) for b in self.durable.broken_assumptions]
         condition = (
             f"With the durable runtime and assumption {joined(broken)} set aside"
@@ -253,8 +242,9 @@ class Review(BaseModel):
             else "With the stated durable-runtime assumptions"
         )
         return (
-            f"The model produces {counted(naive.attempts, 'attempt', words=True)} and "
-            f"{counted(naive.effects, 'effect', words=True)} for the naive loop. {condition}, "
+            f"The model produces {counted(reviewed.attempts, 'attempt', words=True)} and "
+            f"{counted(reviewed.effects, 'effect', words=True)} for the "
+            f"{MODE_TITLES[self.mode].lower()}. {condition}, "
             "it produces "
             f"{counted(durable.attempts, 'attempt', words=True)} and "
             f"{counted(durable.effects, 'modeled effect', words=True)}, then reports "
@@ -307,7 +297,7 @@ class Review(BaseModel):
 
     def _evidence(self) -> tuple[Block, ...]:
         return (
-            *(_runtime_block(mode, self.run(mode)) for mode in SEED_MODES),
+            *(_runtime_block(mode, self.run(mode)) for mode in self.modes),
             Paragraph((self.summary(),)),
         )
 
@@ -334,11 +324,12 @@ class Review(BaseModel):
         return (Bullets(tuple(bullets)),)
 
     def _closing(self) -> tuple[Block, ...]:
+        mode = "" if self.mode is Mode.NAIVE else f" --mode {self.mode}"
         options = "".join(
             f" {option(name)} {option_value(getattr(self.settings, name))}"
             for name in self.settings.changed()
         )
-        command = Code(f"asyncfail review --fault {self.fault}{options}")
+        command = Code(f"asyncfail review --fault {self.fault}{mode}{options}")
         generated = Paragraph((f"Generated by asyncfail {self.model_version}: ", command))
         return (Paragraph((seed.CLOSING,)), generated)
 
@@ -396,17 +387,23 @@ def _runtime_block(mode: Mode, result: LabResult) -> Subsection:
 def build_review(
     fault: Fault = SEED_FAULT,
     *,
+    mode: Mode = Mode.NAIVE,
     settings: LabSettings = DEFAULT_SETTINGS,
     version: str | None = None,
 ) -> Review:
-    """Run both runtimes under ``fault`` and ``settings`` (default deliveries) and return the
-    review of the two.
+    """Run the runtime under review (``mode``: the naive loop by default, as in the seed, or the
+    checkpoint runtime) and the durable runtime under ``fault`` and ``settings`` (default
+    deliveries) and return the review of the two.
 
+    Raises ``ValueError`` with ``review_refusal``'s sentence for a review that cannot run.
     ``version`` names the model in the document; by default the installed package version.
     """
+    refusal = review_refusal(mode, settings)
+    if refusal is not None:
+        raise ValueError(refusal)
     return Review(
         fault=fault,
-        naive=simulate(Scenario(fault=fault, mode=Mode.NAIVE, settings=settings)),
-        durable=simulate(Scenario(fault=fault, mode=Mode.DURABLE, settings=settings)),
+        reviewed=simulate(Scenario(fault=fault, mode=mode, settings=settings)),
+        durable=simulate(Scenario(fault=fault, mode=COMPARED_WITH, settings=settings)),
         model_version=model_version() if version is None else version,
     )

@@ -5,15 +5,18 @@ that could not be written (exit 1), like a closed or full stdout."""
 
 import io
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from asyncfail import Fault
+from asyncfail import Fault, Mode
+from asyncfail.cli import main as cli_main
 from asyncfail.cli import review as review_command
 from asyncfail.cli.main import main
+from asyncfail.lab.settings import LabSettings
 from asyncfail.review.handoff import build_review
 from tests.cli_support import ROOT, run_main
 from tests.markup_support import assert_self_contained_page
@@ -30,6 +33,22 @@ def test_fault_option_selects_the_review(fault: Fault) -> None:
     code, out, _ = run_main("review", "--fault", fault.value)
     assert code == 0
     assert out == build_review(fault).markdown()
+
+
+def test_mode_option_selects_the_runtime_under_review(tmp_path: Path) -> None:
+    code, out, _ = run_main("review", "--mode", "checkpoint", "--receiver", "dedupe")
+    assert code == 0
+    assert (
+        out
+        == build_review(mode=Mode.CHECKPOINT, settings=LabSettings(receiver="dedupe")).markdown()
+    )
+    assert run_main("review", "--mode", "naive") == (0, build_review().markdown(), "")
+    target = tmp_path / "handoff.html"
+    assert (
+        run_main("review", "--mode", "checkpoint", "--format", "html", "--output", str(target))[0]
+        == 0
+    )
+    assert target.read_text(encoding="utf-8") == build_review(mode=Mode.CHECKPOINT).html()
 
 
 def test_html_format_is_a_self_contained_page() -> None:
@@ -126,6 +145,10 @@ def test_a_failure_midway_leaves_the_old_file_and_no_temporary(
         (["review", "--output"], ["--output", "expected one argument"]),
         (["review", "--output", ""], ["--output", "empty"]),
         (["review", "--colour"], ["--colour"]),
+        (["review", "--mode", "durable"], ["--mode", "naive", "checkpoint"]),
+        # Once a traceback: the durable runtime the review compares with needs a key.
+        (["review", "--key", "none"], ["key=none", "--key stable or per-attempt"]),
+        (["review", "--mode", "checkpoint", "--key", "none"], ["key=none", "--key stable"]),
     ],
 )
 def test_bad_input_exits_2_naming_the_accepted_values(argv: list[str], names: list[str]) -> None:
@@ -134,6 +157,20 @@ def test_bad_input_exits_2_naming_the_accepted_values(argv: list[str], names: li
     for name in names:
         assert name in err
     assert "Traceback" not in err
+
+
+def test_an_unknown_option_keeps_the_pointer_to_help(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Once cut at the line's limit (400 characters then): the review's options outgrew it, and
+    # the line ended in "(see 'asyncfail review --h…". Options that fit are all listed; beyond
+    # the limit, as many as fit and how many more.
+    code, out, err = run_main("review", "--bogus")
+    assert (code, out) == (2, "")
+    assert err.startswith("asyncfail review: error: unknown option '--bogus'; the options are ")
+    assert err.endswith(", --replay-after and --step-retries (see 'asyncfail review --help')\n")
+    monkeypatch.setattr(cli_main, "MAX_LINE", 200)
+    err = run_main("review", "--bogus")[2]
+    assert len(err) <= 201 and "-h/--help, --fault, --mode" in err
+    assert re.search(r", --\w[\w-]* and \d+ more \(see 'asyncfail review --help'\)\n$", err), err
 
 
 def test_review_is_listed_in_help() -> None:

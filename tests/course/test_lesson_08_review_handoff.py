@@ -10,6 +10,7 @@ from asyncfail.charts.specs import sequence_view
 from asyncfail.ground.quiz import Question
 from asyncfail.ground.seed import BEFORE_REPLAY, BEFORE_REPLAY_TITLE, RECOMMENDATIONS, Priority
 from asyncfail.lab.faults import Fault
+from asyncfail.lab.scenario import Mode
 from asyncfail.review.handoff import build_review
 from tests.course.conftest import Lessons
 from tests.notebook_support import load_notebook, run_lesson, vega_specs, visible_text
@@ -97,9 +98,25 @@ def test_sequence_views_without_a_step_slider_highlight_no_event() -> None:
 
 def test_the_check_matches_the_model(lessons: Lessons) -> None:
     question: Question = lessons.run(STEM)[1]["question"]
-    naive = build_review(Fault.RESPONSE_LOST).naive.counts
+    naive = build_review(Fault.RESPONSE_LOST).reviewed.counts
     assert (naive.attempts, naive.effects) == (1, 2), "one delivery, two debits"
     page, _ = run_lesson(
         nb, understanding=mo.ui.radio(list(question.options), value=question.answer)
     )
     assert "Right." in visible_text(page)
+
+
+def test_more_settings_put_an_engine_step_under_review() -> None:
+    """The seed's naive loop by default; under More settings, a durable engine's step."""
+    page, defs = run_lesson(nb, skip_prediction=SKIP)
+    assert defs["handoff_mode"].value == "naive"
+    assert "More settings" in visible_text(page)
+    engine_step = mo.ui.radio({"Engine checkpoint": "checkpoint"}, value="Engine checkpoint")
+    page, defs = run_lesson(nb, handoff_mode=engine_step, skip_prediction=SKIP)
+    review = build_review(Fault.CRASH_AFTER_EFFECT, mode=Mode.CHECKPOINT)
+    assert defs["review"] == review
+    assert review.html(standalone=False) in page
+    assert [s["datasets"] for s in vega_specs(page)] == [
+        sequence_view(r, width=340)[0]["datasets"] for r in review.runs
+    ]
+    assert "review-handoff-crash-after-effect-checkpoint.md" in page

@@ -197,9 +197,10 @@ def checklist(answers: dict[str, object], check: str) -> None:
     print(f"{counts} of {len(report.checks)} checks. {STATUS_LABELS[found.status]}: {found.title}")
 
 
-def review(fault: str, boundary: str | None = None) -> None:
-    """The review handoff for one fault: its evidence summary, or one row of its failure map."""
-    handoff = build_review(Fault(fault))
+def review(fault: str, boundary: str | None = None, mode: str = "naive") -> None:
+    """The review handoff for one fault (``mode``: the runtime under review): its evidence
+    summary, or one row of its failure map."""
+    handoff = build_review(Fault(fault), mode=Mode(mode))
     if boundary is None:
         print(handoff.summary())
     else:

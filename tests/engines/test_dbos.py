@@ -21,16 +21,18 @@ from typing import Any
 import jsonschema
 import pytest
 
+from asyncfail.cli import engine_verify
 from asyncfail.engines import dbos_engine, registry
 from asyncfail.engines.adapter import EngineRun
 from asyncfail.engines.dbos_engine import APP_SCRIPT, DbosEngine
+from asyncfail.engines.verification import EngineRow, EngineVerification
 from asyncfail.ground import engine_verified
 from asyncfail.lab.faults import Fault
 from asyncfail.lab.scenario import Mode, Scenario
-from asyncfail.lab.settings import KeyStability, LabSettings, ReceiverContract
+from asyncfail.lab.settings import KeyStability, LabSettings, ReceiverContract, StepRetries
 from asyncfail.lab.simulation import simulate
 from asyncfail.reference.supervisor import Processes, run_case
-from asyncfail.reference.verification import Case
+from asyncfail.reference.verification import Case, predicted
 from tests.cli_support import ROOT, run_main
 from tests.reference.test_verify import children, open_files, processes_mentioning
 
@@ -45,7 +47,7 @@ def dbos_matrix() -> Matrix:
 
 
 def rows_by_name(doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {" ".join(r["case"][k] for k in Case.model_fields): r for r in doc["rows"]}
+    return {Case.model_validate(r["case"]).name: r for r in doc["rows"]}
 
 
 SUPPORTED = {
@@ -129,6 +131,44 @@ def test_the_model_column_is_the_models_own_prediction(dbos_matrix: Matrix) -> N
         assert model["outcome"] == result.outcome
 
 
+# --- DBOS's own step default: no retries -----------------------------------------------------
+
+# Written by hand from DBOS's docs and source (``retries_allowed=False`` by default; a step that
+# raises fails its workflow, and DBOS recovers only pending workflows): (attempts, effects,
+# tool calls, outcome) of the plain step, whose request or reply is lost.
+WITHOUT_RETRIES = {
+    "request-lost": (3, 0, 1, "lost"),
+    "response-lost": (3, 1, 1, "unknown"),  # debited, and nothing that survived knows it
+}
+
+
+@pytest.mark.parametrize("fault", sorted(WITHOUT_RETRIES))
+def test_dbos_defaults_fail_the_workflow_for_good_as_the_model_with_step_retries_off(
+    fault: str,
+) -> None:
+    argv = ["--fault", fault, "--step-retries", "off", "--key", "none", "--receiver", "dedupe"]
+    code, out, err = run_main("verify", "--engine", "dbos", *argv)
+    assert (code, err) == (0, "")
+    (row,) = json.loads(out)["rows"]
+    assert row["case"]["step_retries"] == "off" and row["agrees"] is True
+    attempts, effects, calls, outcome = WITHOUT_RETRIES[fault]
+    real = row["real"]
+    assert (real["attempts"], real["effects"], real["tool_calls"]) == (attempts, effects, calls)
+    assert real["outcome"] == outcome and real["workers"] == ["released"] * 3
+    assert row["workflows"] == ["ERROR, started 1 time"]
+    assert row["steps"] == ["1 debit_step_without_retries: error"]
+    assert row["note"] is None, "DBOS's default, and the model's setting: nothing to explain"
+
+
+def test_the_default_matrix_leaves_the_step_retry_setting_out_of_its_document(
+    dbos_matrix: Matrix,
+) -> None:
+    for row in dbos_matrix[1]["rows"]:
+        assert "step_retries" not in row["case"]
+        if row["note"] is not None:
+            assert "--step-retries off" in row["note"]
+
+
 # --- an application broken on purpose ---------------------------------------------------------
 
 FLAWS = {
@@ -139,12 +179,26 @@ FLAWS = {
     ),
     # the durable dispatch never looks up: an unknown outcome is called again
     "no-lookup": ("    entry = ME.lookup(key) if unknown else None", "    entry = None"),
+    # the step said to keep DBOS's defaults retries anyway: a lost request is sent again
+    "retries-anyway": (
+        "@DBOS.step()  # DBOS's defaults",
+        "@DBOS.step(retries_allowed=True, max_attempts=CALLS_PER_DELIVERY)",
+    ),
+}
+ARGV = {
+    "no-key": ["--fault", "crash-after-effect"],
+    "no-lookup": ["--fault", "crash-after-effect"],
+    "retries-anyway": ["--fault", "request-lost", "--step-retries", "off", "--key", "stable"],
 }
 NAMED = {
     "no-key": ["crash-after-effect checkpoint stable atomic dedupe"],
     "no-lookup": [
         "crash-after-effect durable stable atomic lookup-only",
         "crash-after-effect durable per-attempt atomic lookup-only",
+    ],
+    "retries-anyway": [
+        "request-lost checkpoint stable atomic lookup-only step-retries-off",
+        "request-lost checkpoint stable atomic dedupe step-retries-off",
     ],
 }
 
@@ -163,13 +217,13 @@ def test_an_application_broken_on_purpose_disagrees_and_is_named(
     flaw: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setitem(registry.ENGINES, "dbos", DbosEngine(app=flawed_app(flaw, tmp_path)))
-    code, out, err = run_main("verify", "--engine", "dbos", "--fault", "crash-after-effect")
+    code, out, err = run_main("verify", "--engine", "dbos", *ARGV[flaw])
     assert code == 1
     doc = json.loads(out)
     assert doc["disagreements"] == NAMED[flaw]
     assert err == (
-        f"asyncfail verify: {len(NAMED[flaw])} of 6 cases disagree with the model: "
-        f"{'; '.join(NAMED[flaw])}\n"
+        f"asyncfail verify: {len(NAMED[flaw])} of {len(doc['rows'])} cases disagree with the "
+        f"model: {'; '.join(NAMED[flaw])}\n"
     )
     # a real second debit (or a lookup never made) that the model rules out
     for name in NAMED[flaw]:
@@ -230,9 +284,21 @@ def test_keep_leaves_the_ledger_and_the_dbos_system_database(tmp_path: Path) -> 
             "the dbos engine runs no case with these options",
         ),
         (["--engine", "dbos", "--retention", "30"], "argument --retention: the reference "),
-        (["--mode", "checkpoint"], "the checkpoint runtime and --key none run on an engine"),
-        (["--key", "none"], "the checkpoint runtime and --key none run on an engine"),
+        (
+            ["--mode", "checkpoint"],
+            "the checkpoint runtime, --key none and --step-retries run on an engine",
+        ),
+        (
+            ["--key", "none"],
+            "the checkpoint runtime, --key none and --step-retries run on an engine",
+        ),
         (["--engine", "temporal"], "argument --engine: invalid choice: 'temporal'"),
+        (
+            ["--engine", "dbos", "--mode", "durable", "--step-retries", "off"],
+            "the dbos engine runs no case with these options",
+        ),
+        (["--step-retries", "off"], "--step-retries run on an engine (--engine dbos)"),
+        (["--engine", "dbos", "--step-retries", "twice"], "argument --step-retries: invalid"),
     ],
 )
 def test_a_setting_the_engine_does_not_run_is_exit_2(argv: list[str], message: str) -> None:
@@ -277,6 +343,9 @@ class StandIn:
     def receivers(self, mode: Mode) -> tuple[ReceiverContract, ...]:
         return (ReceiverContract.LOOKUP_ONLY,)
 
+    def step_retries(self, mode: Mode) -> tuple[StepRetries, ...]:
+        return (StepRetries.ONCE,)
+
     def note(self, case: Case) -> str | None:
         return None
 
@@ -294,6 +363,13 @@ def test_a_second_engine_is_one_module_registered_by_name(monkeypatch: pytest.Mo
     doc = json.loads(out)
     assert [r["case"]["mode"] for r in doc["rows"]] == ["naive"]
     assert doc["rows"][0]["real"]["effects"] == 2  # the naive loop's blind retry, for real
+    # what the CLI says an engine runs comes from that engine (it once described DBOS's)
+    code, out, err = run_main("verify", "--engine", "stand-in", "--receiver", "dedupe")
+    assert (code, out) == (2, "")
+    assert err == (
+        "asyncfail verify: error: the stand-in engine runs no case with these options (naive: "
+        "--key stable, --receiver lookup-only, --step-retries once)\n"
+    )
 
 
 # --- Ctrl-C; the recorded table -------------------------------------------------------------------
@@ -329,3 +405,18 @@ def test_the_recorded_table_the_lesson_shows_is_what_a_fresh_run_finds(
     assert recorded["platform"].startswith(("Linux", "Darwin"))
     assert (recorded["engine"], recorded["version"]) == (fresh["engine"], fresh["version"])
     assert recorded["rows"] == fresh["rows"]
+
+
+def test_the_text_table_says_when_the_step_may_not_retry() -> None:
+    case = Case(fault=Fault.REQUEST_LOST, mode=Mode.CHECKPOINT, step_retries=StepRetries.OFF)
+    figures = predicted(case, 3)
+    row = EngineRow(case=case, model=figures, real=figures, workflows=(), steps=())
+    off = EngineVerification(engine="dbos", version="0", deliveries=3, rows=(row,))
+    text = engine_verify.render_text(off)
+    assert text.splitlines()[2] == (
+        "--step-retries off: the checkpoint step may not retry a call without a reply (DBOS's "
+        "default); in the engine and in the model"
+    )
+    default = Case(fault=Fault.NONE, mode=Mode.CHECKPOINT)
+    once = off.model_copy(update={"rows": (row.model_copy(update={"case": default}),)})
+    assert "--step-retries" not in engine_verify.render_text(once)

@@ -170,3 +170,80 @@ def test_no_key_breaks_the_seeds_stable_key_assumption_and_nothing_else() -> Non
     assert [(b.assumption, b.by) for b in broken] == [
         (2, ("key none: requests carry no operation key at all",))
     ]
+
+
+# ``step_retries=off`` (DBOS's default), derived by hand: a call without a reply fails the step,
+# the workflow ends in error and is never run again, so every later delivery is released
+# without a call until the channel gives up (three deliveries). Only the faults that leave a
+# call without a reply differ from ``once``. Columns as ``TABLE``'s.
+NEVER, UNKNOWN = "Debit never applied", "Outcome unknown"
+STEP_RETRIES_OFF: dict[tuple[str, str, str], tuple[int, int, int, str]] = {
+    # fault, key, record
+    ("request-lost", "*", "*"): (3, 0, 1, NEVER),
+    ("response-lost", "*", "*"): (3, 1, 1, UNKNOWN),  # debited, and nothing knows it
+    ("receiver-crash-before-record", "none", "*"): (1, 1, 1, ONCE),  # nothing crashes
+    ("receiver-crash-before-record", "stable", "atomic"): (3, 0, 1, NEVER),
+    ("receiver-crash-before-record", "stable", "separate"): (3, 1, 1, UNKNOWN),
+}
+
+
+@pytest.mark.parametrize("record", ["atomic", "separate"])
+@pytest.mark.parametrize("receiver", [L, D])
+@pytest.mark.parametrize("key", ["none", "stable"])
+@pytest.mark.parametrize("fault", [f.value for f in Fault])
+def test_a_step_that_may_not_retry_fails_the_workflow_for_good(
+    fault: str, key: str, receiver: str, record: str
+) -> None:
+    given = {"key": key, "receiver": receiver, "record": record}
+    off = simulate(
+        Scenario(
+            fault=Fault(fault),
+            mode=Mode.CHECKPOINT,
+            settings=LabSettings.model_validate(given | {"step_retries": "off"}),
+        )
+    )
+    rows = [
+        row
+        for (f, k, c), row in STEP_RETRIES_OFF.items()
+        if f == fault and k in (key, "*") and c in (record, "*")
+    ]
+    kinds = [e.kind for e in off.events]
+    if not rows:  # every call got its reply: the retry policy never came into play
+        assert (
+            off.events
+            == simulate(
+                Scenario(
+                    fault=Fault(fault),
+                    mode=Mode.CHECKPOINT,
+                    settings=LabSettings.model_validate(given),
+                )
+            ).events
+        )
+        assert EventKind.WORKFLOW_FAILED not in kinds
+        return
+    (row,) = rows
+    c = off.counts
+    assert (c.attempts, c.effects, c.tool_calls, off.status.value) == row
+    if row[0] == 3:
+        assert kinds.count(EventKind.WORKFLOW_FAILED) == 1
+        assert kinds.count(EventKind.RUN_REPLAYED) == 2  # found in error, not run again
+        assert kinds[-1] is EventKind.DELIVERY_ABANDONED
+        assert EventKind.TOOL_RESULT_RECORDED not in kinds
+
+
+def test_step_retries_off_is_an_option_of_lab_explore_and_risk() -> None:
+    for command in ("lab", "explore", "risk"):
+        code, out, err = run_main(command, "--mode", "checkpoint", "--step-retries", "off")
+        assert (code, err) == (0, ""), command
+        assert '"step_retries": "off"' in out, command
+    code, _, err = run_main("lab", "--step-retries", "twice")
+    assert code == 2 and "--step-retries" in err and "once" in err and "off" in err
+
+
+def test_the_explorer_finds_what_dbos_default_step_costs() -> None:
+    exploration = explore(Mode.CHECKPOINT, LabSettings(step_retries="off"), 3, 2)
+    reports = {r.name: r for r in exploration.invariants}
+    lost = reports[Invariant.NO_SILENT_LOSS].counterexample
+    assert lost is not None
+    assert lost.command == "asyncfail lab --plan 1:request --mode checkpoint --step-retries off"
+    assert reports[Invariant.TRUTHFUL_STATUS].violations == 0

@@ -16,13 +16,19 @@ from asyncfail.lab.faults import FAULT_POINT, FaultPoint
 from asyncfail.lab.reading import Order, failure_event, order_of
 from asyncfail.lab.results import LabResult
 from asyncfail.lab.scenario import SEED_MODES
+from asyncfail.lab.settings import DEFAULT_SETTINGS, LabSettings
 from asyncfail.review.handoff import Review, ReviewFormat, build_review
+from tests.cli_support import run_main
 from tests.markup_support import Node, assert_self_contained_page, parse_html
 
 # Written out here, independently of the module's own table.
 WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 
-RUNTIME_HEADINGS = {Mode.NAIVE: "Naive loop", Mode.DURABLE: "Durable runtime"}
+RUNTIME_HEADINGS = {
+    Mode.NAIVE: "Naive loop",
+    Mode.DURABLE: "Durable runtime",
+    Mode.CHECKPOINT: "Engine checkpoint",
+}
 
 # The seed's lines that the generated document deliberately words differently.
 SEED_LINES_REWORDED = {
@@ -34,8 +40,8 @@ SEED_LINES_REWORDED = {
 }
 
 
-def expected(fault: Fault, mode: Mode) -> LabResult:
-    return simulate(Scenario(fault=fault, mode=mode))
+def expected(fault: Fault, mode: Mode, settings: LabSettings = DEFAULT_SETTINGS) -> LabResult:
+    return simulate(Scenario(fault=fault, mode=mode, settings=settings))
 
 
 def markdown_runtime_block(text: str, mode: Mode) -> list[str]:
@@ -249,7 +255,7 @@ def test_failure_point_sentences_agree_with_the_traces(fault: Fault) -> None:
             frozenset(Mode): "Recorded in both traces",
         }[intent_in]
     )
-    repeats = review.naive.counts.effects > 1
+    repeats = review.reviewed.counts.effects > 1
     assert evidence["Replay"].startswith("Naive retry repeats") is repeats
 
 
@@ -304,7 +310,9 @@ def test_document_follows_the_results_it_is_given() -> None:
             (EventKind.TOOL_RESULT_RECORDED, 2),
         ],
     )
-    review = Review(fault=Fault.CRASH_AFTER_EFFECT, naive=naive, durable=durable, model_version="x")
+    review = Review(
+        fault=Fault.CRASH_AFTER_EFFECT, reviewed=naive, durable=durable, model_version="x"
+    )
     text = review.markdown()
     assert parse_markdown_evidence(text, Mode.NAIVE) == model_evidence(naive)
     assert parse_markdown_evidence(text, Mode.DURABLE) == model_evidence(durable)
@@ -324,7 +332,9 @@ def test_runtimes_that_disagree_are_described_one_by_one() -> None:
                                  (EventKind.PROCESS_CRASHED, 1)])  # fmt: skip
     durable = _result(Mode.DURABLE, [(EventKind.PROCESS_CRASHED, 1), (EventKind.TOOL_CALLED, 2),
                                      (EventKind.DEBIT_APPLIED, 2)])  # fmt: skip
-    review = Review(fault=Fault.CRASH_AFTER_EFFECT, naive=naive, durable=durable, model_version="x")
+    review = Review(
+        fault=Fault.CRASH_AFTER_EFFECT, reviewed=naive, durable=durable, model_version="x"
+    )
     evidence = failure_map(review.markdown())["External effect"]
     assert evidence == (
         "Naive loop: the virtual debit happens before the injected crash; durable runtime: the "
@@ -392,14 +402,14 @@ def test_a_review_refuses_runs_that_do_not_belong_together() -> None:
 
     seed = Fault.CRASH_AFTER_EFFECT
     good = {"fault": seed, "model_version": "test"}
-    Review(naive=run(seed, Mode.NAIVE), durable=run(seed, Mode.DURABLE), **good)
+    Review(reviewed=run(seed, Mode.NAIVE), durable=run(seed, Mode.DURABLE), **good)
     for naive, durable in [
         (run(seed, Mode.DURABLE), run(seed, Mode.DURABLE)),
         (run(Fault.NONE, Mode.NAIVE), run(seed, Mode.DURABLE)),
         (run(seed, Mode.NAIVE, 2), run(seed, Mode.DURABLE, 3)),
     ]:
         with pytest.raises(ValidationError):
-            Review(naive=naive, durable=durable, **good)
+            Review(reviewed=naive, durable=durable, **good)
 
 
 # Written by hand from the fault definitions (DESIGN.md), not from the code under test: does the
@@ -421,3 +431,135 @@ def test_order_of_debit_and_failure_matches_the_fault_definitions(fault: Fault) 
     lead = review.markdown().split("\n\n")[2]
     assert lead.startswith("One virtual debit succeeds, then ") is DEBIT_BEFORE_FAILURE[fault]
     assert lead.startswith("Before any virtual debit is applied") is not DEBIT_BEFORE_FAILURE[fault]
+
+
+# ---------------------------------------------------------------------------------------------
+# The checkpoint runtime under review (``--mode checkpoint``)
+
+DEDUPE = LabSettings(receiver="dedupe")
+
+# Written by hand from the checkpoint runtime's rules (DESIGN.md, "The runtimes and their
+# promises"), not from the code under test: (attempts, effects) of the engine's step under the
+# seed's settings (the stable step key, a lookup-only receiver: nothing deduplicates it) and at
+# a deduplicating receiver.
+CHECKPOINT_FIGURES = {
+    Fault.NONE: ((1, 1), (1, 1)),
+    Fault.CRASH_BEFORE_DISPATCH: ((2, 1), (2, 1)),
+    Fault.REQUEST_LOST: ((1, 1), (1, 1)),  # the step's retry sends it again, in one delivery
+    Fault.CRASH_AFTER_EFFECT: ((2, 2), (2, 1)),  # the seed's crash: the step runs again
+    Fault.RESPONSE_LOST: ((1, 2), (1, 1)),
+    Fault.CRASH_AFTER_RECORD: ((2, 1), (2, 1)),  # after the checkpoint: the step is skipped
+    Fault.RECEIVER_CRASH_BEFORE_RECORD: ((1, 1), (1, 1)),  # the record is atomic
+}
+
+
+@pytest.mark.parametrize("fault", list(Fault))
+@pytest.mark.parametrize("settings", [DEFAULT_SETTINGS, DEDUPE], ids=["lookup-only", "dedupe"])
+def test_checkpoint_review_figures_and_events_are_the_models(
+    fault: Fault, settings: LabSettings
+) -> None:
+    review = build_review(fault, mode=Mode.CHECKPOINT, settings=settings)
+    text = review.markdown()
+    assert f"### {RUNTIME_HEADINGS[Mode.NAIVE]}" not in text
+    for mode in (Mode.CHECKPOINT, Mode.DURABLE):
+        assert parse_markdown_evidence(text, mode) == model_evidence(
+            expected(fault, mode, settings)
+        )
+    checkpoint = parse_markdown_evidence(text, Mode.CHECKPOINT)
+    figures = CHECKPOINT_FIGURES[fault][settings is DEDUPE]
+    assert (checkpoint["attempts"], checkpoint["effects"]) == figures
+    sentence = (
+        f"The model produces {_words(figures[0], 'attempt')} and {_words(figures[1], 'effect')} "
+        "for the engine checkpoint."
+    )
+    assert sentence in text
+
+
+def _words(number: int, noun: str) -> str:
+    word = next(w for w, n in WORDS.items() if n == number)
+    return f"{word} {noun}{'' if number == 1 else 's'}"
+
+
+def test_checkpoint_review_of_the_seed_crash_word_for_word() -> None:
+    """The seed's crash under an engine's step: the step runs again, two debits; the durable
+    runtime looks the key up. Every sentence written out by hand."""
+    text = build_review(mode=Mode.CHECKPOINT).markdown()
+    assert (
+        "The model produces two attempts and two effects for the engine checkpoint. With the "
+        "stated durable-runtime assumptions, it produces two attempts and one modeled effect, "
+        "then reports \u201cRecovered by operation key.\u201d"
+    ) in text.splitlines()
+    assert failure_map(text) == {
+        "Dispatch intent": "Recorded only in the durable trace",
+        "External effect": "The virtual debit happens before the injected crash",
+        "Recorded result": "Absent when the worker restarts",
+        "Replay": "Checkpoint retry repeats; durable recovery looks up the key",
+    }
+    assert text.rstrip().endswith("`asyncfail review --fault crash-after-effect --mode checkpoint`")
+    dedupe = build_review(mode=Mode.CHECKPOINT, settings=DEDUPE).markdown()
+    assert failure_map(dedupe)["Replay"] == (
+        "Checkpoint recovery calls again, and the receiver answers from its record; durable "
+        "recovery looks up the key"
+    )
+    assert "- **Status:** Deduplicated by the receiver" in dedupe
+
+
+def test_naive_is_the_default_runtime_under_review() -> None:
+    assert build_review(mode=Mode.NAIVE) == build_review()
+    assert [r.mode for r in build_review().runs] == [Mode.NAIVE, Mode.DURABLE]
+    assert [r.mode for r in build_review(mode=Mode.CHECKPOINT).runs] == [
+        Mode.CHECKPOINT,
+        Mode.DURABLE,
+    ]
+
+
+@pytest.mark.parametrize(
+    ("fault", "mode", "options"),
+    [
+        (Fault.CRASH_AFTER_EFFECT, Mode.NAIVE, ()),
+        (Fault.CRASH_AFTER_EFFECT, Mode.CHECKPOINT, ()),
+        (Fault.RESPONSE_LOST, Mode.CHECKPOINT, ("--receiver", "dedupe")),
+        (Fault.CRASH_AFTER_RECORD, Mode.CHECKPOINT, ("--key", "per-attempt", "--workers", "2")),
+        (Fault.REQUEST_LOST, Mode.NAIVE, ("--record", "separate")),
+    ],
+)
+def test_the_closing_command_regenerates_the_document(
+    fault: Fault, mode: Mode, options: tuple[str, ...]
+) -> None:
+    """The command a handoff ends with, run, prints that handoff again: it names every input."""
+    code, first, _ = run_main("review", "--fault", fault.value, "--mode", mode.value, *options)
+    assert code == 0
+    command = re.findall(r"`asyncfail (review [^`]+)`", first)[-1]
+    assert run_main(*command.split()) == (0, first, "")
+    assert ("--mode" in command) is (mode is not Mode.NAIVE)
+
+
+def test_a_review_refuses_what_it_cannot_compare() -> None:
+    """The durable runtime is what a review compares with, never the runtime under review; a
+    setting the durable runtime refuses (key=none) is refused for any review."""
+    with pytest.raises(ValueError, match="the runtime under review is naive or checkpoint"):
+        build_review(mode=Mode.DURABLE)
+    for mode in (Mode.NAIVE, Mode.CHECKPOINT):
+        with pytest.raises(ValueError, match="key=none sends no operation key"):
+            build_review(mode=mode, settings=LabSettings(key="none"))
+    seed = Fault.CRASH_AFTER_EFFECT
+    checkpoint, durable = expected(seed, Mode.CHECKPOINT), expected(seed, Mode.DURABLE)
+    Review(fault=seed, reviewed=checkpoint, durable=durable, model_version="x")
+    for reviewed, compared in [(durable, durable), (checkpoint, checkpoint)]:
+        with pytest.raises(ValueError, match="reviewed must be a run of"):
+            Review(fault=seed, reviewed=reviewed, durable=compared, model_version="x")
+
+
+def test_a_workflow_failed_for_good_is_said_so_in_the_replay_row() -> None:
+    """DBOS's default step (no retries): the replays find the workflow in error and call no
+    more; the failure map says so rather than "run ends without a replay"."""
+    off = LabSettings(step_retries="off")
+    text = build_review(Fault.REQUEST_LOST, mode=Mode.CHECKPOINT, settings=off).markdown()
+    assert failure_map(text)["Replay"] == (
+        "Checkpoint recovery finds the workflow failed and calls no more; durable recovery "
+        "looks up the key, finds nothing, and calls again"
+    )
+    assert parse_markdown_evidence(text, Mode.CHECKPOINT)["effects"] == 0
+    assert text.rstrip().endswith(
+        "`asyncfail review --fault request-lost --mode checkpoint --step-retries off`"
+    )
