@@ -16,7 +16,6 @@ import json
 import os
 import shutil
 from collections.abc import Iterator
-from itertools import pairwise
 from pathlib import Path
 from typing import Final
 
@@ -73,13 +72,6 @@ ACCEPTED_WORDS: Final = (
     "drop ",
 )
 """How an exit-2 line says what is accepted; each such line holds one of them."""
-
-KNOWN: Final[dict[tuple[str, str, str], str]] = {
-    ("review", "--key", "none"): "a traceback on this branch; exit 2 with one line on branch "
-    "engine (b551fb8: review --mode, --key none)",
-}
-"""Mishandled cases fixed elsewhere and not yet here: the test of their option is an expected
-failure while they fail, and passes once they do not."""
 
 FORMATS: Final = {"json", "text", "markdown", "html"}
 DEFAULT_FORMAT: Final = {c: str(a.default) for c, o, a in every_option() if o == "--format"}
@@ -236,17 +228,12 @@ def bad_document(argv: list[str], out: str) -> str | None:
 def test_every_option_handles_every_hostile_value(
     command: str, option: str, action: argparse.Action, folder: Path
 ) -> None:
-    wrong, known = [], []
+    wrong = []
     for argv in argument_lists(command, option, action):
         problem = check(argv, folder)
-        if problem is None:
-            continue
-        case = (command, option, given_value(argv, option) or "")
-        said = f"{[word[:40] for word in argv]}: {problem}"
-        (known if case in KNOWN else wrong).append(f"{said} ({KNOWN.get(case)})")
+        if problem is not None:
+            wrong.append(f"{[word[:40] for word in argv]}: {problem}")
     assert not wrong, "\n".join(wrong)
-    if known:
-        pytest.xfail("; ".join(known))
 
 
 def test_the_fuzz_covers_every_subcommand() -> None:
@@ -289,12 +276,7 @@ def command_lines(draw: st.DrawFn) -> list[str]:
 @given(argv=command_lines())
 def test_hostile_values_together_are_handled(argv: list[str], folder: Path) -> None:
     problem = check(argv, folder)
-    known = [
-        (argv[0], option, value)
-        for option, value in pairwise(argv)
-        if (argv[0], option, value) in KNOWN
-    ]
-    assert problem is None or known, f"{argv}: {problem}"
+    assert problem is None, f"{argv}: {problem}"
 
 
 # --- what the fuzz found, one by one ------------------------------------------------------------
