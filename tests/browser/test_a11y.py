@@ -22,8 +22,11 @@ from build import BuildReport  # noqa: E402
 from lessons import Lesson, discover  # noqa: E402
 from preview import RUNTIME_FILES  # noqa: E402
 
+from asyncfail.course.lesson02_break_the_assumptions import PLAN_ERROR  # noqa: E402
+from asyncfail.lab.faults import PLAN_ACCEPTED  # noqa: E402
 from tests.browser.axe import AXE_JS, known_issues, summary, violations  # noqa: E402
 from tests.browser.conftest import require  # noqa: E402
+from tests.browser.test_course_server import Server, server  # noqa: E402, F401 (a fixture)
 
 pytestmark = pytest.mark.browser
 
@@ -219,4 +222,28 @@ def test_lesson_1_is_finished_with_the_keyboard_alone(guarded_page: Any, site_ur
     expect(page.get_by_text(feedback).first).to_be_visible(timeout=60_000)
     unseen = [f for f in seen if not f["drawn"]]
     assert unseen == [], f"focus not drawn on {unseen[:5]}"
+    assert guard.blocked == []
+
+
+def test_a_refused_input_is_announced_and_says_what_is_accepted(
+    guarded_page: Any,
+    server: Server,  # noqa: F811 (the imported fixture)
+) -> None:
+    """Lesson 2, served as `make serve` serves it: a plan it cannot read is refused in an
+    element of role alert (announced as it appears, WCAG 4.1.3 and 3.3.1) that names what the
+    box accepts."""
+    lesson = "02_break_the_assumptions"
+    page, guard = guarded_page
+    page.goto(f"{server.url}lessons/{lesson}/")
+    page.get_by_text("More settings").first.click(timeout=120_000)
+    box = page.get_by_placeholder("e.g. 1:after-effect,2:lookup")
+    box.scroll_into_view_if_needed()
+    box.fill("sometimes")
+    box.press("Enter")
+    alert = page.get_by_role("alert").filter(has_text=PLAN_ERROR.split(":")[0])
+    expect(alert).to_have_count(1, timeout=60_000)
+    expect(alert).to_contain_text("sometimes")
+    expect(alert).to_contain_text(PLAN_ACCEPTED)
+    # The accessibility tree Chromium gives a screen reader holds it as an alert.
+    assert "alert" in str(alert.aria_snapshot())
     assert guard.blocked == []
