@@ -300,3 +300,83 @@ def test_a_refused_input_is_announced_and_says_what_is_accepted(
     # The accessibility tree Chromium gives a screen reader holds it as an alert.
     assert "alert" in str(alert.aria_snapshot())
     assert guard.blocked == []
+
+
+# Every control a served lesson shows on its first screen, in the page and in shadow roots:
+# marked with data-kb (its index) and listed as [index, group, description]. A radio group is
+# one stop for the keyboard (arrows move inside it): its radios share a group. A control taken
+# out of the tab order on purpose (tabindex -1: a number box's stepper buttons) is not one.
+CONTROLS = """() => {
+  const found = [];
+  const visible = (el) => { const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== "hidden"; };
+  const walk = (scope) => {
+    for (const el of scope.querySelectorAll("*")) {
+      if (el.shadowRoot) walk(el.shadowRoot);
+      const role = el.getAttribute("role") || "";
+      const control = el.matches("input:not([type=hidden]), select, textarea, button, summary")
+        || ["switch", "radio", "checkbox", "slider", "combobox"].includes(role);
+      if (!control || el.disabled || el.closest("[inert], [aria-hidden=true]") || !visible(el))
+        continue;
+      const group = el.closest("[role=radiogroup]") || (el.type === "radio" && el.name) || null;
+      // Out of the tab order on purpose (a number box's stepper buttons: its arrows do that),
+      // unless a radio, whose group holds one tab stop.
+      if (el.tabIndex < 0 && !group) continue;
+      el.dataset.kb = String(found.length);
+      const groupId = group ? (typeof group === "string" ? group : (group.dataset.kbGroup ??=
+        "g" + found.length)) : "c" + found.length;
+      found.push([found.length, groupId,
+        `${el.tagName} ${role} ${el.getAttribute("aria-label") || el.innerText || ""}`.trim()]);
+    }
+  };
+  walk(document);
+  return found;
+}"""
+FOCUSED_KB = """() => {
+  let el = document.activeElement;
+  while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+  if (!el || el === document.body) return null;
+  const s = getComputedStyle(el);
+  const drawn = (s.outlineStyle !== "none" && parseFloat(s.outlineWidth) > 0)
+    || (s.boxShadow && s.boxShadow !== "none");
+  return [el.dataset.kb ?? null, Boolean(drawn), el.tagName];
+}"""
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.slug)
+def test_every_control_of_a_served_lesson_is_reached_by_tab_with_its_focus_drawn(
+    guarded_page: Any,
+    server: Server,  # noqa: F811 (the imported fixture)
+    lesson: Lesson,
+) -> None:
+    """The keyboard alone reaches every control a lesson shows on its first screen (a radio
+    group once: arrows move inside it), each with a visible focus indicator (WCAG 2.1.1, 2.4.7).
+    Finishing a lesson by keyboard is lesson 1's test above; this one covers every lesson."""
+    page, guard = guarded_page
+    page.goto(f"{server.url}{lesson.site_dir}/")
+    expect(page.get_by_role("heading", level=1).first).to_be_visible(timeout=SERVED_RUN_S * 1000)
+    settle(page)
+    controls = page.evaluate(CONTROLS)
+    assert controls, "no control on the first screen"
+    groups = {group: description for _index, group, description in controls}
+    group_of = {str(index): group for index, group, _description in controls}
+    page.locator("body").click(position={"x": 1, "y": 1})
+    reached: set[str] = set()
+    undrawn: list[str] = []
+    for _ in range(3 * len(controls) + 40):
+        page.keyboard.press("Tab")
+        focused = page.evaluate(FOCUSED_KB)
+        if not focused or focused[0] is None:
+            continue
+        group = group_of[focused[0]]
+        if group in reached:
+            if reached == set(groups):
+                break
+            continue
+        reached.add(group)
+        if not focused[1]:
+            undrawn.append(f"{focused[2]}: {groups[group]}")
+    missed = [groups[group] for group in groups if group not in reached]
+    assert missed == [], f"not reached by Tab: {missed}"
+    assert undrawn == [], f"focus not drawn on: {undrawn}"
+    assert guard.blocked == []
