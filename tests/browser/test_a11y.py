@@ -1,9 +1,12 @@
-"""Every published page against axe-core (WCAG 2.2 AA and axe's best practices, any impact), and
-what a reader who cannot start the live lesson is told.
+"""Every page the site and `make serve` publish against axe-core (WCAG 2.2 AA and axe's best
+practices, any impact); what a reader who cannot start the live lesson is told; the keyboard
+alone (lesson 1 finished, every served lesson's controls reached with focus drawn); a refused
+input announced.
 
 axe-core is pinned in tests/browser/package-lock.json (`make pytest` installs it). The site's own
-fixes for what marimo and vega-embed leave out are exports/a11y.py's; the interactive pages are
-checked once live, in test_site.py's boot test (one boot per page serves both).
+fixes for what marimo and vega-embed leave out are exports/a11y.py's (the built pages, and the
+course server's pages through its AccessiblePages); the site's interactive pages are checked
+once live, in test_site.py's boot test (one boot per page serves both).
 """
 
 from __future__ import annotations
