@@ -383,3 +383,17 @@ def test_every_control_of_a_served_lesson_is_reached_by_tab_with_its_focus_drawn
     assert missed == [], f"not reached by Tab: {missed}"
     assert undrawn == [], f"focus not drawn on: {undrawn}"
     assert guard.blocked == []
+
+
+def test_a_served_switch_is_named_by_its_label(
+    guarded_page: Any,
+    server: Server,  # noqa: F811 (the imported fixture)
+) -> None:
+    """marimo's switch is a button named by the <label for> beside it; the site's naming script
+    (exports/a11y/a11y.js) leaves it that name instead of a generic one (WCAG 4.1.2)."""
+    page, guard = guarded_page
+    page.goto(f"{server.url}{LAB.site_dir}/")
+    switch = page.get_by_role("switch", name="Skip predicting")
+    expect(switch).to_have_count(1, timeout=SERVED_RUN_S * 1000)
+    assert switch.get_attribute("aria-label") is None
+    assert guard.blocked == []
