@@ -397,3 +397,40 @@ def test_a_served_switch_is_named_by_its_label(
     expect(switch).to_have_count(1, timeout=SERVED_RUN_S * 1000)
     assert switch.get_attribute("aria-label") is None
     assert guard.blocked == []
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.slug)
+def test_each_served_lessons_check_is_answered_with_the_keyboard_alone(
+    guarded_page: Any,
+    server: Server,  # noqa: F811 (the imported fixture)
+    lesson: Lesson,
+) -> None:
+    """A learner on the keyboard alone reaches the lesson's check for understanding (past the
+    "Skip ..." switch where the lesson asks for a guess or a draft first: Space turns it on),
+    answers it with Space and is told right or not, with why (WCAG 2.1.1). Lesson 1's test
+    above also predicts and commits a guess."""
+    import re
+
+    from tests.notebook_support import lesson_question
+
+    question = lesson_question(lesson.path.stem)
+    options = list(question.options)
+    page, guard = guarded_page
+    page.goto(f"{server.url}{lesson.site_dir}/")
+    expect(page.get_by_role("heading", level=1).first).to_be_visible(timeout=SERVED_RUN_S * 1000)
+    settle(page)
+    page.locator("body").click(position={"x": 1, "y": 1})
+    seen: list[dict[str, Any]] = []
+    skip = page.get_by_role("switch", name=re.compile(r"^Skip"))
+    if skip.count():
+        tab_to(page, lambda f: f["role"] == "switch", seen)
+        page.keyboard.press("Space")
+        expect(skip.first).to_have_attribute("aria-checked", "true")
+        settle(page)
+    focused = tab_to(page, lambda f: f["role"] == "radio" and f["value"] in options, seen)
+    page.keyboard.press("Space")
+    expect(page.get_by_text(question.feedback(focused["value"])).first).to_be_visible(
+        timeout=SERVED_RUN_S * 1000
+    )
+    assert [f for f in seen if not f["drawn"]] == []
+    assert guard.blocked == []
