@@ -17,10 +17,20 @@ Then, per lesson, its static snapshot (the document, exports/document.py): first
 paint and requests, from a local server, cold (goal: under 0.5 s, a handful of requests); and
 lesson 1 opened twice in one browser, the second time with the server gone (offline, from the
 site's service worker): seconds to live, each visit. `BENCH_RUNS=N` sets the runs (default 5).
+
+Last, per lesson, in its WebAssembly page (issue 24, "Quick to answer"), the lesson exported
+once more with a probe dropdown and a cell echoing it added at its end: time to interactive
+(navigation to the page's last change once every cell has drawn) as a ratio to the trivial page
+timed the same way, loaded alternately (goal <= 1.2x); and, on the same page, the recompute after
+the lesson's first dropdown outside a form changes, as a ratio to the probe's trivial update
+(goal <= 3x), each timed from the change to the page's last change (the page then quiet for
+1.5 s). `BENCH_LESSON_RUNS=N` page loads per lesson (default 2), three changes of each per load.
+`--site DIR` measures a site built before; `--speed-only` prints only these per-lesson figures.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import statistics
 import sys
@@ -32,11 +42,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "exports"))
 
 from browser import LoopbackGuard, find_chromium, launch  # noqa: E402
-from build import build_site, export_wasm  # noqa: E402
-from lessons import Lesson  # noqa: E402
+from build import BuildReport, build_site, export_wasm  # noqa: E402
+from lessons import Lesson, discover  # noqa: E402
 from serve import serving  # noqa: E402
 
 RUNS = int(os.environ.get("BENCH_RUNS", "5"))
+SPEED_RUNS = int(os.environ.get("BENCH_LESSON_RUNS", "2"))  # page loads per lesson
+SPEED_REPEATS = 3  # changes of each control per load
 TRIVIAL = '''"""Trivial page
 
 The baseline of the start-up benchmark: marimo alone, one output.
@@ -148,30 +160,211 @@ def offline_second_visit(browser, site: Path, lesson: Lesson) -> tuple[float, fl
     return first, second
 
 
+# --- Per lesson, in the WebAssembly page: a control's recompute vs a trivial cell's update ----
+# Each lesson is exported once more with two cells added at its end: a probe dropdown and a cell
+# that echoes it (the trivial update). In one page load: time to interactive (the page live),
+# then, alternating, the probe's update and the lesson's first dropdown's recompute, each timed
+# from the change to the last change of the page (a MutationObserver; the page quiet for
+# QUIET_MS after it). Lessons with a "Skip predicting" switch have it switched on first, so the
+# dropdown recomputes what it shows (not only a waiting note).
+PROBE_CELLS = """
+
+@app.cell
+def _():
+    import marimo as _mo
+
+    bench_probe = _mo.ui.dropdown(["a", "b", "c"], value="a", label="bench probe")
+    bench_probe
+    return (bench_probe,)
+
+
+@app.cell
+def _(bench_probe):
+    import marimo as _mo
+
+    _mo.Html(f"<p data-bench-echo>{bench_probe.value}</p>")
+    return
+
+"""
+QUIET_MS = 1500
+# Installed in every page before it loads: the time (ms since navigation) of its last change.
+WATCH = """window.__benchLast = 0;
+document.addEventListener("DOMContentLoaded", () => {
+  window.__benchLast = performance.now();
+  new MutationObserver(() => (window.__benchLast = performance.now())).observe(document.body,
+    { subtree: true, childList: true, characterData: true, attributes: true });
+});"""
+QUIET = f"() => performance.now() - window.__benchLast >= {QUIET_MS}"
+
+
+def probe_copy(lesson: Lesson, folder: Path) -> Lesson:
+    """``lesson`` exported with the probe cells added (a copy, as the build makes its copies)."""
+    from copies import write_copy
+
+    assert lesson.info is not None
+    copy = write_copy(lesson.path, folder / lesson.slug, lesson.title)
+    text = copy.read_text(encoding="utf-8")
+    marker = '\nif __name__ == "__main__":'
+    if text.count(marker) != 1:
+        raise SystemExit(f"{lesson.slug}: no single `if __name__ == '__main__':`")
+    copy.write_text(text.replace(marker, PROBE_CELLS + marker), encoding="utf-8")
+    return Lesson(copy, lesson.slug, lesson.number, lesson.title, "", f"bench/{lesson.slug}")
+
+
+def settle_ms(page, act) -> float:  # type: ignore[no-untyped-def]
+    """Milliseconds from ``act()`` to the page's last change (then quiet for QUIET_MS)."""
+    page.wait_for_function(QUIET, timeout=TIMEOUT_MS)
+    start = float(page.evaluate("performance.now()"))
+    act()
+    page.wait_for_timeout(100)
+    page.wait_for_function(QUIET, timeout=TIMEOUT_MS, polling=100)
+    return float(page.evaluate("window.__benchLast")) - start
+
+
+LABEL = "el => ((el.labels && el.labels[0] && el.labels[0].innerText) || el.id).trim()"
+
+
+def change(page, select) -> float:  # type: ignore[no-untyped-def]
+    """Milliseconds until the page has redrawn after ``select`` takes another option."""
+    return settle_ms(page, lambda: select.select_option(other_option(select)))
+
+
+def other_option(select) -> str:  # type: ignore[no-untyped-def]
+    options = select.evaluate("el => [...el.options].map((o) => o.value)")
+    current = select.evaluate("el => el.value")
+    return str(next(value for value in options if value != current))
+
+
+def booted(browser, url: str, ready: str):  # type: ignore[no-untyped-def]
+    """A fresh context's page at ``url``, and the seconds from navigation to its last change
+    once ``ready`` (the page's last cell's output) is there: every cell has drawn."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    guard = LoopbackGuard()
+    guard.install(context)
+    context.add_init_script(WATCH)
+    page = context.new_page()
+    page.goto(url)
+    page.locator(ready).first.wait_for(state="attached", timeout=TIMEOUT_MS)
+    page.wait_for_function(QUIET, timeout=TIMEOUT_MS, polling=100)
+    if guard.blocked:
+        raise SystemExit(f"{url} made third-party requests: {guard.blocked[:3]}")
+    return context, page, float(page.evaluate("window.__benchLast")) / 1000
+
+
+def lesson_speed(browser, url: str, repeats: int) -> tuple[float, list[float], list[float], str]:  # type: ignore[no-untyped-def]
+    """Seconds to interactive; the probe's and the lesson dropdown's update times (ms); its
+    label."""
+    context, page, live = booted(browser, url, "[data-bench-echo]")
+    skip = page.get_by_role("switch", name="Skip predicting")
+    if skip.count():
+        settle_ms(page, skip.first.click)
+    probe = page.get_by_label("bench probe")
+    probe_select = (
+        probe if probe.evaluate("el => el.tagName") == "SELECT" else probe.locator("select")
+    )
+    selects = [
+        select
+        for select in page.locator("select:visible").all()
+        if select.evaluate("el => !el.closest('marimo-form')")
+        and select.evaluate(LABEL) != "bench probe"
+    ]
+    control = selects[0] if selects else None
+    label = control.evaluate(LABEL) if control is not None else ""
+    trivial: list[float] = []
+    recompute: list[float] = []
+    for _ in range(repeats):
+        trivial.append(change(page, probe_select))
+        if control is not None:
+            recompute.append(change(page, control))
+    context.close()
+    return live, trivial, recompute, label
+
+
+def speed_report(browser, url: str, probes: list[Lesson], runs: int, repeats: int) -> None:  # type: ignore[no-untyped-def]
+    """Per lesson: interactive vs the trivial page (loaded alternately, same method), and the
+    dropdown's recompute vs the probe's update on the same page; medians."""
+    trivial_live: list[float] = []
+    for lesson in probes:
+        lives: list[float] = []
+        trivial: list[float] = []
+        recompute: list[float] = []
+        label = ""
+        for _ in range(runs):
+            context, _page, seconds = booted(browser, f"{url}bench/trivial/", "[data-bench-ready]")
+            context.close()
+            trivial_live.append(seconds)
+            live, probe_ms, control_ms, label = lesson_speed(
+                browser, f"{url}{lesson.site_dir}/", repeats
+            )
+            lives.append(live)
+            trivial += probe_ms
+            recompute += control_ms
+        base = statistics.median(trivial_live)
+        line = (
+            f"export: {lesson.slug:<28} interactive {statistics.median(lives):6.2f} s "
+            f"({statistics.median(lives) / base:4.2f}x trivial {base:5.2f} s, goal <= 1.2x)"
+        )
+        if recompute:
+            cell, control = statistics.median(trivial), statistics.median(recompute)
+            line += (
+                f"; recompute of '{label[:30]}' {control:6.0f} ms vs a trivial cell {cell:4.0f} "
+                f"ms: {control / cell:5.2f}x (goal <= 3x; {len(recompute)} changes)"
+            )
+        else:
+            line += "; no dropdown outside a form to change"
+        print(line, flush=True)
+
+
+def export_speed_pages(site: Path, lessons: list[Lesson], wheel: Path, tmp: Path) -> list[Lesson]:
+    """The trivial page and each lesson's probe copy, exported into ``site/bench/``."""
+    notebook = tmp / "trivial_wasm.py"
+    notebook.write_text(TRIVIAL, encoding="utf-8")
+    trivial = Lesson(notebook, "trivial", "", "Trivial page", "", "bench/trivial")
+    (site / trivial.site_dir).mkdir(parents=True, exist_ok=True)
+    export_wasm(trivial, site / trivial.site_dir, wheel)
+    probes = [probe_copy(lesson, tmp / "probes") for lesson in lessons]
+    for probe in probes:
+        (site / probe.site_dir).mkdir(parents=True, exist_ok=True)
+        export_wasm(probe, site / probe.site_dir, wheel)
+    return probes
+
+
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--site", type=Path, help="a site built before (its bench/ is rewritten)")
+    parser.add_argument(
+        "--speed-only", action="store_true", help="only the per-lesson WebAssembly speed ratios"
+    )
+    args = parser.parse_args()
     chromium = find_chromium()
     with tempfile.TemporaryDirectory() as tmp:
-        site = Path(tmp) / "site"
-        start = time.perf_counter()
-        report = build_site(site, log=lambda _msg: None, pictures=chromium is not None)
-        build_s = time.perf_counter() - start
-        size = sum(p.stat().st_size for p in site.rglob("*") if p.is_file())
+        if args.site:
+            site = args.site
+            report = BuildReport(site, pages=discover())
+        else:
+            site = Path(tmp) / "site"
+            start = time.perf_counter()
+            report = build_site(site, log=lambda _msg: None, pictures=chromium is not None)
+            build_s = time.perf_counter() - start
+            size = sum(p.stat().st_size for p in site.rglob("*") if p.is_file())
+            print(f"export: site build ({len(report.pages)} pages)      {build_s:8.1f} s")
+            print(f"export: site total size                {size / 1e6:8.1f} MB  (goal < 60 MB)")
         wheels = sorted(site.glob("wheels/asyncfail-*.whl"))
-        print(f"export: site build ({len(report.pages)} pages)      {build_s:8.1f} s")
-        print(f"export: site total size                {size / 1e6:8.1f} MB  (goal < 60 MB)")
         for wheel in wheels:
             print(f"export: asyncfail wheel                {wheel.stat().st_size / 1e3:8.1f} kB")
-
-        notebook = Path(tmp) / "trivial_wasm.py"
-        notebook.write_text(TRIVIAL, encoding="utf-8")
-        trivial = Lesson(notebook, "trivial", "", "Trivial page", "", "bench/trivial")
-        (site / trivial.site_dir).mkdir(parents=True)
-        export_wasm(trivial, site / trivial.site_dir, wheels[0])
+        probes = export_speed_pages(site, report.pages, wheels[0], Path(tmp))
 
         if chromium is None:
             print("export: WebAssembly start-up skipped (apt-get install chromium to measure)")
             return
         from playwright.sync_api import sync_playwright
+
+        if args.speed_only:
+            with serving(site) as url, sync_playwright() as playwright:
+                browser = launch(playwright, chromium)
+                speed_report(browser, url, probes, SPEED_RUNS, SPEED_REPEATS)
+                browser.close()
+            return
 
         samples: dict[str, list[tuple[float, float]]] = {"trivial": [], "lab": []}
         with serving(site) as url, sync_playwright() as playwright:
@@ -210,6 +403,10 @@ def main() -> None:
             f"export: lesson 1 live, first visit {first:6.2f} s; second visit offline "
             f"{second:6.2f} s ({second / first:4.2f}x)"
         )
+        with serving(site) as url, sync_playwright() as playwright:
+            browser = launch(playwright, chromium)
+            speed_report(browser, url, probes, SPEED_RUNS, SPEED_REPEATS)
+            browser.close()
 
 
 if __name__ == "__main__":

@@ -16,14 +16,25 @@ fixes in the page the build writes:
 What stays upstream (reported to marimo and vega-embed, not patched here): the elements
 themselves; this names them after marimo draws them. The lessons' own headings and texts are
 the notebooks'. The names are words of the site (``asyncfail.course.site``).
+
+The course server (``make serve``, ``course_server.py``) answers marimo's pages itself: its
+``AccessiblePages`` middleware gives each the same fixes as it leaves the server.
 """
 
 from __future__ import annotations
 
 import html
+from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
+from typing import Any
 
 from asyncfail.course import site
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+App = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 HERE = Path(__file__).resolve().parent / "a11y"
 ROOT_TAG = '<div id="root">'
@@ -52,3 +63,50 @@ def accessible(page: str, name: str) -> str:
             raise SystemExit(f"export: {name}: the marimo page has no single {tag}")
     page = page.replace(ROOT_TAG, '<div id="root" role="main">')
     return page.replace("<head>", f"<head>\n{head_additions()}", 1)
+
+
+class AccessiblePages:
+    """An ASGI middleware for the course server (``make serve``): every marimo page it answers
+    (HTML holding marimo's ``<div id="root">``) gets what ``accessible`` gives the built site's
+    pages, so a served lesson and a published one carry the same fixes. Other responses (the
+    home, which is the site's own HTML, marimo's assets, the API, websockets, a HEAD request)
+    pass untouched; a changed page loses its ``etag`` (it no longer names these bytes)."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope.get("method") != "GET":
+            await self.app(scope, receive, send)
+            return
+        start: Message | None = None
+        body: list[bytes] = []
+
+        async def collect(message: Message) -> None:
+            nonlocal start
+            if message["type"] == "http.response.start":
+                headers = dict(message.get("headers") or [])
+                if not headers.get(b"content-type", b"").startswith(b"text/html") or (
+                    b"content-encoding" in headers
+                ):
+                    await send(message)
+                    return
+                start = message
+                return
+            if start is None or message["type"] != "http.response.body":
+                await send(message)
+                return
+            body.append(message.get("body", b""))
+            if message.get("more_body", False):
+                return
+            page = b"".join(body)
+            text = page.decode("utf-8", errors="replace")
+            if text.count(ROOT_TAG) == 1 and text.count("<head>") == 1:
+                page = accessible(text, scope["path"]).encode("utf-8")
+                drop = {b"content-length", b"etag"}
+                kept = [(k, v) for k, v in start.get("headers") or [] if k.lower() not in drop]
+                start = {**start, "headers": [*kept, (b"content-length", b"%d" % len(page))]}
+            await send(start)
+            await send({"type": "http.response.body", "body": page})
+
+        await self.app(scope, receive, collect)

@@ -34,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import marimo
 import uvicorn
+from a11y import AccessiblePages
 from class_guard import ClassGuard
 from copies import write_copy
 from home import HomeLinks, home_page
@@ -109,7 +110,8 @@ def course_app(
     max_sessions: int = MAX_SESSIONS,
     session_ttl: int = SESSION_TTL,
 ) -> ClassGuard:
-    """The course as one ASGI app, guarded for a class (``ClassGuard``). Lesson copies are
+    """The course as one ASGI app, guarded for a class (``ClassGuard``), each marimo page with
+    the site's accessibility fixes (``a11y.AccessiblePages``). Lesson copies are
     written into ``folder``; ``cleanup`` runs when the server shuts down."""
     lessons = discover()
     apps = lesson_apps(lessons, folder)
@@ -155,7 +157,8 @@ def course_app(
             cleanup()
 
     course = Starlette(routes=routes, lifespan=lifespan)
-    return ClassGuard(course, live_verify=live_verify, max_sessions=max_sessions)
+    pages = AccessiblePages(course)
+    return ClassGuard(pages, live_verify=live_verify, max_sessions=max_sessions)
 
 
 def main() -> None:

@@ -2,6 +2,7 @@
 suite runs in parallel (``make pytest`` runs pytest-xdist), what keeps a session's one costly
 build on one worker."""
 
+from collections.abc import Generator
 from pathlib import Path
 
 import pytest
@@ -28,9 +29,11 @@ ONE_WORKER: dict[str, str] = {
 }
 
 
-# tryfirst: xdist's own hook turns the marker into the test's group; it must see the marker.
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+# A wrapper: the markers are set before xdist's own hook turns them into each test's group.
+@pytest.hookimpl(wrapper=True)
+def pytest_collection_modifyitems(
+    config: pytest.Config, items: list[pytest.Item]
+) -> Generator[None, None, None]:
     for item in items:
         if not item.path.is_relative_to(TESTS):
             continue
@@ -39,6 +42,32 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             if key in ONE_WORKER:
                 item.add_marker(pytest.mark.xdist_group(ONE_WORKER[key]))
                 break
+    yield
+    if getattr(config.option, "loadgroup", False):
+        for item in items:
+            keep_group(item)
+
+
+def keep_group(item: pytest.Item) -> None:
+    """Give ``item`` the node id ``--dist loadgroup`` schedules by (``ID@GROUP``), where xdist
+    could not: xdist 3.8 writes the suffix to ``item._nodeid``, which pytest 9.2 no longer reads
+    (its node id is ``item._id``), so every group was spread over every worker and each worker
+    built its own site and booted Pyodide beside the others (tests/test_xdist_groups.py)."""
+    marks = [
+        m.args[0] if m.args else m.kwargs.get("name", "default")
+        for m in item.iter_markers("xdist_group")
+    ]
+    if not marks:
+        return
+    wanted = f"{item.nodeid.split('@')[0]}@{'_'.join(sorted(set(map(str, marks))))}"
+    if item.nodeid == wanted:
+        return
+    if hasattr(item, "_id"):
+        from _pytest.nodeid import NodeId
+
+        item._id = NodeId.parse(wanted)
+    else:
+        item._nodeid = wanted
 
 
 @pytest.fixture(scope="session")

@@ -343,8 +343,12 @@ def errors(mo: Any, lines: Sequence[str], *, kind: str = "warn", lead: str = "")
     """The lines that refuse a learner's input, in one callout of ``kind``: each line escaped
     as plain text (``md_text``, the project's one escaping rule: a ``<script>``, a link or an
     image the learner typed shows as the characters typed), after ``lead`` (the lesson's own
-    Markdown, such as what the lesson uses instead); an empty Markdown when there are none."""
+    Markdown, such as what the lesson uses instead); an empty Markdown when there are none.
+
+    The callout is an alert (``role="alert"``, WCAG 2.2 status messages 4.1.3 and error
+    identification 3.3.1): a screen reader announces the refusal as it appears, without moving
+    the focus from the box the learner is typing in."""
     if not lines:
         return mo.md("")
     said = "\n\n".join(" ".join(filter(None, (lead, md_text(line)))) for line in lines)
-    return mo.callout(mo.md(said), kind=kind)
+    return mo.Html(f'<div role="alert">{mo.callout(mo.md(said), kind=kind).text}</div>')

@@ -12,7 +12,10 @@
 // from asyncfail.course.site). It requests nothing.
 (() => {
   const words = document.currentScript.dataset;
+  // A <label for> names a control too (marimo's switch: its label sits beside it); an
+  // aria-label put on it would hide that name behind a generic one.
   const named = (el) =>
+    (el.labels && el.labels.length > 0) ||
     el.hasAttribute("aria-label") ||
     el.hasAttribute("aria-labelledby") ||
     el.hasAttribute("title") ||

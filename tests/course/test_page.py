@@ -238,3 +238,16 @@ def test_answering_the_recall_question_says_right_or_not_with_why(
         chosen = mo.ui.radio(list(recall.options), value=choice)
         page_html, _ = run_lesson(lessons.notebook(stem), remembered=chosen)
         assert f"{verdict} {plain(recall.explanation)}" in visible_text(page_html)
+
+
+# --- a learner's input, refused ----------------------------------------------------------------
+
+
+def test_a_refused_input_is_an_alert_that_holds_every_line() -> None:
+    """Announced to a screen reader as it appears (WCAG 4.1.3): the callout sits in one element
+    of role alert; no refusal, no alert (an empty alert would still be announced by some)."""
+    view = page.errors(mo, ["Retention: 'x' is not a duration", "Plan: 'y' is not a plan"])
+    assert view.text.startswith('<div role="alert">') and view.text.count('role="alert"') == 1
+    said = visible_text(view.text)
+    assert "Retention: 'x' is not a duration" in said and "Plan: 'y' is not a plan" in said
+    assert 'role="alert"' not in page.errors(mo, []).text
