@@ -83,8 +83,9 @@ def _(QUESTION, mo):
 
 @app.cell(hide_code=True)
 def _(ASSUMPTIONS, DISCLAIMER, mo):
+    # Folded: the first screen holds the fault and the prediction it asks for.
     _assumptions = "\n".join(f"- {a}" for a in ASSUMPTIONS)
-    mo.md(f"### What this model assumes\n\n{_assumptions}\n\n*{DISCLAIMER}*")
+    mo.accordion({"**What this model assumes**": mo.md(f"{_assumptions}\n\n*{DISCLAIMER}*")})
     return
 
 

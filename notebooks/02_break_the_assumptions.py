@@ -128,14 +128,19 @@ def _(mo):
 @app.cell(hide_code=True)
 def _(lesson02, mo, revealed):
     # The debits and the fixes are what the learner predicts: their columns wait for the guess.
-    mo.md(
-        f"## The five assumptions, and what breaks them\n\n{lesson02.assumption_table(revealed)}"
-        + (
-            ""
-            if revealed
-            else "\n\n*What each run gives, and what restores it, shows once "
-            "you commit your guess.*"
-        )
+    # Folded: the first screen holds the starting point and the prediction it asks for.
+    mo.accordion(
+        {
+            "**The five assumptions, and what breaks them**": mo.md(
+                lesson02.assumption_table(revealed)
+                + (
+                    ""
+                    if revealed
+                    else "\n\n*What each run gives, and what restores it, shows once "
+                    "you commit your guess.*"
+                )
+            )
+        }
     )
     return
 
@@ -285,7 +290,6 @@ def _(
     # learner who wants to change one.
     mo.vstack(
         [
-            mo.md("## The settings"),
             start,
             mo.accordion(
                 {

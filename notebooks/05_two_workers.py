@@ -144,12 +144,24 @@ def _(MAX_DURATION_TEXT, controls, lesson05, mo, snapshot):
             for name in lesson05.SAFEGUARDS
         }
     )
+    # One control first, where worker 1 stalls; the timing and the safeguards wait, folded,
+    # for a learner who wants to change one.
     mo.vstack(
         [
             stall,
-            mo.hstack([pause, lease], justify="start", gap=2),
-            mo.md("**Safeguards** (the durable runtime's; the naive loop uses none)"),
-            *(safeguards[name] for name in lesson05.SAFEGUARDS),
+            mo.accordion(
+                {
+                    "**More settings**: the stall, the lease and the safeguards": mo.vstack(
+                        [
+                            mo.hstack([pause, lease], justify="start", gap=2),
+                            mo.md(
+                                "**Safeguards** (the durable runtime's; the naive loop uses none)"
+                            ),
+                            *(safeguards[name] for name in lesson05.SAFEGUARDS),
+                        ]
+                    )
+                }
+            ),
         ]
     )
     return lease, pause, safeguards, stall

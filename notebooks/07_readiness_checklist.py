@@ -110,15 +110,9 @@ def _(earlier, mo, page, recall, remembered, snapshot):
 @app.cell(hide_code=True)
 def _(mo):
     mo.md(r"""
-    The lab's durable runtime was safe **under its assumptions**: one key carried across every
-    delivery attempt, an unknown outcome kept apart from a failure, a lookup by key at the
-    effect boundary, records retained for the whole replay window, and people who own the
-    replay. The readiness checklist asks a design for each of them and tells you which of the
-    sample handoff's recommendations it meets, running its retention and replay window through
-    the idempotency contract experiment.
-
-    Assess a team's design by hand first, then compare with the checklist; then describe your
-    own.
+    The lab's durable runtime was safe **under its assumptions**; the readiness checklist asks a
+    design for each of them and says which of the sample handoff's recommendations it meets.
+    Assess a team's design by hand first, then your own.
     """)
     return
 
@@ -153,11 +147,11 @@ def _(lesson07, mo, page, prediction, skip_prediction, snapshot, team):
         note="*Static snapshot: the checklist's answers are shown without the prediction "
         "step. Open the interactive page to predict first.*",
     )
+    # The team's answers beside the question on them: both on the first screen.
     mo.vstack(
         [
-            mo.md("## A team's design\n\nA team has answered every question of the checklist:"),
-            mo.md(lesson07.team_table(team)),
-            _asking,
+            mo.md("**A team's design.** A team has answered every question of the checklist:"),
+            mo.hstack([mo.md(lesson07.team_table(team)), _asking], widths="equal", gap=1.5),
         ]
     )
     return (revealed,)
@@ -166,7 +160,7 @@ def _(lesson07, mo, page, prediction, skip_prediction, snapshot, team):
 @app.cell
 def _(lesson07, mo, prediction, revealed, team):
     # The checklist's answer on the team's design: after the guess only.
-    lesson07.team_answer(mo, team, prediction.value) if revealed else mo.callout(
+    lesson07.team_answer(mo, team, lesson07.chosen(prediction.value)) if revealed else mo.callout(
         mo.md(
             "Commit your prediction, or switch on *skip predicting*, to see the checklist's "
             "answers for the team's design and the report on your own."

@@ -60,11 +60,6 @@ def _(mo):
     returns*. When a worker dies, the engine recovers the workflow on another process: a step
     whose result is in the journal is not run again, its result is reused; a step without one
     runs again.
-
-    The lab runs this as a third runtime, `--mode checkpoint`: a journal written after the call
-    returns, no dispatch intent, no lookup. The key the step sends is a setting: none, or a
-    stable key made of the workflow id and the step's position (DBOS exposes both, as
-    `DBOS.workflow_id` and `DBOS.step_id`), which only a receiver that deduplicates honours.
     """)
     return
 
@@ -120,6 +115,22 @@ def prediction_controls(mo, page, prediction, skip_prediction, snapshot):
     revealed, _asking = page.ask(mo, prediction, skip_prediction, snapshot)
     _asking
     return (revealed,)
+
+
+@app.cell(hide_code=True)
+def _(mo):
+    # After the prediction, folded: the first screen holds the three runs and the question.
+    mo.accordion(
+        {
+            "**How the lab runs an engine**": mo.md(r"""
+    The lab runs this as a third runtime, `--mode checkpoint`: a journal written after the call
+    returns, no dispatch intent, no lookup. The key the step sends is a setting: none, or a
+    stable key made of the workflow id and the step's position (DBOS exposes both, as
+    `DBOS.workflow_id` and `DBOS.step_id`), which only a receiver that deduplicates honours.
+    """)
+        }
+    )
+    return
 
 
 @app.cell

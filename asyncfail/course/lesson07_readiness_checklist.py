@@ -79,10 +79,7 @@ team carries it across every attempt. Every answer is given, so the checklist de
 check."""
 
 TEAM_HEADER: Final = ("Question", "The team's answer")
-PREDICT_PROMPT: Final = (
-    "**Predict first.** Which checks does the team's design **not meet**? Choose every one "
-    "that applies, or none."
-)
+PREDICT_PROMPT: Final = "**Predict first.** Which checks does it **not meet**? Tick each, or none."
 COMMIT_LABEL: Final = "Compare with the checklist"
 UNMET_TITLE: Final = "Checks not met"
 """How the comparison of the learner's choice with the checklist's is titled."""
@@ -119,12 +116,25 @@ def unmet_titles(report: ReadinessReport) -> list[str]:
 
 
 def prediction_form(mo: Any, snapshot: bool) -> Any:
-    """The prediction: a multiselect of every check (``check_options``) under
-    ``PREDICT_PROMPT`` and a button that commits it. Its value is ``None`` until committed (so
-    ``page.ask`` reads it), then the chosen titles."""
-    return mo.ui.multiselect(
-        options=check_options(), label=PREDICT_PROMPT, full_width=True, disabled=snapshot
-    ).form(submit_button_label=COMMIT_LABEL, bordered=True)
+    """The prediction: a checkbox per check (``check_options``, all six in sight, none
+    ticked) under ``PREDICT_PROMPT`` and a button that commits them. Its value is ``None``
+    until committed (so ``page.ask`` reads it), then a tick per check, by the names ``check0``
+    to ``check5`` (``chosen`` reads them)."""
+    boxes = {
+        f"check{i}": mo.ui.checkbox(label=title, disabled=snapshot)
+        for i, title in enumerate(check_options())
+    }
+    template = "\n\n".join([PREDICT_PROMPT, *(f"{{{name}}}" for name in boxes)])
+    return mo.md(template).batch(**boxes).form(submit_button_label=COMMIT_LABEL, bordered=True)
+
+
+def chosen(value: object) -> list[str] | None:
+    """The checks a committed ``prediction_form`` ticks, in ``check_options``' order; ``None``
+    before it is committed."""
+    if value is None:
+        return None
+    ticks = value if isinstance(value, dict) else {}
+    return [title for i, title in enumerate(check_options()) if ticks.get(f"check{i}") is True]
 
 
 ANSWER_HEADING: Final = "### The checklist's answer for the team's design"

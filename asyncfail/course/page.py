@@ -47,12 +47,13 @@ def is_snapshot(mo: Any) -> bool:
 
 def heading(mo: Any, info: LessonInfo, snapshot: bool) -> Any:
     """The lesson's title, the snapshot banner when it is one, and what the learner will be
-    able to do."""
-    outcomes = "\n".join(f"- {outcome}" for outcome in info.outcomes)
+    able to do, in one paragraph (a list of three took a fifth of the first screen, which
+    must hold the lesson's main control and its result)."""
+    outcomes = "; ".join(info.outcomes)
     parts = [mo.md(f"# {info.title}")]
     if snapshot:
         parts.append(mo.callout(mo.md(SNAPSHOT_BANNER), kind="info"))
-    parts.append(mo.md(f"{OBJECTIVES_TITLE}\n\n{outcomes}"))
+    parts.append(mo.md(f"{OBJECTIVES_TITLE} {outcomes}."))
     return mo.vstack(parts)
 
 

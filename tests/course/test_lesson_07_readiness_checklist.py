@@ -93,7 +93,8 @@ def test_a_committed_prediction_is_compared_with_the_checklist(chosen: str, said
         "all": lesson07.check_options(),
         "none": [],
     }[chosen]
-    page, defs = run_lesson(nb, prediction=SimpleNamespace(value=value))
+    ticks = {f"check{i}": t in value for i, t in enumerate(lesson07.check_options())}
+    page, defs = run_lesson(nb, prediction=SimpleNamespace(value=ticks))
     assert defs["revealed"] is True
     text = visible_text(page)
     assert said in text and lesson07.ANSWER_HEADING.removeprefix("### ") in text
