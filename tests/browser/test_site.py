@@ -215,7 +215,7 @@ def test_course_home_shows_the_course_and_every_lesson_in_order(
         expect(picture).to_be_visible()
         loaded = "img => img.complete || new Promise(done => img.addEventListener('load', done))"
         picture.evaluate(loaded)
-        assert picture.evaluate("img => img.naturalWidth") == 1200
+        assert picture.evaluate("img => img.naturalWidth") == 1280
     social = page.locator('meta[property="og:image"]').get_attribute("content")
     assert social == f"{BASE_URL}{LAB.site_dir}/picture.png"
     assert page.request.get(site_url + social.removeprefix(BASE_URL)).status == 200
