@@ -194,23 +194,17 @@ def _(mo, narrate, page, results, revealed, sequence_view, step):
     return
 
 
-@app.cell(hide_code=True)
-def _(mo):
-    mo.md(r"""
-    ## The same run in a terminal
-
-    The CLI runs the same model and prints the same result as JSON (from a checkout, after
-    `make test` or `make serve` created `.venv`):
-    """)
-    return
-
-
 @app.cell
 def _(Fault, Scenario, command_lines, fault, mo, results, revealed, to_json):
     _commands = command_lines(Scenario(fault=Fault(fault.value)))
     # The JSON holds the counts: shown once the learner has committed a guess (or skipped).
-    mo.vstack(
+    # Folded: the page stays one idea long; the terminal is for the learner who wants it.
+    _terminal = mo.vstack(
         [
+            mo.md(
+                "The CLI runs the same model and prints the same result as JSON (from a "
+                "checkout, after `make test` or `make serve` created `.venv`):"
+            ),
             mo.md(f"```sh\n{_commands}\n```"),
             mo.accordion(
                 {
@@ -224,6 +218,7 @@ def _(Fault, Scenario, command_lines, fault, mo, results, revealed, to_json):
             else mo.md("*The JSON each command prints shows once you commit your guess.*"),
         ]
     )
+    mo.accordion({"**The same run in a terminal**": _terminal})
     return
 
 
@@ -262,8 +257,17 @@ def _(mo):
 
     Everything above is a model. A skeptic asks whether a real worker, killed at the same point,
     behaves as the model says. The **reference implementation** (`asyncfail/reference/`, short
-    modules meant to be read) runs both runtimes on real parts:
+    modules meant to be read) runs both runtimes on real parts, and sets each case beside the
+    model.
+    """)
+    return
 
+
+@app.cell(hide_code=True)
+def _(mo):
+    mo.accordion(
+        {
+            "**How the reference implementation runs it on real parts**": mo.md(r"""
     - a **worker process** per delivery, with a real HTTP client and a real timeout; the durable
       one writes its dispatch intent to its own SQLite journal *before* the call, and looks the
       key up at the receiver *before* any second call;
@@ -278,6 +282,8 @@ def _(mo):
     setting, reads the real ledger, journal and queue afterwards, and sets each case beside the
     model.
     """)
+        }
+    )
     return
 
 

@@ -416,7 +416,9 @@ def _(
 
 @app.cell(hide_code=True)
 def _(command_lines, mo, scenario):
-    mo.md(f"## The same runs in a terminal\n\n```sh\n{command_lines(scenario)}\n```")
+    mo.accordion(
+        {"**The same runs in a terminal**": mo.md(f"```sh\n{command_lines(scenario)}\n```")}
+    )
     return
 
 

@@ -249,10 +249,23 @@ def _(
         _parts = [mo.md("## Could a stall elsewhere still debit twice?"), mo.md(_text)]
         if _example is not None and _command is not None:
             _result = simulate_each_mode(_example)[Mode.DURABLE]
-            _parts += [
-                mo.md(f"```sh\n{_command}\n```"),
-                page.chart(mo, time_timeline_spec(_result, width=560), timeline_table(_result)),
-            ]
+            # Folded: the page stays under a few screens; the run is there to open.
+            _parts.append(
+                mo.accordion(
+                    {
+                        "**The smallest such run**, and the command that replays it": mo.vstack(
+                            [
+                                mo.md(f"```sh\n{_command}\n```"),
+                                page.chart(
+                                    mo,
+                                    time_timeline_spec(_result, width=560),
+                                    timeline_table(_result),
+                                ),
+                            ]
+                        )
+                    }
+                )
+            )
         _view = mo.vstack(_parts)
     else:
         _view = mo.md("")
@@ -262,7 +275,9 @@ def _(
 
 @app.cell(hide_code=True)
 def _(command_lines, mo, scenario):
-    mo.md(f"## The same runs in a terminal\n\n```sh\n{command_lines(scenario)}\n```")
+    mo.accordion(
+        {"**The same runs in a terminal**": mo.md(f"```sh\n{command_lines(scenario)}\n```")}
+    )
     return
 
 

@@ -359,7 +359,7 @@ def _(
 
 
 @app.cell
-def _(assess, design, input_errors, mo, page, revealed):
+def _(assess, design, input_errors, lesson07, mo, page, revealed):
     report = assess(design)
     _errors = [
         page.errors(mo, input_errors, kind="danger", lead="**Not read; treated as unknown.**")
@@ -381,7 +381,9 @@ def _(assess, design, input_errors, mo, page, revealed):
                 mimetype=page.MARKDOWN_MIME,
                 label="Download the report (Markdown)",
             ),
-            mo.Html(report.html(standalone=False)),
+            mo.md(lesson07.status_table(report)),
+            # Folded: the whole report is three screens long; its verdicts are in the table.
+            mo.accordion({"**Read the whole report**": mo.Html(report.html(standalone=False))}),
         ]
     )
     return (report,)

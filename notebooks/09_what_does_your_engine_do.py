@@ -239,9 +239,9 @@ def _(mo, revealed):
 
 @app.cell(hide_code=True)
 def _(mo):
-    mo.md(r"""
-    ## Run DBOS yourself
-
+    mo.accordion(
+        {
+            "**Run DBOS yourself**": mo.md(r"""
     The table is recorded by `make engine-record`, with the date, the DBOS version and the
     platform it ran on; `tests/engines/` compares a fresh run with it. From a checkout (after
     `make test` or `make lab` created `.venv`; a minute or two):
@@ -250,6 +250,8 @@ def _(mo):
     .venv/bin/asyncfail verify --engine dbos --format text
     ```
     """)
+        }
+    )
     return
 
 

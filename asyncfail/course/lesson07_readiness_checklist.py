@@ -176,3 +176,13 @@ def team_answer(mo: Any, report: ReadinessReport, chosen: object) -> Any:
             mo.md(REST_LINE.format(rest=counted(rest, "check"))),
         ]
     )
+
+
+STATUS_HEADER: Final = ("Check", "Your design")
+
+
+def status_table(report: ReadinessReport) -> str:
+    """Each check of ``report`` and its status, as a Markdown table: the report's verdicts in
+    sight while the whole report stays folded."""
+    rows = tuple(((c.title,), (STATUS_LABELS[c.status],)) for c in report.checks)
+    return md_table(Table(header=STATUS_HEADER, rows=rows), left=True)
