@@ -301,12 +301,16 @@ def _(mo, verification):
 @app.cell
 def _(live_run, mo, revealed, verification):
     # The recorded table gives every case's outcome, the predicted ones included.
+    _live = mo.md(verification.live_text(live_run is not None, mo.app_meta().request))
     mo.vstack(
         [
             verification.verdict_view(mo, verification.recorded())
             if revealed
             else mo.md("*The recorded table shows once you commit your guess.*"),
-            mo.md(verification.live_text(live_run is not None, mo.app_meta().request)),
+            # Folded where the page cannot run it: then it only says how to, from a checkout.
+            _live
+            if live_run is not None
+            else mo.accordion({"**Run the verification yourself**": _live}),
             *([] if live_run is None else [live_run]),
         ]
     )
@@ -338,9 +342,9 @@ def _(live_run, mo, verification):
 
 @app.cell(hide_code=True)
 def _(mo):
-    mo.md(r"""
-    **What the table shows, and what it does not**
-
+    mo.accordion(
+        {
+            "**What the table shows, and what it does not**": mo.md(r"""
     - **Attempts, effects and outcome are counted on real state**: deliveries in the queue, rows
       in the ledger, the journal's result. The model's definitions read them the same way.
     - **The workers' exits are the crashes**: `SIGKILL` where the model records
@@ -350,6 +354,8 @@ def _(mo):
       workers) keep the seed's values, and one run per case shows what happened, not everything
       that could; timing it never exercised stays the model's claim.
     """)
+        }
+    )
     return
 
 

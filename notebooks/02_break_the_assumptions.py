@@ -385,24 +385,46 @@ def _(
         return page.chart(mo, time_timeline_spec(result, width=380), timeline_table(result))
 
     if revealed:
+        # The two views of the traces as two tabs, the sequence view first: one screen, not two.
         _view = mo.vstack(
             [
-                mo.md(
-                    "## The traces, message by message\n\n"
-                    "Each actor is a lane; each message an arrow from sender to receiver, in "
-                    "step order. A crash or a timeout is marked where it cuts an arrow."
+                mo.md("## The traces"),
+                mo.ui.tabs(
+                    {
+                        "Message by message": mo.vstack(
+                            [
+                                mo.md(
+                                    "Each actor is a lane; each message an arrow from sender to "
+                                    "receiver, in step order. A crash or a timeout is marked "
+                                    "where it cuts an arrow."
+                                ),
+                                mo.hstack(
+                                    [_sequence_panel(m) for m in results],
+                                    widths="equal",
+                                    gap=2,
+                                    align="start",
+                                ),
+                            ]
+                        ),
+                        "Against time": mo.vstack(
+                            [
+                                mo.md(
+                                    "Each dashed line is a delivery; the events of one delivery "
+                                    "happen at the same instant. The blue band on the "
+                                    "receiver's lane is how long each idempotency record "
+                                    "counts: where a record expires the band breaks, so a "
+                                    "redelivery that comes in the gap finds no record."
+                                ),
+                                mo.hstack(
+                                    [_trace_panel(m) for m in results],
+                                    widths="equal",
+                                    gap=2,
+                                    align="start",
+                                ),
+                            ]
+                        ),
+                    }
                 ),
-                mo.hstack(
-                    [_sequence_panel(m) for m in results], widths="equal", gap=2, align="start"
-                ),
-                mo.md(
-                    "## The same traces against time\n\n"
-                    "Each dashed line is a delivery; the events of one delivery happen at the "
-                    "same instant. The blue band on the receiver's lane is how long each "
-                    "idempotency record counts: where a record expires the band breaks, so a "
-                    "redelivery that comes in the gap finds no record."
-                ),
-                mo.hstack([_trace_panel(m) for m in results], widths="equal", gap=2, align="start"),
                 mo.callout(
                     mo.md(lesson02.restore_text(scenario, results[Mode.DURABLE])), kind="success"
                 ),

@@ -220,9 +220,16 @@ def _(
         "Commit a guess for each runtime, or switch on *skip predicting*, to see the runs.",
         results,
         prediction,
+        # The two views of a run as two tabs, the sequence view first: one screen, not two.
         extra=lambda result: [
-            page.chart(mo, *sequence_view(result, width=380)),
-            page.chart(mo, time_timeline_spec(result, width=380), timeline_table(result)),
+            mo.ui.tabs(
+                {
+                    "Message by message": page.chart(mo, *sequence_view(result, width=380)),
+                    "Against time": page.chart(
+                        mo, time_timeline_spec(result, width=380), timeline_table(result)
+                    ),
+                }
+            )
         ],
         above=[mo.md("## Both workers, message by message, then against time")],
         feedback_first=True,

@@ -285,25 +285,13 @@ CASES: tuple[Case, ...] = (
 """Every lesson, in course order (``test_every_lesson_has_a_case`` keeps it so)."""
 
 PENDING_EXPLORER = frozenset({"04_explore_every_failure"})
-BROKEN = frozenset({"08_review_handoff"})
-DRAFT_NOT_COMMITTED = (
-    "lesson 8: pressing “Compare my draft” in a served lesson does not reveal the handoff (the "
-    "form's value does, headless: tests/course); found by this test, not fixed yet"
-)
 
 
-def cases(
-    *, pending: frozenset[str] = frozenset(), broken: frozenset[str] = frozenset()
-) -> list[Any]:
-    """Every case; those ``pending`` (lesson 4) may fail until the explorer's branch lands,
-    those ``broken`` must fail until fixed (strict: a fix shows here)."""
+def cases(*, pending: frozenset[str] = frozenset()) -> list[Any]:
+    """Every case; those ``pending`` (lesson 4) may fail until the explorer's branch lands."""
 
     def marks(stem: str) -> list[Any]:
-        if stem in pending:
-            return [pytest.mark.xfail(strict=False, reason=EXPLORER)]
-        if stem in broken:
-            return [pytest.mark.xfail(strict=True, reason=DRAFT_NOT_COMMITTED)]
-        return []
+        return [pytest.mark.xfail(strict=False, reason=EXPLORER)] if stem in pending else []
 
     return [pytest.param(case, id=case.stem[:2], marks=marks(case.stem)) for case in CASES]
 
@@ -318,7 +306,8 @@ def test_every_lesson_has_a_case() -> None:
 _EVERYTHING = """() => {
   const parts = [];
   const walk = (root) => {
-    parts.push(root.textContent || '');
+    // A document's own textContent is null: read its element's.
+    parts.push((root.documentElement || root).textContent || '');
     for (const el of root.querySelectorAll('*')) {
       for (const a of el.attributes) parts.push(a.value);
       if (el.shadowRoot) walk(el.shadowRoot);
@@ -364,7 +353,7 @@ def height(page: Page) -> int:
 
 def control(page: Page, case: Case) -> Any:
     if case.role == "number":
-        return page.get_by_role("spinbutton").first
+        return page.get_by_label("Number input").first
     if case.role == "button":
         return page.get_by_role("button", name=case.control).first
     return page.get_by_label(case.control).first
@@ -435,7 +424,7 @@ def wait_for_words(page: Page, words: set[str]) -> str:
 # The tests, served by CPython.
 
 
-@pytest.mark.parametrize("case", cases(pending=PENDING_EXPLORER, broken=BROKEN))
+@pytest.mark.parametrize("case", cases(pending=PENDING_EXPLORER))
 def test_no_answer_before_the_guess(visit: Any, server: Server, case: Case) -> None:  # noqa: F811
     words = case.answer()
     assert words, "an answer to look for"
@@ -468,7 +457,7 @@ TALL: dict[str, str] = {}
 """Lessons known to be taller than ``HEIGHT_LIMIT`` after the guess, and why."""
 
 
-@pytest.mark.parametrize("case", cases(pending=PENDING_EXPLORER, broken=BROKEN))
+@pytest.mark.parametrize("case", cases(pending=PENDING_EXPLORER))
 def test_no_console_warning_and_a_page_under_3000_px(
     visit: Any,
     server: Server,  # noqa: F811

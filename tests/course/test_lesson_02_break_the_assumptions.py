@@ -116,7 +116,7 @@ def test_the_sequence_view_comes_first_and_the_time_view_below_it() -> None:
     assert [s["title"] for s in specs] == [s["title"] for s in sequences + times]
     text = visible_text(page)
     assert "stacked" not in text
-    assert text.index("message by message") < text.index("The same traces against time")
+    assert text.index("Message by message") < text.index("Against time")
 
 
 def test_the_table_names_each_assumption_its_breaker_and_the_models_counts() -> None:

@@ -316,3 +316,15 @@ def test_a_lone_surrogate_owner_and_400_nines_get_inline_messages() -> None:
     assert "lone surrogate" in text and "is longer than 30 days" in text
     assert "10,000,000" not in text and "Traceback" not in text
     assert defs["report"] == assess(defs["design"])
+
+
+def test_the_report_shows_each_checks_status_and_folds_the_whole_report() -> None:
+    # The page stays a few screens long: the verdicts in a table, the report behind a fold.
+    page, defs = run(key_across_attempts=mo.ui.radio(["no"], value="no"))
+    report = defs["report"]
+    text = visible_text(page)
+    for check in report.checks:
+        assert f"{check.title} {STATUS_LABELS[check.status]}" in text
+    assert "Not met" in text  # the one answer given fails the first P0 check
+    folded = re.search(r"<marimo-accordion data-labels='[^']*Read the whole report", page)
+    assert folded and report.html(standalone=False) in page
