@@ -255,10 +255,8 @@ def _(mo):
     mo.md(r"""
     ## Does the model tell the truth?
 
-    Everything above is a model. A skeptic asks whether a real worker, killed at the same point,
-    behaves as the model says. The **reference implementation** (`asyncfail/reference/`, short
-    modules meant to be read) runs both runtimes on real parts, and sets each case beside the
-    model.
+    Everything above is a model. The **reference implementation** (`asyncfail/reference/`) runs
+    both runtimes on real parts, killed at the same points, and sets each case beside the model.
     """)
     return
 

@@ -163,7 +163,8 @@ def comparison_panel(engine_lesson, mo, page, prediction, results, revealed, tab
         )
         _view = mo.vstack(
             [
-                *page.feedback(mo, _checks),
+                # The judged guesses side by side, as the runs are.
+                mo.hstack(page.feedback(mo, _checks), widths="equal", gap=2, align="start"),
                 engine_lesson.engine_view(mo, results, table),
             ]
         )

@@ -256,7 +256,8 @@ def reveal(
         gap=2,
         align="start",
     )
-    said = feedback(mo, checks)
+    # The judged guesses side by side, one per runtime, as the panels are: a line, not a column.
+    said = [mo.hstack(feedback(mo, checks), widths="equal", gap=2, align="start")] if checks else []
     middle = [*said, panels] if feedback_first else [panels, *said]
     return mo.vstack([*above, *middle, *below])
 
