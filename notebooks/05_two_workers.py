@@ -73,8 +73,7 @@ def recall_question(Question):
             "The first run it found, however long.",
         ),
         answer=(
-            "The smallest counterexample: fewest injections, then fewest events, with its"
-            " command."
+            "The smallest counterexample: fewest injections, then fewest events, with its command."
         ),
         explanation=(
             "The explorer runs every fault plan up to its bound and keeps the smallest "
@@ -246,6 +245,7 @@ def _(
     revealed,
     scenario,
     simulate_each_mode,
+    snapshot,
     time_timeline_spec,
     timeline_table,
 ):
@@ -256,22 +256,17 @@ def _(
         _parts = [mo.md("## Could a stall elsewhere still debit twice?"), mo.md(_text)]
         if _example is not None and _command is not None:
             _result = simulate_each_mode(_example)[Mode.DURABLE]
-            # Folded: the page stays under a few screens; the run is there to open.
+            _label = "**The smallest such run**, and the command that replays it"
+            _run = mo.vstack(
+                [
+                    mo.md(f"```sh\n{_command}\n```"),
+                    page.chart(mo, time_timeline_spec(_result, width=560), timeline_table(_result)),
+                ]
+            )
+            # Folded: the page stays under a few screens; the run is there to open. A snapshot,
+            # a document to read, shows it (a chart in a closed fold would be drawn at no size).
             _parts.append(
-                mo.accordion(
-                    {
-                        "**The smallest such run**, and the command that replays it": mo.vstack(
-                            [
-                                mo.md(f"```sh\n{_command}\n```"),
-                                page.chart(
-                                    mo,
-                                    time_timeline_spec(_result, width=560),
-                                    timeline_table(_result),
-                                ),
-                            ]
-                        )
-                    }
-                )
+                mo.vstack([mo.md(_label), _run]) if snapshot else mo.accordion({_label: _run})
             )
         _view = mo.vstack(_parts)
     else:
