@@ -137,7 +137,7 @@ def chosen(value: object) -> list[str] | None:
     return [title for i, title in enumerate(check_options()) if ticks.get(f"check{i}") is True]
 
 
-ANSWER_HEADING: Final = "### The checklist's answer for the team's design"
+ANSWER_HEADING: Final = "## The checklist's answer for the team's design"
 UNMET_LINE: Final = "**{status} · {priority} · {title}**\n\n{reason}"
 REST_LINE: Final = "The other {rest} are met."
 

@@ -45,6 +45,15 @@ def is_snapshot(mo: Any) -> bool:
     return SNAPSHOT_FLAG in mo.cli_args()
 
 
+LESSON_HEADING: Final = (
+    '<h2 style="position: absolute; width: 1px; height: 1px; overflow: hidden; '
+    'clip: rect(0 0 0 0); white-space: nowrap">The lesson</h2>'
+)
+"""A heading for screen readers only, under the objectives: the page's folds (marimo draws an
+accordion's label as an ``h3``) then follow an ``h2``, as heading order asks, even where the
+first screen has no room for a visible one."""
+
+
 def heading(mo: Any, info: LessonInfo, snapshot: bool) -> Any:
     """The lesson's title, the snapshot banner when it is one, and what the learner will be
     able to do, in one paragraph (a list of three took a fifth of the first screen, which
@@ -53,7 +62,7 @@ def heading(mo: Any, info: LessonInfo, snapshot: bool) -> Any:
     parts = [mo.md(f"# {info.title}")]
     if snapshot:
         parts.append(mo.callout(mo.md(SNAPSHOT_BANNER), kind="info"))
-    parts.append(mo.md(f"{OBJECTIVES_TITLE} {outcomes}."))
+    parts.append(mo.md(f"{OBJECTIVES_TITLE} {outcomes}.\n\n{LESSON_HEADING}"))
     return mo.vstack(parts)
 
 

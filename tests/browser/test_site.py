@@ -101,7 +101,7 @@ def read_lab_json(page: Page) -> dict[str, Any]:
     # The JSON sits in the folded section "The same run in a terminal": open it once.
     terminal = page.get_by_text("The same run in a terminal")
     json_headers = page.get_by_text("JSON printed by asyncfail lab")
-    if terminal.count() and json_headers.count() and not json_headers.first.is_visible():
+    if terminal.count() and not (json_headers.count() and json_headers.first.is_visible()):
         terminal.first.click()
         page.wait_for_timeout(200)
     for mode in SEED_MODES:
