@@ -62,7 +62,7 @@ def heading(mo: Any, info: LessonInfo, snapshot: bool) -> Any:
     parts = [mo.md(f"# {info.title}")]
     if snapshot:
         parts.append(mo.callout(mo.md(SNAPSHOT_BANNER), kind="info"))
-    parts.append(mo.md(f"{OBJECTIVES_TITLE} {outcomes}.\n\n{LESSON_HEADING}"))
+    parts.append(mo.md(f"{OBJECTIVES_TITLE} {outcomes}.{LESSON_HEADING}"))
     return mo.vstack(parts)
 
 
