@@ -44,10 +44,10 @@ from a11y import accessible
 from assets import patch_rpc_timeout
 from copies import write_copy
 from document import document
-from home import HomeLinks, base_url, home_page
+from home import HomeLinks, SequencePicture, base_url, home_page
 from lessons import LIBRARY, PRESENTED, PRESENTER_DIR, ROOT, Lesson, discover, third_party_imports
 from offline import SERVICE_WORKER, write_service_worker
-from pictures import PICTURE, take_pictures
+from pictures import PICTURE, draw_sequence, take_pictures
 from preview import START_PAGE, start_page, with_preview
 from pyodide_mirror import CACHE, mirror_inputs, write_mirror
 from wheels import LIBRARY_FILES, library_wheel
@@ -284,11 +284,14 @@ def export_presenter(lesson: Lesson, out: Path, library: Path, copies: Path) -> 
     return page
 
 
-def home_links(pages: list[Lesson], pictures: bool, base: str = "") -> HomeLinks:
+def home_links(
+    pages: list[Lesson], pictures: bool, base: str = "", sequence: SequencePicture | None = None
+) -> HomeLinks:
     return HomeLinks(
         pictures={p.slug: f"{p.site_dir}/{PICTURE}" for p in pages} if pictures else {},
         presenters={p.slug: f"{presenter(p).site_dir}/" for p in pages if p.slug in PRESENTED},
         base_url=base,
+        sequence=sequence,
     )
 
 
@@ -345,8 +348,9 @@ def build_site(  # type: ignore[no-untyped-def]
     if pictures:
         log(f"export: pictures of every lesson (Chromium) -> lessons/*/{PICTURE}")
         take_pictures(out, pages)
+    sequence = draw_sequence(out)  # vl-convert, no Chromium: with or without pictures
     (out / "index.html").write_text(
-        home_page(pages, home_links(pages, pictures, base)), encoding="utf-8"
+        home_page(pages, home_links(pages, pictures, base, sequence)), encoding="utf-8"
     )
     # GitHub Pages would hide folders starting with "_" (such as _marimo/) from Jekyll.
     (out / ".nojekyll").write_text("", encoding="utf-8")

@@ -154,6 +154,16 @@ class Renderer:
         ]
         return "".join(items)
 
+    def r_tabs(self, tag: Tag) -> str:
+        # A snapshot shows every tab, one after another, each under its label.
+        labels = _json(tag, "data-tabs", [])
+        panels = [child for child in tag.children if isinstance(child, Tag)]
+        return "".join(
+            f'<div class="tab"><p class="tab-label"><strong>{self.fragment(label)}</strong></p>'
+            f"{self.fragment(panel.decode_contents())}</div>"
+            for label, panel in zip(labels, panels, strict=False)
+        )
+
     def r_dropdown(self, tag: Tag) -> str:
         chosen = _json(tag, "data-initial-value", [])
         options = "".join(

@@ -28,8 +28,30 @@ from lessons import Lesson
 from asyncfail.course import site
 from asyncfail.course.catalog import COURSE_LINE, COURSE_QUESTION, COURSE_TITLE
 
-PICTURE_SIZE = (1200, 630)
-"""Width and height of a lesson's picture, in pixels: the shape social previews use."""
+PICTURE_SIZE = (1280, 800)
+"""Width and height of a lesson's picture, in pixels: its first screen, the 1280 x 800 window
+the browser tests hold the main control and its result in (tests/browser/test_lessons.py)."""
+
+SEQUENCE_TITLE = "A trace, read like a conversation"
+SEQUENCE_CAPTION = (
+    "The sequence view, the first view of every trace in the lessons: {lesson}'s {mode} runtime "
+    "under {fault}, which ends as “{status}”. The actors are lanes; each message is an arrow "
+    "from sender to receiver in step order; a crash or a timeout is marked where it cuts one."
+)
+"""The caption under the sequence view's picture; its figures are the run's."""
+
+
+@dataclass(frozen=True)
+class SequencePicture:
+    """The home's picture of the sequence view: where it is, its size, its text alternative
+    (the chart's own description) and its caption."""
+
+    src: str
+    width: int
+    height: int
+    alt: str
+    caption: str
+
 
 STYLE = """\
 body { font-family: system-ui, sans-serif; max-width: 62rem; margin: 2rem auto; padding: 0 1rem;
@@ -44,7 +66,10 @@ ol.lessons { list-style: none; padding-left: 0; }
 ol.lessons > li { display: grid; grid-template-columns: minmax(0, 20rem) minmax(0, 1fr);
                   gap: 1.5rem; align-items: start; margin: 0 0 2rem; }
 ol.lessons > li.no-picture { grid-template-columns: minmax(0, 1fr); }
-ol.lessons img { width: 100%; height: auto; border: 1px solid #d0d7de; border-radius: 6px; }
+ol.lessons img, figure.sequence img { width: 100%; height: auto; border: 1px solid #d0d7de;
+                                     border-radius: 6px; }
+figure.sequence { margin: 1rem 0; max-width: 40rem; }
+figure.sequence figcaption { color: #57606a; margin-top: 0.5rem; }
 ol.lessons h3 { margin: 0 0 0.25rem; font-size: 1.2rem; }
 .minutes { font-weight: normal; font-size: 0.9rem; color: #57606a; white-space: nowrap; }
 ol.lessons p { margin: 0.25rem 0; }
@@ -68,6 +93,8 @@ class HomeLinks:
     """Lesson slug -> its presenter view's URL."""
     base_url: str = ""
     """Where the site is published (``https://host/path/``, see ``base_url``), or "" if unsaid."""
+    sequence: SequencePicture | None = None
+    """The sequence view's picture, or None (the course server's home shows none)."""
 
 
 def base_url(value: str) -> str:
@@ -164,6 +191,19 @@ def social_meta(links: HomeLinks, lessons: Sequence[Lesson]) -> str:
     return "\n".join(f'<meta property="{name}" content="{text(value)}">' for name, value in tags)
 
 
+def sequence_figure(picture: SequencePicture | None) -> str:
+    """The sequence view's picture under its heading, with its text alternative and caption;
+    nothing without one."""
+    if picture is None:
+        return ""
+    return (
+        f"<h2>{text(SEQUENCE_TITLE)}</h2>\n"
+        f'<figure class="sequence"><img src="{text(picture.src)}" width="{picture.width}" '
+        f'height="{picture.height}" loading="lazy" alt="{text(picture.alt)}">'
+        f"<figcaption>{text(picture.caption)}</figcaption></figure>\n"
+    )
+
+
 def home_page(lessons: Sequence[Lesson], links: HomeLinks) -> str:
     """The course home as one HTML document."""
     outcomes = "\n".join(
@@ -198,7 +238,7 @@ def home_page(lessons: Sequence[Lesson], links: HomeLinks) -> str:
 <ul class="outcomes">
 {outcomes}
 </ul>
-<h2>{text(site.LESSONS_TITLE)}</h2>
+{sequence_figure(links.sequence)}<h2>{text(site.LESSONS_TITLE)}</h2>
 <ol class="lessons">
 {items}
 </ol>

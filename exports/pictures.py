@@ -1,9 +1,13 @@
-"""Each lesson's picture: the top of its static snapshot, as Chromium draws it.
+"""Each lesson's picture: the first screen of its static snapshot (the 1280 x 800 window the
+browser tests call a lesson's first screen), as Chromium draws it; and the home's picture of
+the sequence view, drawn by vl-convert.
 
 The course home shows them, the home's social preview uses the first, and ``make picture``
-copies lesson 1's into ``docs/images/`` for the README. They are made by the build, never by
-hand, with Debian's Chromium through Playwright (``browser.py``), offline like every browser
-test: the build stops in one line when Chromium or Playwright is missing.
+copies lesson 1's into ``docs/images/`` for the README. The lessons' pictures are made by the
+build, never by hand, with Debian's Chromium through Playwright (``browser.py``), offline like
+every browser test: the build stops in one line when Chromium or Playwright is missing. The
+sequence view's picture needs no browser (``draw_sequence``): every build draws it, with
+``--no-pictures`` too.
 """
 
 from __future__ import annotations
@@ -14,14 +18,22 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from home import PICTURE_SIZE
+from document import picture_vega_lite
+from home import PICTURE_SIZE, SEQUENCE_CAPTION, SequencePicture
 from lessons import Lesson
 from serve import serving
 
+from asyncfail.charts.specs import sequence_view
+from asyncfail.course.catalog import LESSONS
+from asyncfail.lab.scenario import SEED_FAULT, Mode, Scenario
+from asyncfail.lab.simulation import simulate_each_mode
+
 PICTURE = "picture.png"
-# Drawn at 1.5 device pixels per CSS pixel: an 800 x 420 window makes a 1200 x 630 picture
-# whose text stays legible when the home shows it at a third of that width.
-SCALE = 1.5
+SEQUENCE = "sequence.png"
+"""The sequence view's picture, at the site's root."""
+# Drawn at one device pixel per CSS pixel: the picture is the first screen, as a learner's
+# 1280 x 800 window shows it.
+SCALE = 1.0
 LOAD_TIMEOUT_MS = 60_000
 # The page is drawn when its text has not changed for this long (charts and fonts included).
 QUIET_S = 1.0
@@ -126,3 +138,29 @@ def take_pictures(site: Path, lessons: Sequence[Lesson]) -> list[Path]:
     if isinstance(outcome[0], BaseException):
         raise outcome[0]
     return outcome[0]
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """A PNG's width and height, from its header."""
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def draw_sequence(site: Path) -> SequencePicture:
+    """Draw the sequence view of lesson 1's seed case under the naive loop (the run that
+    debits twice) into ``site/SEQUENCE``, with vl-convert as the static snapshots draw their
+    charts; its text alternative is the chart's own description, its caption says which run
+    it is."""
+    result = simulate_each_mode(Scenario(fault=SEED_FAULT))[Mode.NAIVE]
+    spec, _ = sequence_view(result)
+    data = picture_vega_lite(spec)
+    (site / SEQUENCE).write_bytes(data)
+    width, height = png_size(data)
+    caption = SEQUENCE_CAPTION.format(
+        lesson=LESSONS[0].title,
+        mode=result.mode.value,
+        fault=SEED_FAULT.value,
+        status=result.status.value,
+    )
+    alt = str(spec.get("description", ""))
+    # Drawn at twice the chart's size for sharp text: shown at its own.
+    return SequencePicture(SEQUENCE, width // 2, height // 2, alt, caption)

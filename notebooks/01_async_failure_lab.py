@@ -83,8 +83,9 @@ def _(QUESTION, mo):
 
 @app.cell(hide_code=True)
 def _(ASSUMPTIONS, DISCLAIMER, mo):
+    # Folded: the first screen holds the fault and the prediction it asks for.
     _assumptions = "\n".join(f"- {a}" for a in ASSUMPTIONS)
-    mo.md(f"### What this model assumes\n\n{_assumptions}\n\n*{DISCLAIMER}*")
+    mo.accordion({"**What this model assumes**": mo.md(f"{_assumptions}\n\n*{DISCLAIMER}*")})
     return
 
 
@@ -193,23 +194,17 @@ def _(mo, narrate, page, results, revealed, sequence_view, step):
     return
 
 
-@app.cell(hide_code=True)
-def _(mo):
-    mo.md(r"""
-    ## The same run in a terminal
-
-    The CLI runs the same model and prints the same result as JSON (from a checkout, after
-    `make test` or `make serve` created `.venv`):
-    """)
-    return
-
-
 @app.cell
 def _(Fault, Scenario, command_lines, fault, mo, results, revealed, to_json):
     _commands = command_lines(Scenario(fault=Fault(fault.value)))
     # The JSON holds the counts: shown once the learner has committed a guess (or skipped).
-    mo.vstack(
+    # Folded: the page stays one idea long; the terminal is for the learner who wants it.
+    _terminal = mo.vstack(
         [
+            mo.md(
+                "The CLI runs the same model and prints the same result as JSON (from a "
+                "checkout, after `make test` or `make serve` created `.venv`):"
+            ),
             mo.md(f"```sh\n{_commands}\n```"),
             mo.accordion(
                 {
@@ -223,6 +218,7 @@ def _(Fault, Scenario, command_lines, fault, mo, results, revealed, to_json):
             else mo.md("*The JSON each command prints shows once you commit your guess.*"),
         ]
     )
+    mo.accordion({"**The same run in a terminal**": _terminal})
     return
 
 
@@ -259,10 +255,17 @@ def _(mo):
     mo.md(r"""
     ## Does the model tell the truth?
 
-    Everything above is a model. A skeptic asks whether a real worker, killed at the same point,
-    behaves as the model says. The **reference implementation** (`asyncfail/reference/`, short
-    modules meant to be read) runs both runtimes on real parts:
+    Everything above is a model. The **reference implementation** (`asyncfail/reference/`) runs
+    both runtimes on real parts, killed at the same points, and sets each case beside the model.
+    """)
+    return
 
+
+@app.cell(hide_code=True)
+def _(mo):
+    mo.accordion(
+        {
+            "**How the reference implementation runs it on real parts**": mo.md(r"""
     - a **worker process** per delivery, with a real HTTP client and a real timeout; the durable
       one writes its dispatch intent to its own SQLite journal *before* the call, and looks the
       key up at the receiver *before* any second call;
@@ -277,6 +280,8 @@ def _(mo):
     setting, reads the real ledger, journal and queue afterwards, and sets each case beside the
     model.
     """)
+        }
+    )
     return
 
 
@@ -294,12 +299,16 @@ def _(mo, verification):
 @app.cell
 def _(live_run, mo, revealed, verification):
     # The recorded table gives every case's outcome, the predicted ones included.
+    _live = mo.md(verification.live_text(live_run is not None, mo.app_meta().request))
     mo.vstack(
         [
             verification.verdict_view(mo, verification.recorded())
             if revealed
             else mo.md("*The recorded table shows once you commit your guess.*"),
-            mo.md(verification.live_text(live_run is not None, mo.app_meta().request)),
+            # Folded where the page cannot run it: then it only says how to, from a checkout.
+            _live
+            if live_run is not None
+            else mo.accordion({"**Run the verification yourself**": _live}),
             *([] if live_run is None else [live_run]),
         ]
     )
@@ -331,9 +340,9 @@ def _(live_run, mo, verification):
 
 @app.cell(hide_code=True)
 def _(mo):
-    mo.md(r"""
-    **What the table shows, and what it does not**
-
+    mo.accordion(
+        {
+            "**What the table shows, and what it does not**": mo.md(r"""
     - **Attempts, effects and outcome are counted on real state**: deliveries in the queue, rows
       in the ledger, the journal's result. The model's definitions read them the same way.
     - **The workers' exits are the crashes**: `SIGKILL` where the model records
@@ -343,6 +352,8 @@ def _(mo):
       workers) keep the seed's values, and one run per case shows what happened, not everything
       that could; timing it never exercised stays the model's claim.
     """)
+        }
+    )
     return
 
 

@@ -128,14 +128,19 @@ def _(mo):
 @app.cell(hide_code=True)
 def _(lesson02, mo, revealed):
     # The debits and the fixes are what the learner predicts: their columns wait for the guess.
-    mo.md(
-        f"## The five assumptions, and what breaks them\n\n{lesson02.assumption_table(revealed)}"
-        + (
-            ""
-            if revealed
-            else "\n\n*What each run gives, and what restores it, shows once "
-            "you commit your guess.*"
-        )
+    # Folded: the first screen holds the starting point and the prediction it asks for.
+    mo.accordion(
+        {
+            "**The five assumptions, and what breaks them**": mo.md(
+                lesson02.assumption_table(revealed)
+                + (
+                    ""
+                    if revealed
+                    else "\n\n*What each run gives, and what restores it, shows once "
+                    "you commit your guess.*"
+                )
+            )
+        }
     )
     return
 
@@ -285,7 +290,6 @@ def _(
     # learner who wants to change one.
     mo.vstack(
         [
-            mo.md("## The settings"),
             start,
             mo.accordion(
                 {
@@ -381,24 +385,46 @@ def _(
         return page.chart(mo, time_timeline_spec(result, width=380), timeline_table(result))
 
     if revealed:
+        # The two views of the traces as two tabs, the sequence view first: one screen, not two.
         _view = mo.vstack(
             [
-                mo.md(
-                    "## The traces, message by message\n\n"
-                    "Each actor is a lane; each message an arrow from sender to receiver, in "
-                    "step order. A crash or a timeout is marked where it cuts an arrow."
+                mo.md("## The traces"),
+                mo.ui.tabs(
+                    {
+                        "Message by message": mo.vstack(
+                            [
+                                mo.md(
+                                    "Each actor is a lane; each message an arrow from sender to "
+                                    "receiver, in step order. A crash or a timeout is marked "
+                                    "where it cuts an arrow."
+                                ),
+                                mo.hstack(
+                                    [_sequence_panel(m) for m in results],
+                                    widths="equal",
+                                    gap=2,
+                                    align="start",
+                                ),
+                            ]
+                        ),
+                        "Against time": mo.vstack(
+                            [
+                                mo.md(
+                                    "Each dashed line is a delivery; the events of one delivery "
+                                    "happen at the same instant. The blue band on the "
+                                    "receiver's lane is how long each idempotency record "
+                                    "counts: where a record expires the band breaks, so a "
+                                    "redelivery that comes in the gap finds no record."
+                                ),
+                                mo.hstack(
+                                    [_trace_panel(m) for m in results],
+                                    widths="equal",
+                                    gap=2,
+                                    align="start",
+                                ),
+                            ]
+                        ),
+                    }
                 ),
-                mo.hstack(
-                    [_sequence_panel(m) for m in results], widths="equal", gap=2, align="start"
-                ),
-                mo.md(
-                    "## The same traces against time\n\n"
-                    "Each dashed line is a delivery; the events of one delivery happen at the "
-                    "same instant. The blue band on the receiver's lane is how long each "
-                    "idempotency record counts: where a record expires the band breaks, so a "
-                    "redelivery that comes in the gap finds no record."
-                ),
-                mo.hstack([_trace_panel(m) for m in results], widths="equal", gap=2, align="start"),
                 mo.callout(
                     mo.md(lesson02.restore_text(scenario, results[Mode.DURABLE])), kind="success"
                 ),
@@ -412,7 +438,9 @@ def _(
 
 @app.cell(hide_code=True)
 def _(command_lines, mo, scenario):
-    mo.md(f"## The same runs in a terminal\n\n```sh\n{command_lines(scenario)}\n```")
+    mo.accordion(
+        {"**The same runs in a terminal**": mo.md(f"```sh\n{command_lines(scenario)}\n```")}
+    )
     return
 
 

@@ -225,12 +225,23 @@ def _(BOUNDARY_WORDS, mo, snapshot, start):
 
 @app.cell
 def _(boundary, delay, mo, policy, profile, retention, scope, second):
+    # One control first, the profile the guess is about; the knobs it sets wait, folded, for a
+    # learner who wants to change one.
     mo.vstack(
         [
             profile,
-            mo.hstack([scope, second], widths="equal", align="start"),
-            mo.hstack([policy, boundary], widths="equal", align="start"),
-            mo.hstack([retention, delay], widths="equal", align="start"),
+            mo.accordion(
+                {
+                    "**More settings**: the second request, the key scope, the fingerprint "
+                    "policy, the boundary convention and the durations": mo.vstack(
+                        [
+                            mo.hstack([second, scope], widths="equal", align="start"),
+                            mo.hstack([policy, boundary], widths="equal", align="start"),
+                            mo.hstack([retention, delay], widths="equal", align="start"),
+                        ]
+                    )
+                }
+            ),
         ]
     )
     return

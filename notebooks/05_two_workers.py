@@ -73,8 +73,7 @@ def recall_question(Question):
             "The first run it found, however long.",
         ),
         answer=(
-            "The smallest counterexample: fewest injections, then fewest events, with its"
-            " command."
+            "The smallest counterexample: fewest injections, then fewest events, with its command."
         ),
         explanation=(
             "The explorer runs every fault plan up to its bound and keeps the smallest "
@@ -144,12 +143,24 @@ def _(MAX_DURATION_TEXT, controls, lesson05, mo, snapshot):
             for name in lesson05.SAFEGUARDS
         }
     )
+    # One control first, where worker 1 stalls; the timing and the safeguards wait, folded,
+    # for a learner who wants to change one.
     mo.vstack(
         [
             stall,
-            mo.hstack([pause, lease], justify="start", gap=2),
-            mo.md("**Safeguards** (the durable runtime's; the naive loop uses none)"),
-            *(safeguards[name] for name in lesson05.SAFEGUARDS),
+            mo.accordion(
+                {
+                    "**More settings**: the stall, the lease and the safeguards": mo.vstack(
+                        [
+                            mo.hstack([pause, lease], justify="start", gap=2),
+                            mo.md(
+                                "**Safeguards** (the durable runtime's; the naive loop uses none)"
+                            ),
+                            *(safeguards[name] for name in lesson05.SAFEGUARDS),
+                        ]
+                    )
+                }
+            ),
         ]
     )
     return lease, pause, safeguards, stall
@@ -208,9 +219,16 @@ def _(
         "Commit a guess for each runtime, or switch on *skip predicting*, to see the runs.",
         results,
         prediction,
+        # The two views of a run as two tabs, the sequence view first: one screen, not two.
         extra=lambda result: [
-            page.chart(mo, *sequence_view(result, width=380)),
-            page.chart(mo, time_timeline_spec(result, width=380), timeline_table(result)),
+            mo.ui.tabs(
+                {
+                    "Message by message": page.chart(mo, *sequence_view(result, width=380)),
+                    "Against time": page.chart(
+                        mo, time_timeline_spec(result, width=380), timeline_table(result)
+                    ),
+                }
+            )
         ],
         above=[mo.md("## Both workers, message by message, then against time")],
         feedback_first=True,
@@ -227,6 +245,7 @@ def _(
     revealed,
     scenario,
     simulate_each_mode,
+    snapshot,
     time_timeline_spec,
     timeline_table,
 ):
@@ -237,10 +256,18 @@ def _(
         _parts = [mo.md("## Could a stall elsewhere still debit twice?"), mo.md(_text)]
         if _example is not None and _command is not None:
             _result = simulate_each_mode(_example)[Mode.DURABLE]
-            _parts += [
-                mo.md(f"```sh\n{_command}\n```"),
-                page.chart(mo, time_timeline_spec(_result, width=560), timeline_table(_result)),
-            ]
+            _label = "**The smallest such run**, and the command that replays it"
+            _run = mo.vstack(
+                [
+                    mo.md(f"```sh\n{_command}\n```"),
+                    page.chart(mo, time_timeline_spec(_result, width=560), timeline_table(_result)),
+                ]
+            )
+            # Folded: the page stays under a few screens; the run is there to open. A snapshot,
+            # a document to read, shows it (a chart in a closed fold would be drawn at no size).
+            _parts.append(
+                mo.vstack([mo.md(_label), _run]) if snapshot else mo.accordion({_label: _run})
+            )
         _view = mo.vstack(_parts)
     else:
         _view = mo.md("")
@@ -250,7 +277,9 @@ def _(
 
 @app.cell(hide_code=True)
 def _(command_lines, mo, scenario):
-    mo.md(f"## The same runs in a terminal\n\n```sh\n{command_lines(scenario)}\n```")
+    mo.accordion(
+        {"**The same runs in a terminal**": mo.md(f"```sh\n{command_lines(scenario)}\n```")}
+    )
     return
 
 

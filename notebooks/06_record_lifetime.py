@@ -96,11 +96,6 @@ def _(mo):
     your retry schedule, your crash rate and your operators' habit of replaying dead letters
     hours or days later, **how likely is a duplicate, and how long must idempotency records
     live** to make it negligible?
-
-    Each trial draws, from a seeded generator, where failures strike, how redeliveries are
-    jittered and when an operator replays an abandoned delivery; then it runs the lab's model.
-    Every estimate comes with its 95% interval, and where an exact answer exists the lesson
-    shows it beside the estimate.
     """)
     return
 
@@ -164,11 +159,23 @@ def _(Jitter, MAX_DURATION_TEXT, MAX_NUMBER_TEXT, lesson06, mo, snapshot):
     )
     seed = mo.ui.number(start=0, stop=10**9, step=1, value=0, label="**Seed**",
                         disabled=snapshot)  # fmt: skip
+    # The two settings the prediction turns on first, the replay delay and the target; the
+    # rest wait, folded, for a learner who wants to change one.
     mo.vstack(
         [
-            *(texts[name] for name in ("retention", "crash", "replay", "spread")),
-            mo.hstack([deliveries, jitter], justify="start", gap=2),
-            mo.hstack([target, trials, seed], justify="start", gap=2),
+            mo.hstack([texts["replay"], target], justify="start", gap=2, wrap=True),
+            mo.accordion(
+                {
+                    "**More settings**: your retention, the crash rate, the replay spread, the "
+                    "delivery budget, jitter, trials and seed": mo.vstack(
+                        [
+                            *(texts[name] for name in ("retention", "crash", "spread")),
+                            mo.hstack([deliveries, jitter], justify="start", gap=2),
+                            mo.hstack([trials, seed], justify="start", gap=2),
+                        ]
+                    )
+                }
+            ),
         ]
     )
     return deliveries, jitter, seed, target, texts, trials
@@ -208,6 +215,17 @@ def _(mo, page, prediction, skip_prediction, snapshot):
     revealed, _asking = page.ask(mo, prediction, skip_prediction, snapshot, note="")
     _asking
     return (revealed,)
+
+
+@app.cell(hide_code=True)
+def _(mo):
+    mo.md(r"""
+    Each trial draws, from a seeded generator, where failures strike, how redeliveries are
+    jittered and when an operator replays an abandoned delivery; then it runs the lab's model.
+    Every estimate comes with its 95% interval, and where an exact answer exists the lesson
+    shows it beside the estimate.
+    """)
+    return
 
 
 @app.cell

@@ -110,12 +110,70 @@ def _(earlier, mo, page, recall, remembered, snapshot):
 @app.cell(hide_code=True)
 def _(mo):
     mo.md(r"""
-    The lab's durable runtime was safe **under its assumptions**: one key carried across every
-    delivery attempt, an unknown outcome kept apart from a failure, a lookup by key at the
-    effect boundary, records retained for the whole replay window, and people who own the
-    replay. Describe your own design below and the checklist tells you which of the sample
-    handoff's recommendations it meets, in your own terms, running your retention and replay
-    window through the idempotency contract experiment.
+    The lab's durable runtime was safe **under its assumptions**; the readiness checklist asks a
+    design for each of them and says which of the sample handoff's recommendations it meets.
+    Assess a team's design by hand first, then your own.
+    """)
+    return
+
+
+@app.cell
+def _(lesson07):
+    team = lesson07.team_report()
+    return (team,)
+
+
+@app.cell
+def _(lesson07, mo, snapshot):
+    prediction = lesson07.prediction_form(mo, snapshot)
+    return (prediction,)
+
+
+@app.cell
+def _(mo, page, snapshot):
+    skip_prediction = page.skip_switch(
+        mo, "Skip predicting: show the checklist's answers and your report", snapshot
+    )
+    return (skip_prediction,)
+
+
+@app.cell
+def _(lesson07, mo, page, prediction, skip_prediction, snapshot, team):
+    revealed, _asking = page.ask(
+        mo,
+        prediction,
+        skip_prediction,
+        snapshot,
+        note="*Static snapshot: the checklist's answers are shown without the prediction "
+        "step. Open the interactive page to predict first.*",
+    )
+    # The team's answers beside the question on them: both on the first screen.
+    mo.vstack(
+        [
+            mo.md("**A team's design.** A team has answered every question of the checklist:"),
+            mo.hstack([mo.md(lesson07.team_table(team)), _asking], widths="equal", gap=1.5),
+        ]
+    )
+    return (revealed,)
+
+
+@app.cell
+def _(lesson07, mo, prediction, revealed, team):
+    # The checklist's answer on the team's design: after the guess only.
+    lesson07.team_answer(mo, team, lesson07.chosen(prediction.value)) if revealed else mo.callout(
+        mo.md(
+            "Commit your prediction, or switch on *skip predicting*, to see the checklist's "
+            "answers for the team's design and the report on your own."
+        ),
+        kind="neutral",
+    )
+    return
+
+
+@app.cell(hide_code=True)
+def _(mo):
+    mo.md(r"""
+    ## Your design
 
     Answer what you know; leave the rest as *unknown* (a blank duration is unknown too). Your
     answers stay in this page's memory: nothing is written to the address bar or sent anywhere,
@@ -241,7 +299,6 @@ def _(
     # above the report.
     mo.vstack(
         [
-            mo.md("## Your design"),
             mo.accordion(
                 {
                     "**1. The operation key**": mo.vstack([key_across_attempts, key_scope]),
@@ -302,12 +359,19 @@ def _(
 
 
 @app.cell
-def _(assess, design, input_errors, mo, page):
+def _(assess, design, input_errors, lesson07, mo, page, revealed):
     report = assess(design)
     _errors = [
         page.errors(mo, input_errors, kind="danger", lead="**Not read; treated as unknown.**")
     ]
+    # An unreadable answer is said at once; the report waits for the guess on the team's design.
     mo.vstack(
+        [
+            mo.md("## Your readiness report"),
+            *_errors,
+            mo.md("*Your report shows once you commit your prediction above, or skip it.*"),
+        ]
+    ) if not revealed else mo.vstack(
         [
             mo.md("## Your readiness report"),
             *_errors,
@@ -317,7 +381,9 @@ def _(assess, design, input_errors, mo, page):
                 mimetype=page.MARKDOWN_MIME,
                 label="Download the report (Markdown)",
             ),
-            mo.Html(report.html(standalone=False)),
+            mo.md(lesson07.status_table(report)),
+            # Folded: the whole report is three screens long; its verdicts are in the table.
+            mo.accordion({"**Read the whole report**": mo.Html(report.html(standalone=False))}),
         ]
     )
     return (report,)
@@ -332,8 +398,10 @@ def _(
     page,
     report,
     retention_heatmap_spec,
+    revealed,
     sweep_retention,
 ):
+    mo.stop(not revealed)
     # The retention check already ran your numbers through the contract experiment: chart that
     # very run (its scenario), over the retentions and delays around it.
     _probes = report.check(RecommendationId.RETENTION_COVERS_REPLAY).probes

@@ -240,7 +240,8 @@ def _(
             ),
             mo.md("**The evidence, message by message** (the same runs the handoff reports):"),
             _evidence,
-            mo.Html(review.html(standalone=False)),
+            # Folded: the whole handoff is four screens long; the decision is compared above.
+            mo.accordion({"**Read the whole handoff**": mo.Html(review.html(standalone=False))}),
         ]
     )
     return

@@ -60,11 +60,6 @@ def _(mo):
     returns*. When a worker dies, the engine recovers the workflow on another process: a step
     whose result is in the journal is not run again, its result is reused; a step without one
     runs again.
-
-    The lab runs this as a third runtime, `--mode checkpoint`: a journal written after the call
-    returns, no dispatch intent, no lookup. The key the step sends is a setting: none, or a
-    stable key made of the workflow id and the step's position (DBOS exposes both, as
-    `DBOS.workflow_id` and `DBOS.step_id`), which only a receiver that deduplicates honours.
     """)
     return
 
@@ -122,6 +117,22 @@ def prediction_controls(mo, page, prediction, skip_prediction, snapshot):
     return (revealed,)
 
 
+@app.cell(hide_code=True)
+def _(mo):
+    # After the prediction, folded: the first screen holds the three runs and the question.
+    mo.accordion(
+        {
+            "**How the lab runs an engine**": mo.md(r"""
+    The lab runs this as a third runtime, `--mode checkpoint`: a journal written after the call
+    returns, no dispatch intent, no lookup. The key the step sends is a setting: none, or a
+    stable key made of the workflow id and the step's position (DBOS exposes both, as
+    `DBOS.workflow_id` and `DBOS.step_id`), which only a receiver that deduplicates honours.
+    """)
+        }
+    )
+    return
+
+
 @app.cell
 def _(engine_lesson):
     results = engine_lesson.model_runs()
@@ -152,7 +163,8 @@ def comparison_panel(engine_lesson, mo, page, prediction, results, revealed, tab
         )
         _view = mo.vstack(
             [
-                *page.feedback(mo, _checks),
+                # The judged guesses side by side, as the runs are.
+                mo.hstack(page.feedback(mo, _checks), widths="equal", gap=2, align="start"),
                 engine_lesson.engine_view(mo, results, table),
             ]
         )
@@ -228,9 +240,9 @@ def _(mo, revealed):
 
 @app.cell(hide_code=True)
 def _(mo):
-    mo.md(r"""
-    ## Run DBOS yourself
-
+    mo.accordion(
+        {
+            "**Run DBOS yourself**": mo.md(r"""
     The table is recorded by `make engine-record`, with the date, the DBOS version and the
     platform it ran on; `tests/engines/` compares a fresh run with it. From a checkout (after
     `make test` or `make lab` created `.venv`; a minute or two):
@@ -239,6 +251,8 @@ def _(mo):
     .venv/bin/asyncfail verify --engine dbos --format text
     ```
     """)
+        }
+    )
     return
 
 

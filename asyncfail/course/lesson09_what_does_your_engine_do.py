@@ -282,17 +282,22 @@ def run_column(mo: Any, run: EngineRun, result: LabResult, table: EngineTable) -
     )
 
 
+CASES_LABEL: Final = "**Every case, the model beside DBOS**"
+"""The fold that holds the table's every case."""
+
+
 def engine_view(mo: Any, runs: Mapping[str, LabResult], table: EngineTable) -> Any:
     """The verdict (when, with which DBOS, where), the three runs side by side, then every
-    case of the table."""
+    case of the table, folded."""
     columns = [run_column(mo, run, runs[run.field], table) for run in RUNS]
     rows = mo.ui.table(
         table_rows(table), selection=None, show_column_summaries=False, page_size=TABLE_PAGE
     )
+    # Folded: the three runs answer the question; every case is there to open.
     return mo.vstack(
         [
             mo.callout(mo.md(summary(table)), kind=verdict_kind(table)),
             mo.hstack(columns, widths="equal", gap=2, align="start"),
-            rows,
+            mo.accordion({CASES_LABEL: rows}),
         ]
     )

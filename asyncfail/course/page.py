@@ -45,14 +45,24 @@ def is_snapshot(mo: Any) -> bool:
     return SNAPSHOT_FLAG in mo.cli_args()
 
 
+LESSON_HEADING: Final = (
+    '<h2 style="position: absolute; width: 1px; height: 1px; overflow: hidden; '
+    'clip: rect(0 0 0 0); white-space: nowrap">The lesson</h2>'
+)
+"""A heading for screen readers only, under the objectives: the page's folds (marimo draws an
+accordion's label as an ``h3``) then follow an ``h2``, as heading order asks, even where the
+first screen has no room for a visible one."""
+
+
 def heading(mo: Any, info: LessonInfo, snapshot: bool) -> Any:
     """The lesson's title, the snapshot banner when it is one, and what the learner will be
-    able to do."""
-    outcomes = "\n".join(f"- {outcome}" for outcome in info.outcomes)
+    able to do, in one paragraph (a list of three took a fifth of the first screen, which
+    must hold the lesson's main control and its result)."""
+    outcomes = "; ".join(info.outcomes)
     parts = [mo.md(f"# {info.title}")]
     if snapshot:
         parts.append(mo.callout(mo.md(SNAPSHOT_BANNER), kind="info"))
-    parts.append(mo.md(f"{OBJECTIVES_TITLE}\n\n{outcomes}"))
+    parts.append(mo.md(f"{OBJECTIVES_TITLE} {outcomes}.{LESSON_HEADING}"))
     return mo.vstack(parts)
 
 
@@ -255,7 +265,8 @@ def reveal(
         gap=2,
         align="start",
     )
-    said = feedback(mo, checks)
+    # The judged guesses side by side, one per runtime, as the panels are: a line, not a column.
+    said = [mo.hstack(feedback(mo, checks), widths="equal", gap=2, align="start")] if checks else []
     middle = [*said, panels] if feedback_first else [panels, *said]
     return mo.vstack([*above, *middle, *below])
 

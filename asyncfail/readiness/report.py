@@ -183,7 +183,9 @@ class ReadinessReport(BaseModel):
         return to_html(document) if standalone else to_html_fragment(document)
 
 
-def _answer_text(value: StatedDuration | KeyScope | Answer | str | None) -> str:
+def answer_text(value: StatedDuration | KeyScope | Answer | str | None) -> str:
+    """An answer as the report's design table says it: ``unknown``, a duration in the
+    learner's own terms, the key's scope in words, yes or no, an owner quoted or ``not named``."""
     match value:
         case None:
             return "unknown"
@@ -203,7 +205,7 @@ def _design_table(design: ReplayDesign) -> Table:
     return Table(
         header=("Question", "Your answer"),
         rows=tuple(
-            ((question,), (_answer_text(getattr(design, field)),))
+            ((question,), (answer_text(getattr(design, field)),))
             for field, question in QUESTIONS.items()
         ),
     )

@@ -159,6 +159,16 @@ def test_tables_stats_callouts_accordions_and_downloads_are_plain_html() -> None
     assert doc.find("a") == [{"href": "data:text/markdown;base64,eA==", "download": "r.md"}]
 
 
+def test_tabs_show_every_panel_in_turn_under_its_label() -> None:
+    # A snapshot cannot switch tabs: lessons 2 and 5 show two views of a trace as tabs.
+    tabs = (
+        f"<marimo-tabs data-tabs='{attr(['<span>First</span>', '<span>Second</span>'])}'>"
+        "<div data-kind='tab'><p>one</p></div><div data-kind='tab'><p>two</p></div></marimo-tabs>"
+    )
+    text = Parsed(document(page({"text/html": tabs}))).text
+    assert text[text.index("First") :] == ["First", "one", "Second", "two"]
+
+
 def test_a_chart_is_drawn_at_build_time_and_named_by_its_description() -> None:
     spec = {"description": "Two events", "data": {"values": [{"x": 1}, {"x": 2}]}}
     chart = (

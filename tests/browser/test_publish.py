@@ -102,7 +102,7 @@ def test_published_home_names_its_url_and_an_absolute_picture() -> None:
     home = parsed(home_page(PAGES, home_links(PAGES, pictures=True, base=base)))
     assert home.meta["og:url"] == "https://example.org/course/"
     assert home.meta["og:image"] == f"https://example.org/course/{LAB.site_dir}/picture.png"
-    assert home.meta["og:image:width"] == "1200"
+    assert home.meta["og:image:width"] == "1280"
 
 
 def test_home_without_a_base_url_names_no_host_and_no_relative_picture() -> None:

@@ -50,8 +50,8 @@ KEY_RESULTS = {
     "04_explore_every_failure": ["Replay it in a terminal"],
     "05_two_workers": ["Duplicate debit", "Both workers, message by message, then against time"],
     "06_record_lifetime": ["Records must live at least"],
-    "07_readiness_checklist": ["0 met, 0 not met and 6 unknown, of 6 checks"],
-    "08_review_handoff": ["Async Reliability Review: sample handoff", "Duplicate debit"],
+    "07_readiness_checklist": ["The checklist's answer for the team's design"],
+    "08_review_handoff": ["The evidence, message by message", "Read the whole handoff"],
     "09_what_does_your_engine_do": ["Duplicate debit", "Every case agrees with the model."],
 }
 # What a reader does on an interactive page before its key result shows (lesson 1 asks for a
@@ -63,6 +63,7 @@ REVEAL = {
     "04_explore_every_failure": "Skip predicting",
     "05_two_workers": "Skip predicting",
     "06_record_lifetime": "Skip predicting",
+    "07_readiness_checklist": "Skip predicting",
     "08_review_handoff": "Skip drafting",
     "09_what_does_your_engine_do": "Skip predicting",
 }
@@ -98,6 +99,12 @@ def read_lab_json(page: Page) -> dict[str, Any]:
     """The JSON documents lesson 1 shows under "JSON printed by `asyncfail lab`", by runtime:
     each accordion item is opened and its code block parsed (None where it does not parse)."""
     shown: dict[str, Any] = {}
+    # The JSON sits in the folded section "The same run in a terminal": open it once.
+    terminal = page.get_by_text("The same run in a terminal")
+    json_headers = page.get_by_text("JSON printed by asyncfail lab")
+    if terminal.count() and not (json_headers.count() and json_headers.first.is_visible()):
+        terminal.first.click()
+        page.wait_for_timeout(200)
     for mode in SEED_MODES:
         header = page.get_by_text(f"JSON printed by asyncfail lab ({mode.value})")
         if not header.count():
@@ -216,7 +223,7 @@ def test_course_home_shows_the_course_and_every_lesson_in_order(
         expect(picture).to_be_visible()
         loaded = "img => img.complete || new Promise(done => img.addEventListener('load', done))"
         picture.evaluate(loaded)
-        assert picture.evaluate("img => img.naturalWidth") == 1200
+        assert picture.evaluate("img => img.naturalWidth") == 1280
     social = page.locator('meta[property="og:image"]').get_attribute("content")
     assert social == f"{BASE_URL}{LAB.site_dir}/picture.png"
     assert page.request.get(site_url + social.removeprefix(BASE_URL)).status == 200
@@ -336,7 +343,8 @@ def test_offline_wasm_page_boots_without_errors(
             expect(switch).to_be_visible(timeout=BOOT_WAIT_S * 1000)
             expect(visible_text(page, REVEAL[lesson.slug])).to_be_visible()
             switch.click()
-            expect(page.locator(CHART).first).to_be_visible(timeout=RECOMPUTE_WAIT_S * 1000)
+            if lesson.slug not in NO_CHART_AT_FIRST:
+                expect(page.locator(CHART).first).to_be_visible(timeout=RECOMPUTE_WAIT_S * 1000)
         for text in KEY_RESULTS.get(lesson.slug, []):
             expect(visible_text(page, text)).to_be_visible(timeout=BOOT_WAIT_S * 1000)
         settle(page)

@@ -116,7 +116,7 @@ def test_the_sequence_view_comes_first_and_the_time_view_below_it() -> None:
     assert [s["title"] for s in specs] == [s["title"] for s in sequences + times]
     text = visible_text(page)
     assert "stacked" not in text
-    assert text.index("message by message") < text.index("The same traces against time")
+    assert text.index("Message by message") < text.index("Against time")
 
 
 def test_the_table_names_each_assumption_its_breaker_and_the_models_counts() -> None:
@@ -280,7 +280,8 @@ def test_the_first_screen_has_one_control_and_the_rest_is_under_more_settings(
     lessons: Lessons,
 ) -> None:
     page = unescape_nested(lessons.run(STEM)[0])
-    settings = page.split("The settings")[1].split("Predict first")[0]
+    start = page.rindex("<marimo-ui-element", 0, page.index("Start from"))
+    settings = page[start:].split("Predict first")[0]
     before, folded = settings.split("More settings", 1)
     assert before.count("<marimo-dropdown") == 1, "the starting point, alone"
     for control in ("Fault injected into the first delivery", "Delivery budget", "Fault plan"):

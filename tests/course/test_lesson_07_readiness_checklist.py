@@ -2,6 +2,7 @@
 and unreadable ones included, and reports what the library's checklist says."""
 
 import re
+from types import SimpleNamespace
 from typing import Any
 
 import marimo as mo
@@ -9,6 +10,7 @@ import pytest
 
 from asyncfail.contract.experiment import ContractScenario, evaluate
 from asyncfail.contract.terms import KeyScope
+from asyncfail.course import lesson07_readiness_checklist as lesson07
 from asyncfail.ground.durations import TimeUnit
 from asyncfail.ground.quiz import Question
 from asyncfail.ground.seed import RecommendationId
@@ -20,7 +22,7 @@ from asyncfail.readiness.design import (
     duration_from_text,
 )
 from asyncfail.readiness.report import assess
-from asyncfail.readiness.verdict import CheckStatus
+from asyncfail.readiness.verdict import STATUS_LABELS, CheckStatus, ContractRule
 from tests.course.conftest import Lessons
 from tests.notebook_support import (
     load_notebook,
@@ -35,12 +37,84 @@ nb = load_notebook(STEM)
 HOSTILE = "<script>alert(1)</script> | a | b |\n`tick` **bold** " + "x" * 9_900
 
 
+SKIP = mo.ui.switch(value=True)
+
+
 def run(**controls: object) -> tuple[str, dict[str, Any]]:
-    return run_lesson(nb, **controls)
+    """The lesson with ``controls`` substituted, predicting skipped unless they say."""
+    return run_lesson(nb, **({"skip_prediction": SKIP} | controls))
 
 
-def test_defaults_report_every_check_unknown(lessons: Lessons) -> None:
+def test_nothing_on_the_page_gives_the_answer_before_the_guess(lessons: Lessons) -> None:
+    # The answer, from the checklist: each check the team's design does not meet, with its
+    # reason and status, and the learner's own report (the checklist's result).
     page, defs = lessons.run(STEM)
+    team, report = defs["team"], defs["report"]
+    unmet = [c for c in team.checks if c.status is CheckStatus.UNMET]
+    assert defs["revealed"] is False and unmet
+    text = visible_text(page)
+    assert "Predict first." in text and "the team's answer" in text.lower()
+    whole = unescape_nested(page)
+    assert [c.reason for c in unmet if c.reason in whole] == []
+    assert STATUS_LABELS[CheckStatus.UNMET] not in whole
+    assert report.summary() not in text and vega_specs(page) == []
+    after = visible_text(run()[0])
+    assert all(c.reason in after for c in unmet) and report.summary() in after
+
+
+def test_the_teams_design_fails_the_two_key_checks() -> None:
+    # Worked by hand from DESIGN.md's rules: a key scoped to the delivery attempt fails the
+    # P0 key check (although carried) and the key-scope rule; 72 hours of retention outlive a
+    # 24-hour replay window; every other answer is yes or named.
+    team = lesson07.team_report()
+    status = {c.id: c.status for c in team.checks}
+    unmet = {RecommendationId.KEY_ACROSS_ATTEMPTS, ContractRule.KEY_SCOPE}
+    assert {i for i, s in status.items() if s is CheckStatus.UNMET} == unmet
+    assert all(s is CheckStatus.MET for i, s in status.items() if i not in unmet)
+    assert lesson07.unmet_titles(team) == [team.check(i).title for i in status if i in unmet]
+    assert sorted(lesson07.check_options()) == sorted(c.title for c in team.checks)
+
+
+@pytest.mark.parametrize(
+    ("chosen", "said"),
+    [
+        ("unmet", "Checks not met: right."),
+        ("first", "You left out:"),
+        ("all", "The model does not choose:"),
+        ("none", "Checks not met: nothing chosen."),
+    ],
+)
+def test_a_committed_prediction_is_compared_with_the_checklist(chosen: str, said: str) -> None:
+    team = lesson07.team_report()
+    unmet = lesson07.unmet_titles(team)
+    value = {
+        "unmet": unmet,
+        "first": unmet[:1],
+        "all": lesson07.check_options(),
+        "none": [],
+    }[chosen]
+    ticks = {f"check{i}": t in value for i, t in enumerate(lesson07.check_options())}
+    page, defs = run_lesson(nb, prediction=SimpleNamespace(value=ticks))
+    assert defs["revealed"] is True
+    text = visible_text(page)
+    assert said in text and lesson07.ANSWER_HEADING.lstrip("# ") in text
+    assert all(c.reason in text for c in team.checks if c.status is CheckStatus.UNMET)
+
+
+def test_a_snapshot_shows_the_checklists_answer_labelled(lessons: Lessons) -> None:
+    page, defs = lessons.run(STEM, snapshot=True)
+    text = visible_text(page)
+    assert "Static snapshot: the checklist's answers are shown without the prediction" in text
+    assert lesson07.ANSWER_HEADING.lstrip("# ") in text
+    assert "Checks not met" not in text, "nothing to compare: no choice was made"
+    for check in defs["team"].checks:
+        if check.status is CheckStatus.UNMET:
+            assert f"{STATUS_LABELS[check.status]} · " in text and check.reason in text
+    assert defs["report"].summary() in text
+
+
+def test_defaults_report_every_check_unknown() -> None:
+    page, defs = run()
     report = defs["report"]
     assert report == assess(ReplayDesign())
     assert set(report.tally().items()) >= {(CheckStatus.UNKNOWN, len(report.checks))}
@@ -242,3 +316,15 @@ def test_a_lone_surrogate_owner_and_400_nines_get_inline_messages() -> None:
     assert "lone surrogate" in text and "is longer than 30 days" in text
     assert "10,000,000" not in text and "Traceback" not in text
     assert defs["report"] == assess(defs["design"])
+
+
+def test_the_report_shows_each_checks_status_and_folds_the_whole_report() -> None:
+    # The page stays a few screens long: the verdicts in a table, the report behind a fold.
+    page, defs = run(key_across_attempts=mo.ui.radio(["no"], value="no"))
+    report = defs["report"]
+    text = visible_text(page)
+    for check in report.checks:
+        assert f"{check.title} {STATUS_LABELS[check.status]}" in text
+    assert "Not met" in text  # the one answer given fails the first P0 check
+    folded = re.search(r"<marimo-accordion data-labels='[^']*Read the whole report", page)
+    assert folded and report.html(standalone=False) in page

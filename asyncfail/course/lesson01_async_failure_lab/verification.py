@@ -157,10 +157,16 @@ def verdict_kind(found: RecordedVerification) -> str:
     return "danger" if found.disagreements else "success"
 
 
+CASES_LABEL: Final = "**Every case, the model's figures beside the real ones**"
+"""The fold that holds a verification's table."""
+
+
 def verdict_view(mo: Any, found: RecordedVerification) -> Any:
     """A verification as the section lays it out: the verdict, then its table (``mo`` is
     marimo, handed in by the lesson)."""
     table = mo.ui.table(
         table_rows(found), selection=None, show_column_summaries=False, page_size=TABLE_PAGE
     )
-    return mo.vstack([mo.callout(mo.md(summary(found)), kind=verdict_kind(found)), table])
+    # Folded: the verdict says whether every case agrees; the cases are there to open.
+    cases = mo.accordion({CASES_LABEL: table})
+    return mo.vstack([mo.callout(mo.md(summary(found)), kind=verdict_kind(found)), cases])

@@ -1,0 +1,512 @@
+"""Every lesson in Chromium, as a learner meets it (issue 23's "Done when"): nothing of the
+answer before the guess, the first screen holds the main control and its result, no console
+warning once the learner has guessed and changed the main control, and the page stays under
+about 3,000 px at 1280 px wide.
+
+The lessons are served by CPython (the course server, `make serve`: `marimo run` of each
+notebook, live in seconds); lesson 1 is also checked in its WebAssembly page of the built site,
+to show the same holds there.
+
+Rules, stated once:
+
+- **The answer** of a lesson is defined from the library, never from the page's prose: the
+  statuses and debits of the runs the lesson makes, the contract's finding, the checks the
+  checklist does not meet, and so on (``ANSWERS``). Before the guess, the page's text (hidden
+  parts included: collapsed panels, shadow roots, every attribute, aria labels, titles and the
+  JSON marimo keeps in them) holds none of its words; after the guess it holds them, which
+  shows the words are ones the page would say.
+- **The first screen** is the 1280 x 800 viewport before any scrolling. It must hold the
+  lesson's main control and its result, both wholly inside it. In a lesson that asks before it
+  tells, the result before the guess is the question's commit button: the learner can answer
+  without scrolling, and the answer shows right under it.
+- **No console warning**: no message of type warning or error, and no uncaught page error,
+  from loading the lesson through the guess to a change of the main control. Chromium's note
+  that one of marimo's own preloaded stylesheet images was not used within a few seconds is
+  left out: it says how fast a busy machine paints marimo's frame, nothing a lesson prints.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from asyncfail.contract.experiment import ContractScenario, evaluate
+from asyncfail.course import controls
+from asyncfail.course import lesson02_break_the_assumptions as lesson02
+from asyncfail.course import lesson04_explore_every_failure as lesson04
+from asyncfail.course import lesson05_two_workers as lesson05
+from asyncfail.course import lesson06_record_lifetime as lesson06
+from asyncfail.course import lesson07_readiness_checklist as lesson07
+from asyncfail.course import lesson09_what_does_your_engine_do as lesson09
+from asyncfail.course.catalog import LESSONS
+from asyncfail.ground.durations import human
+from asyncfail.ground.prose import chance, counted
+from asyncfail.lab.faults import Fault
+from asyncfail.lab.restore import restorations
+from asyncfail.lab.results import LabResult
+from asyncfail.lab.scenario import SEED_FAULT, Scenario
+from asyncfail.lab.simulation import simulate_each_mode
+from asyncfail.readiness.verdict import STATUS_LABELS, CheckStatus
+from asyncfail.review.handoff import build_review
+from asyncfail.risk.report import REAL_RETENTIONS, assess
+from tests.browser.test_course_server import Server, server  # noqa: F401 (the fixture)
+
+pytestmark = pytest.mark.browser
+
+VIEWPORT = {"width": 1280, "height": 800}
+HEIGHT_LIMIT = 3_000
+"""The issue's "under about 3,000 px at 1280 px wide", after the guess."""
+LOAD_MS = 120_000  # a served lesson runs its cells first: seconds, more on a busy machine
+REVEAL_S = 60
+QUIET_S = 1.5
+UNRELATED = re.compile(r"was preloaded using link preload but not used within a few seconds")
+EXPLORER = (
+    "lesson 4 is the explorer helper's (its prediction and its heavy work, branch `explorer`): "
+    "not merged yet"
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# The answer of each lesson, from the library.
+
+
+def runs_words(results: Iterator[LabResult]) -> set[str]:
+    """What a reveal says of runs: each one's status and its debits."""
+    return {w for r in results for w in (r.status.value, counted(r.counts.effects, "debit"))}
+
+
+def answer_01() -> set[str]:
+    return runs_words(iter(simulate_each_mode(Scenario(fault=SEED_FAULT)).values()))
+
+
+def answer_02() -> set[str]:
+    scenario = lesson02.start_options()[lesson02.DEFAULT_START_LABEL]
+    words = runs_words(iter(simulate_each_mode(scenario).values()))
+    return words | {r.change for r in restorations(scenario)}
+
+
+def answer_03() -> set[str]:
+    result = evaluate(ContractScenario())
+    return {result.finding.value, result.boundary_rule}
+
+
+def answer_04() -> set[str]:
+    # The explorer's verdicts on the naive loop, which breaks: the matrix's broken cells.
+    row = lesson04.ROWS[0]
+    found = lesson04.explore_row(
+        row, lesson04.DEFAULT_DELIVERIES_SHOWN, lesson04.DEFAULT_MAX_FAULTS
+    )
+    cells = {lesson04.cell(report, found) for report in found.invariants}
+    return {c for c in cells if c != lesson04.HOLDS}
+
+
+def answer_05() -> set[str]:
+    safeguards = {name: controls.choice_options(name)[0] for name in lesson05.SAFEGUARDS}
+    scenario, _ = lesson05.scenario_from_controls(
+        lesson05.DEFAULT_STALL.value,
+        str(lesson05.PAUSE_TEXT),
+        str(lesson05.LEASE_TEXT),
+        safeguards,
+    )
+    return runs_words(iter(simulate_each_mode(scenario).values()))
+
+
+def answer_06() -> set[str]:
+    inputs, _ = lesson06.read_controls(
+        lesson06.CONTROL_TEXTS,
+        lesson06.DEFAULT_DELIVERIES,
+        "none",
+        lesson06.DEFAULT_TARGET,
+        lesson06.BROWSER_TRIALS,
+        0,
+    )
+    run = assess(inputs)
+    words = {f"{name}'s {human(retention)}" for name, retention in REAL_RETENTIONS}
+    return words | {chance(run.report.duplicate.probability)}
+
+
+def answer_07() -> set[str]:
+    unmet = [c for c in lesson07.team_report().checks if c.status is CheckStatus.UNMET]
+    return {c.reason for c in unmet} | {STATUS_LABELS[CheckStatus.UNMET]}
+
+
+def answer_08() -> set[str]:
+    return {build_review(Fault(SEED_FAULT.value)).summary()}
+
+
+def answer_09() -> set[str]:
+    return runs_words(iter(lesson09.model_runs().values()))
+
+
+# ---------------------------------------------------------------------------------------------
+# How a learner answers and changes each lesson.
+
+
+def choose(option: str) -> Callable[[Page], None]:
+    """Pick ``option`` of a radio before committing."""
+    return lambda page: page.get_by_role("radio", name=option).click()
+
+
+def tick(option: str) -> Callable[[Page], None]:
+    """Tick the checkbox ``option`` before committing."""
+    return lambda page: page.get_by_label(option).click()
+
+
+def select(label: str, index: int) -> Callable[[Page], None]:
+    """Choose the ``index``-th option of the dropdown labelled ``label``."""
+    return lambda page: page.get_by_label(label).select_option(index=index)
+
+
+def fill(label: str, text: str) -> Callable[[Page], None]:
+    def act(page: Page) -> None:
+        box = page.get_by_label(label)
+        box.fill(text)
+        box.press("Enter")
+
+    return act
+
+
+def open_and_fill(section: str, label: str, text: str) -> Callable[[Page], None]:
+    def act(page: Page) -> None:
+        page.get_by_role("button", name=section).click()
+        fill(label, text)(page)
+
+    return act
+
+
+def nothing(page: Page) -> None:
+    """Commit the guess as the form starts (a number per runtime starts at 1)."""
+
+
+@dataclass(frozen=True)
+class Case:
+    """One lesson as the tests meet it: its main control (a label), its result before the
+    guess (a button's name), how a learner guesses and commits, how they then change the main
+    control, and the answer's words."""
+
+    stem: str
+    control: str
+    result: str
+    answer: Callable[[], set[str]]
+    guess: Callable[[Page], None]
+    change: Callable[[Page], None]
+    role: str = "label"
+    """How the control is found: by its label, a button's name, or (``number``, lesson 9's
+    guesses, which are the question) the first number field."""
+
+
+CASES: tuple[Case, ...] = (
+    Case(
+        "01_async_failure_lab",
+        "Fault injected into the first delivery",
+        "Commit my guess",
+        answer_01,
+        nothing,
+        select("Fault injected into the first delivery", 4),
+    ),
+    Case(
+        "02_break_the_assumptions",
+        "Start from: a broken assumption, or none",
+        "Commit my guess",
+        answer_02,
+        nothing,
+        select("Start from: a broken assumption, or none", 0),
+    ),
+    Case(
+        "03_idempotency_contract",
+        "Contract profile: how a rejected reuse is reported",
+        "Commit my guess",
+        answer_03,
+        choose("It applies request 2: a second debit."),
+        select("Contract profile: how a rejected reuse is reported", 1),
+    ),
+    Case(
+        "04_explore_every_failure",
+        "Faults per plan: at most",
+        "Check with the explorer",
+        answer_04,
+        nothing,
+        fill("Faults per plan: at most", "1"),
+    ),
+    Case(
+        "05_two_workers",
+        "Worker 1 stalls",
+        "Commit my guess",
+        answer_05,
+        nothing,
+        select("Worker 1 stalls", 0),
+    ),
+    Case(
+        "06_record_lifetime",
+        "Median replay delay (seconds): operators replay dead letters this late",
+        "Commit my prediction",
+        answer_06,
+        choose(lesson06.prediction_options()[0]),
+        fill("Median replay delay (seconds): operators replay dead letters this late", "3600"),
+    ),
+    Case(
+        "07_readiness_checklist",
+        lesson07.check_options()[0],
+        lesson07.COMMIT_LABEL,
+        answer_07,
+        tick(lesson07.check_options()[0]),
+        open_and_fill(
+            "3. How long records live, and how late replays come",
+            "How long are deduplication records retained?",
+            "24",
+        ),
+    ),
+    Case(
+        "08_review_handoff",
+        "Select...",
+        "Compare my draft",
+        answer_08,
+        nothing,
+        select("Fault the handoff reviews", 4),
+        role="button",
+    ),
+    Case(
+        "09_what_does_your_engine_do",
+        "",
+        "Commit my guesses",
+        answer_09,
+        nothing,
+        select("Which run's trace", 1),
+        role="number",
+    ),
+)
+"""Every lesson, in course order (``test_every_lesson_has_a_case`` keeps it so)."""
+
+PENDING_EXPLORER = frozenset({"04_explore_every_failure"})
+
+
+def cases(*, pending: frozenset[str] = frozenset()) -> list[Any]:
+    """Every case; those ``pending`` (lesson 4) may fail until the explorer's branch lands."""
+
+    def marks(stem: str) -> list[Any]:
+        return [pytest.mark.xfail(strict=False, reason=EXPLORER)] if stem in pending else []
+
+    return [pytest.param(case, id=case.stem[:2], marks=marks(case.stem)) for case in CASES]
+
+
+def test_every_lesson_has_a_case() -> None:
+    assert [c.stem for c in CASES] == [info.stem for info in LESSONS]
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading the page.
+
+_EVERYTHING = """() => {
+  const parts = [];
+  const walk = (root) => {
+    // A document's own textContent is null: read its element's.
+    parts.push((root.documentElement || root).textContent || '');
+    for (const el of root.querySelectorAll('*')) {
+      for (const a of el.attributes) parts.push(a.value);
+      if (el.shadowRoot) walk(el.shadowRoot);
+    }
+  };
+  walk(document);
+  return parts.join('\\n');
+}"""
+
+
+def everything(page: Page) -> str:
+    """All the page's text, hidden or not: the document's and every shadow root's text and
+    every attribute's value, with the escapes marimo writes into its JSON undone."""
+    text = page.evaluate(_EVERYTHING)
+    for _ in range(3):
+        text = re.sub(r"\\u([0-9a-fA-F]{4})", lambda m: chr(int(m.group(1), 16)), text)
+        text = html.unescape(text).replace('\\"', '"')
+    return " ".join(text.split())
+
+
+def said(words: str, text: str) -> bool:
+    """Whether ``text`` says ``words`` as words (a "duplicate" is not "deduplicate")."""
+    folded = " ".join(words.split())
+    return re.search(rf"(?<![\w-]){re.escape(folded)}(?![\w-])", text) is not None
+
+
+def settle(page: Page) -> None:
+    """Wait until the page's text stops changing (cells run, charts drawn)."""
+    last, since, deadline = None, time.monotonic(), time.monotonic() + REVEAL_S
+    while time.monotonic() < deadline:
+        now = page.evaluate(_EVERYTHING)
+        if now != last:
+            last, since = now, time.monotonic()
+        elif time.monotonic() - since >= QUIET_S:
+            return
+        page.wait_for_timeout(250)
+
+
+def height(page: Page) -> int:
+    """How tall the lesson is: marimo scrolls its app in ``#App``, not the document."""
+    return int(page.evaluate("() => document.getElementById('App').scrollHeight"))
+
+
+def control(page: Page, case: Case) -> Any:
+    if case.role == "number":
+        return page.get_by_label("Number input").first
+    if case.role == "button":
+        return page.get_by_role("button", name=case.control).first
+    return page.get_by_label(case.control).first
+
+
+@dataclass
+class Visit:
+    page: Page
+    console: list[str]
+
+
+@pytest.fixture
+def visit(browser: Any) -> Iterator[Callable[[str], Visit]]:
+    """Open a lesson at 1280 x 800 and collect its console's warnings and errors."""
+    contexts = []
+
+    def open_(url: str) -> Visit:
+        context = browser.new_context(viewport=VIEWPORT)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(30_000)
+        said_: list[str] = []
+        page.on(
+            "console",
+            lambda m: (
+                said_.append(f"{m.type}: {m.text}")
+                if m.type in ("warning", "error") and not UNRELATED.search(m.text)
+                else None
+            ),
+        )
+        page.on("pageerror", lambda e: said_.append(f"pageerror: {e}"))
+        page.goto(url)
+        return Visit(page, said_)
+
+    yield open_
+    for context in contexts:
+        context.close()
+
+
+def open_lesson(visit: Callable[[str], Visit], url: str, case: Case) -> Visit:
+    seen = visit(url)
+    expect(seen.page.get_by_role("button", name=case.result)).to_be_visible(timeout=LOAD_MS)
+    settle(seen.page)
+    return seen
+
+
+def lesson_url(server: Server, case: Case) -> str:  # noqa: F811
+    return f"{server.url}lessons/{case.stem}/"
+
+
+def commit(page: Page, case: Case) -> None:
+    case.guess(page)
+    page.get_by_role("button", name=case.result).click()
+
+
+def wait_for_words(page: Page, words: set[str]) -> str:
+    """The page's text once it says one of ``words`` (the reveal came), or as it is when
+    ``REVEAL_S`` ran out."""
+    deadline = time.monotonic() + REVEAL_S
+    while True:
+        text = everything(page)
+        if any(said(w, text) for w in words) or time.monotonic() > deadline:
+            return text
+        page.wait_for_timeout(500)
+
+
+# ---------------------------------------------------------------------------------------------
+# The tests, served by CPython.
+
+
+@pytest.mark.parametrize("case", cases(pending=PENDING_EXPLORER))
+def test_no_answer_before_the_guess(visit: Any, server: Server, case: Case) -> None:  # noqa: F811
+    words = case.answer()
+    assert words, "an answer to look for"
+    seen = open_lesson(visit, lesson_url(server, case), case)
+    before = everything(seen.page)
+    assert [w for w in words if said(w, before)] == []
+    commit(seen.page, case)
+    after = wait_for_words(seen.page, words)
+    assert [w for w in words if said(w, after)], "the reveal says the answer"
+
+
+@pytest.mark.parametrize("case", cases(pending=PENDING_EXPLORER))
+def test_the_first_screen_holds_the_main_control_and_its_result(
+    visit: Any,
+    server: Server,  # noqa: F811
+    case: Case,
+) -> None:
+    seen = open_lesson(visit, lesson_url(server, case), case)
+    seen.page.wait_for_timeout(500)
+    for element in (control(seen.page, case), seen.page.get_by_role("button", name=case.result)):
+        box = element.bounding_box()
+        assert box is not None, element
+        assert box["y"] >= 0 and box["y"] + box["height"] <= VIEWPORT["height"], (element, box)
+        assert box["x"] >= 0 and box["x"] + box["width"] <= VIEWPORT["width"], (element, box)
+
+
+HEIGHTS: dict[str, int] = {}
+"""Each lesson's height after the guess, as measured (printed at the end with ``-s``)."""
+TALL: dict[str, str] = {}
+"""Lessons known to be taller than ``HEIGHT_LIMIT`` after the guess, and why."""
+
+
+@pytest.mark.parametrize("case", cases(pending=PENDING_EXPLORER))
+def test_no_console_warning_and_a_page_under_3000_px(
+    visit: Any,
+    server: Server,  # noqa: F811
+    case: Case,
+) -> None:
+    seen = open_lesson(visit, lesson_url(server, case), case)
+    commit(seen.page, case)
+    wait_for_words(seen.page, case.answer())
+    settle(seen.page)
+    tall = height(seen.page)
+    HEIGHTS[case.stem] = tall
+    print(f"{case.stem}: {tall} px after the guess")
+    case.change(seen.page)
+    settle(seen.page)
+    assert seen.console == []
+    if case.stem in TALL:
+        pytest.xfail(f"{tall} px: {TALL[case.stem]}")
+    assert tall < HEIGHT_LIMIT
+
+
+# ---------------------------------------------------------------------------------------------
+# The same in the WebAssembly page of the built site (lesson 1): Python runs in the browser.
+
+
+WASM_KNOWN = frozenset(
+    {
+        # marimo's WebAssembly frontend, on a page that is not cross-origin isolated.
+        "warning: Not running in a secure context; interrupts are not available.",
+        # The browser asks the lesson's folder for favicon.ico, which the site does not ship.
+        "error: Failed to load resource: the server responded with a status of 404 "
+        "(File not found)",
+    }
+)
+"""What the WebAssembly page prints that no lesson does: the site's to silence (exports/),
+listed so that anything else, a Vega warning above all, still fails the test."""
+
+
+def test_the_webassembly_lesson_asks_first_on_its_first_screen_and_stays_quiet(
+    visit: Any, site_url: str
+) -> None:
+    case = CASES[0]
+    seen = open_lesson(visit, f"{site_url}lessons/{case.stem}/", case)
+    words = case.answer()
+    assert [w for w in words if said(w, everything(seen.page))] == []
+    for element in (control(seen.page, case), seen.page.get_by_role("button", name=case.result)):
+        box = element.bounding_box()
+        assert box is not None and box["y"] + box["height"] <= VIEWPORT["height"], box
+    commit(seen.page, case)
+    assert [w for w in words if said(w, wait_for_words(seen.page, words))]
+    case.change(seen.page)
+    settle(seen.page)
+    assert [m for m in seen.console if m not in WASM_KNOWN] == []
