@@ -101,16 +101,9 @@ def _(mo):
     the channel may make, including one-off outages of the lookup service and of the journal. It
     checks three invariants on every run and, for each one a run breaks, finds the **smallest
     counterexample**: fewest injections, then fewest events. Every counterexample is a real run
-    of the lab, with the command that replays it.
-
-    The same search runs in a terminal: `asyncfail explore --mode durable --max-faults 2`.
+    of the lab, with the command that replays it. The same search runs in a terminal:
+    `asyncfail explore --mode durable --max-faults 2`.
     """)
-    return
-
-
-@app.cell(hide_code=True)
-def _(lesson04, mo):
-    mo.md(f"## Three invariants\n\n{lesson04.invariants_text()}")
     return
 
 
@@ -123,7 +116,8 @@ def predict(lesson04, mo, page):
         label=(
             f"**Predict first.** With {lesson04.starting_scope_text()}, under which of "
             f"these runtimes and settings does **no** plan break "
-            f"**{lesson04.PREDICTED.value}**? Choose every row you expect to hold."
+            f"**{lesson04.PREDICTED.value}** (no second debit)? Choose every row you expect to "
+            "hold."
         ),
         full_width=True,
     ).form(submit_button_label=page.COMMIT_LABEL, bordered=True)
@@ -151,6 +145,17 @@ def _(mo, page, prediction, skip_prediction, snapshot):
     )
     _asking
     return (revealed,)
+
+
+@app.cell(hide_code=True)
+def _(lesson04, mo):
+    mo.vstack(
+        [
+            mo.md(f"## Three invariants\n\n{lesson04.invariants_text()}"),
+            mo.accordion({"Why each one matters": mo.md(lesson04.reasons_text())}),
+        ]
+    )
+    return
 
 
 @app.cell
@@ -360,16 +365,21 @@ def _(
             on_change=lambda _: set_attempts(lambda n: n + 1),
         )
     )
-    mo.vstack(
-        [
-            mo.md(
-                f"## Exercise: settings no fault can break\n\n"
-                f"Choose a runtime and settings so that **no plan of up to "
-                f"{lesson04.EXERCISE_FAULTS} faults** breaks any of the three invariants. The "
-                "explorer checks your choice."
-            ),
-            exercise,
-        ]
+    # Folded: the page stays under about 3,000 px once the matrix shows; its title says what
+    # is inside, and the verdict shows below it once checked.
+    mo.accordion(
+        {
+            "Exercise: settings no fault can break": mo.vstack(
+                [
+                    mo.md(
+                        f"Choose a runtime and settings so that **no plan of up to "
+                        f"{lesson04.EXERCISE_FAULTS} faults** breaks any of the three "
+                        "invariants. The explorer checks your choice."
+                    ),
+                    exercise,
+                ]
+            )
+        }
     )
     return (exercise,)
 

@@ -118,10 +118,14 @@ ANSWER_SETTINGS: Final = LabSettings()
 
 
 def invariants_text() -> str:
-    """The three invariants with their reasons (a Markdown list)."""
-    return "\n".join(
-        f"- **{i.value}**: {md_text(RULES[i])} *{md_text(REASONS[i])}*" for i in Invariant
-    )
+    """The three invariants, each with its rule (a Markdown list)."""
+    return "\n".join(f"- **{i.value}**: {md_text(RULES[i])}" for i in Invariant)
+
+
+def reasons_text() -> str:
+    """Why each invariant matters (a Markdown list), folded under the rules so the prediction
+    stays on the lesson's first screen."""
+    return "\n".join(f"- **{i.value}**: {md_text(REASONS[i])}" for i in Invariant)
 
 
 def budget_of(value: object) -> int:

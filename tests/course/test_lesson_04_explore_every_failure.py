@@ -259,21 +259,27 @@ def test_the_snapshot_shows_everything_and_labels_the_answer(lessons: Lessons) -
 # --- heavy work keeps its controls -------------------------------------------------------------
 
 
+def graph():  # type: ignore[no-untyped-def]
+    """The notebook's dependency graph, built if no run has built it yet in this process."""
+    nb.app._maybe_initialize()
+    return nb.app._graph
+
+
 def defining(name: str) -> str:
-    (cell_id,) = [i for i, c in nb.app._graph.cells.items() if name in c.defs]
+    (cell_id,) = [i for i, c in graph().cells.items() if name in c.defs]
     return cell_id
 
 
 def test_the_controls_never_rerun_with_the_exploration() -> None:
     # marimo greys out (and, while it runs, hides) a cell that reruns: the controls are defined
     # and shown by cells that neither heavy cell reaches, so they stay while it computes.
-    graph = nb.app._graph
+    dependencies = graph()
     heavy = {defining("starting"), defining("explorations")}
     controls = {defining(name) for name in ("max_faults", "deliveries", "row", "invariant")}
     for cell_id in heavy:
-        assert not controls & (graph.descendants(cell_id) | {cell_id})
+        assert not controls & (dependencies.descendants(cell_id) | {cell_id})
     # The starting matrix reads no control: changing one reruns only the matrix.
-    assert defining("max_faults") not in graph.ancestors(defining("starting"))
+    assert defining("max_faults") not in dependencies.ancestors(defining("starting"))
 
 
 def test_the_controls_show_in_their_own_cells_and_the_matrix_reuses_the_start() -> None:
