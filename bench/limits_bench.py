@@ -24,6 +24,7 @@ from asyncfail.course.lesson04_explore_every_failure import (  # noqa: E402
     ROWS,
     explore_row,
 )
+from asyncfail.course.lesson06_record_lifetime import TRIAL_CHOICES, fitted  # noqa: E402
 from asyncfail.explore.plans import MAX_FAULTS  # noqa: E402
 from asyncfail.lab.scenario import MAX_DELIVERIES  # noqa: E402
 from asyncfail.risk.inputs import RiskInputs  # noqa: E402
@@ -134,8 +135,32 @@ def risk_full_jitter() -> None:
     )
 
 
+def lesson_6_worst() -> None:
+    """Lesson 6's heaviest settings (9 deliveries, the most trials it offers, full jitter, a
+    crash probability up to 1) as the lesson runs them, with its trials fitted to its budget;
+    the slowest again as a median of three, beside the lesson's starting question."""
+    most = max(TRIAL_CHOICES)
+    asked = {
+        crash: RiskInputs(deliveries=9, crash_probability=crash, jitter="full", trials=most)
+        for crash in (0.05, 0.1, 0.2, 0.5, 1.0)
+    }
+    once = {
+        crash: median_seconds(lambda q=q: assess(fitted(q)[0]), 1) for crash, q in asked.items()
+    }
+    worst = max(once, key=lambda crash: once[crash])
+    question = fitted(asked[worst])[0]
+    took = median_seconds(lambda: assess(question), 3)
+    start = median_seconds(lambda: assess(fitted(RiskInputs(trials=10_000))[0]), 3)
+    print(
+        f"lesson 6: worst setting crash probability {worst} over 9 deliveries "
+        f"({question.trials:,} of {most:,} trials run): median {took:.2f} s  (goal < 2 s); "
+        f"the starting question {start:.2f} s, ratio {took / start:.1f}x"
+    )
+
+
 def main() -> None:
     lesson_4_worst()
+    lesson_6_worst()
     risk_full_jitter()
     risk_memory()
 

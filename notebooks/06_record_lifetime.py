@@ -183,10 +183,18 @@ def _(Jitter, MAX_DURATION_TEXT, MAX_NUMBER_TEXT, lesson06, mo, snapshot):
 
 @app.cell
 def _(deliveries, jitter, lesson06, mo, page, seed, target, texts, trials):
-    inputs, _errors = lesson06.read_controls(
+    _asked, _errors = lesson06.read_controls(
         texts.value, deliveries.value, jitter.value, target.value, trials.value, seed.value
     )
-    page.errors(mo, _errors)
+    # Heavy settings run fewer trials, so a change recomputes in about a second; the lesson
+    # says so and gives the command that runs them all.
+    inputs, _cut = lesson06.fitted(_asked)
+    mo.vstack(
+        [
+            page.errors(mo, _errors),
+            *([] if _cut is None else [mo.callout(mo.md(_cut), kind="info")]),
+        ]
+    )
     return (inputs,)
 
 

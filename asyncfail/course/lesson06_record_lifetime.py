@@ -13,11 +13,13 @@ from typing import Final
 from asyncfail.charts.risk_charts import Bin, CurveRow, Mark, curve_rows, histogram, marks
 from asyncfail.ground.durations import Duration, approx, duration_error, human, parse_duration
 from asyncfail.ground.prose import chance, percent
+from asyncfail.risk.draws import expected_injections
 from asyncfail.risk.inputs import (
     BROWSER_TRIALS,
     DEFAULT_INPUTS,
     Jitter,
     RiskInputs,
+    command_line,
     parse_probability,
     parse_spread,
 )
@@ -194,3 +196,30 @@ def curve_description(run: RiskRun) -> str:
         f"Duplicate risk against retention, {r.trials:,} trials, seed {r.seed}, each estimate "
         f"with its 95% interval in the table. Estimates: {points}."
     )
+
+
+INJECTION_BUDGET: Final = 40_000
+"""The most injections one recompute of the lesson draws on average (``expected_injections``
+times the trials): at most about 1.5 s of CPython on the course's two-core machine (`make
+bench`, lesson 6's worst setting), where 20,000 trials at 9 deliveries and a crash probability
+of 0.5 would draw 400,000 and take 13 s."""
+TRIALS_CUT: Final = (
+    "With these settings a trial draws about {per_trial} injections, and the model runs every "
+    "such trial anew, so the lesson ran {ran:,} of the {asked:,} trials asked: its intervals "
+    "are wider. The command runs them all: `{command}`"
+)
+
+
+def fitted(inputs: RiskInputs) -> tuple[RiskInputs, str | None]:
+    """The question the lesson runs, and what it says when it cut the trials. Rule: the trials
+    are kept while they draw at most ``INJECTION_BUDGET`` injections on average; beyond, they are
+    cut to the most whole thousands that fit, and never below 1,000 (the fewest the lesson
+    offers)."""
+    per_trial = expected_injections(inputs)
+    if inputs.trials * per_trial <= INJECTION_BUDGET:
+        return inputs, None
+    ran = max(1000, int(INJECTION_BUDGET / per_trial) // 1000 * 1000)
+    said = TRIALS_CUT.format(
+        per_trial=f"{per_trial:.3g}", ran=ran, asked=inputs.trials, command=command_line(inputs)
+    )
+    return inputs.model_copy(update={"trials": ran}), said

@@ -66,6 +66,15 @@ def replay_delay(median: int, spread: float, u: float) -> int:
     return min(round(median * math.exp(spread * z)), MAX_DURATION.millis)
 
 
+def expected_injections(inputs: RiskInputs) -> float:
+    """How many injections one trial draws on average: the sum of every point's chance, at every
+    delivery the schedule offers and at the replay (the points ``Drawer`` draws at, in step 1),
+    plus the named fault, which strikes every trial. A trial that draws none is read from a run
+    made before; one that draws some is run anew, the longer the more it draws, so this is what
+    a trial costs."""
+    return sum(Drawer(inputs).chances) + (inputs.fault is not None)
+
+
 class Drawer:
     """Draws the trials of one estimate, in order, from its seed."""
 

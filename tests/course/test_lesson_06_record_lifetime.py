@@ -17,7 +17,7 @@ from asyncfail.ground.durations import approx
 from asyncfail.ground.prose import chance, percent
 from asyncfail.ground.quiz import Question
 from asyncfail.risk.estimates import wilson
-from asyncfail.risk.inputs import BROWSER_TRIALS, command_line
+from asyncfail.risk.inputs import BROWSER_TRIALS, RiskInputs, command_line
 from asyncfail.risk.report import assess
 from tests.course.conftest import Lessons
 from tests.notebook_support import load_notebook, run_lesson, vega_specs, visible_text
@@ -112,3 +112,52 @@ def test_what_to_notice_waits_for_the_guess(lessons: Lessons) -> None:
     assert "What to notice shows once you commit your guess." in before
     assert "The tail decides" not in before
     assert "The tail decides" in visible_text(run(skip_prediction=SKIP)[0])
+
+
+# --- heavy settings run fewer trials ------------------------------------------------------------
+
+
+def heavy(trials: int, crash: float = 0.5) -> RiskInputs:
+    # 9 deliveries: 10 attempts (the budget and the replay) of 4 crash points, by hand.
+    return RiskInputs(deliveries=9, crash_probability=crash, loss_probability=0, trials=trials)
+
+
+@pytest.mark.parametrize(
+    ("inputs", "ran"),
+    [
+        (heavy(2000), 2000),  # 2,000 x 20 = 40,000 injections: the budget, kept
+        (heavy(2001), 2000),  # one trial more: cut to the whole thousands that fit
+        (heavy(20_000), 2000),
+        (heavy(20_000, crash=0.125), 8000),  # 5 a trial
+        (heavy(1000, crash=1.0), 1000),  # 40 a trial: 40,000, kept
+        # Every point fails: more than 40 a trial, so not even 1,000 fit; 1,000 run, the fewest
+        # the lesson offers.
+        (heavy(20_000, crash=1.0).model_copy(update={"loss_probability": 1.0}), 1000),
+    ],
+)
+def test_heavy_settings_run_the_trials_that_fit_the_budget(inputs: RiskInputs, ran: int) -> None:
+    fitted, said = lesson06.fitted(inputs)
+    assert fitted.trials == ran
+    assert fitted.model_copy(update={"trials": inputs.trials}) == inputs
+    assert (said is None) == (ran == inputs.trials)
+    if said is not None:
+        assert f"ran {ran:,} of the {inputs.trials:,} trials" in said
+        assert command_line(inputs) in said
+
+
+def test_the_lesson_says_when_it_ran_fewer_trials_and_gives_the_full_command() -> None:
+    texts = dict(lesson06.CONTROL_TEXTS) | {"crash": "0.5"}
+    page, defs = run(
+        texts=mo.ui.dictionary({k: mo.ui.text(value=v) for k, v in texts.items()}),
+        deliveries=mo.ui.number(1, 9, value=9),
+        jitter=mo.ui.dropdown(["none", "full", "equal"], value="full"),
+        target=mo.ui.dropdown(list(lesson06.TARGETS), value=chance(1e-4)),
+        trials=mo.ui.dropdown({"20,000": 20_000}, value="20,000"),
+        seed=mo.ui.number(0, 10, value=0),
+        skip_prediction=SKIP,
+    )
+    assert defs["run"].report.trials == defs["inputs"].trials < 20_000
+    asked = defs["inputs"].model_copy(update={"trials": 20_000})
+    text = visible_text(page)
+    assert f"ran {defs['inputs'].trials:,} of the 20,000 trials asked" in text
+    assert command_line(asked) in text
