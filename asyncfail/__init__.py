@@ -1,7 +1,8 @@
 """asyncfail: a deterministic model of a side effect that succeeds while its worker crashes.
 
 The public surface is small: build a ``Scenario``, ``simulate`` it, read the ``LabResult``. The
-wings (``lab``, ``contract``, ``handoff``, ``charts``, ``course``, ``cli``) are subpackages;
+wings (``ground``, ``lab``, ``contract``, ``explore``, ``risk``, ``document``, ``review``,
+``readiness``, ``charts``, ``reference``, ``engines``, ``course``, ``cli``) are subpackages;
 ``DESIGN.md`` maps them and what each may import.
 """
 

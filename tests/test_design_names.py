@@ -100,3 +100,14 @@ def test_a_name_that_does_not_exist_is_found() -> None:
     assert resolves("http.client") is None
     assert not path_exists("lab/interpreter.py")
     assert path_exists("lab/simulation.py") and path_exists("seed.py")
+
+
+def test_the_package_docstring_names_every_wing_and_no_other() -> None:
+    """``asyncfail``'s docstring lists its wings: exactly the subpackages on disk (it named
+    ``handoff`` for a round after that wing was split into document, review and readiness)."""
+    doc = asyncfail.__doc__ or ""
+    listed = re.search(r"wings \(([^)]*)\)", doc)
+    assert listed is not None, "the docstring no longer lists the wings"
+    named = set(re.findall(r"``(\w+)``", listed.group(1)))
+    on_disk = {p.parent.name for p in LIBRARY.glob("*/__init__.py")}
+    assert named == on_disk
