@@ -2,11 +2,14 @@
 suite runs in parallel (``make pytest`` runs pytest-xdist), what keeps a session's one costly
 build on one worker."""
 
+import os
 from collections.abc import Generator
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
+
+from tests.browser import site_build
 
 # No timing in tests: hypothesis' per-example deadline is a timed assertion, and the machines are
 # shared and noisy (the first altair or marimo call alone can take half a second).
@@ -17,13 +20,12 @@ ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ROOT / "docs" / "seeds"
 TESTS = ROOT / "tests"
 
-# Tests that share one costly session fixture (the exported site; the reference
-# implementation's default matrix, a few hundred real processes), by folder or file under
-# tests/: under `--dist loadgroup` each group runs on one worker, so the fixture is built once,
-# not once per worker. Lesson 1's live run starts the reference too: it runs beside the rest
-# of the reference's tests, never at the same time as them.
+# Tests that share one costly session fixture (the reference implementation's default matrix, a
+# few hundred real processes), by folder or file under tests/: under `--dist loadgroup` each
+# group runs on one worker, so the fixture is built once, not once per worker. Lesson 1's live
+# run starts the reference too: it runs beside the rest of the reference's tests, never at the
+# same time as them. (The exported site is built once for every worker: browser/site_build.py.)
 ONE_WORKER: dict[str, str] = {
-    "browser": "site",
     "reference": "reference",
     "course/test_lesson_01_async_failure_lab.py": "reference",
 }
@@ -43,9 +45,17 @@ def pytest_collection_modifyitems(
                 item.add_marker(pytest.mark.xdist_group(ONE_WORKER[key]))
                 break
     yield
+    # After every other hook (-k and -m have deselected): the site is built only if needed.
+    site_build.last(items)
+    if not (os.environ.get("ASYNCFAIL_TEST_SITE") and os.environ.get("CI", "") != "true"):
+        site_build.start(config, items)
     if getattr(config.option, "loadgroup", False):
         for item in items:
             keep_group(item)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    site_build.finish(config)
 
 
 def keep_group(item: pytest.Item) -> None:

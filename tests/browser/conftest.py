@@ -22,10 +22,10 @@ from build import BuildReport, build_site  # noqa: E402
 from lessons import discover  # noqa: E402
 from serve import serving  # noqa: E402
 
+from tests.browser import site_build  # noqa: E402
+from tests.browser.site_build import BASE_URL  # noqa: E402
+
 SCREENSHOTS = ROOT / "tests" / "screenshots"
-# The URL the test site says it is published at (`make export BASE_URL=...`): only the home's
-# OpenGraph tags name it; every link stays relative, so the site is served from 127.0.0.1.
-BASE_URL = "https://course.example/asyncfail/"
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
 
@@ -59,14 +59,24 @@ def npm() -> str:
 
 
 @pytest.fixture(scope="session")
-def built_site(npm: str, chromium: str, tmp_path_factory: pytest.TempPathFactory) -> BuildReport:
+def built_site(
+    npm: str,
+    chromium: str,
+    tmp_path_factory: pytest.TempPathFactory,
+    request: pytest.FixtureRequest,
+) -> BuildReport:
     """The site as `make export BASE_URL=...` builds it (Chromium draws the lessons' pictures),
-    into a temporary folder."""
+    into a temporary folder: built in the background while other tests run (site_build.py),
+    shared by every worker of the run."""
     reuse = os.environ.get("ASYNCFAIL_TEST_SITE")
     if reuse and not IN_CI:
         # A developer's loop: a site built before (`exports/build.py --out DIR --base-url
         # https://course.example/asyncfail/`), tested as it is. Never in CI.
         return BuildReport(Path(reuse), pages=discover())
+    done = site_build.wait(request.config)
+    if done is not None:
+        out, seconds, source = done
+        return BuildReport(out, pages=discover(), seconds=seconds, source=source)
     out = tmp_path_factory.mktemp("site") / "site"
     return build_site(out, log=lambda _msg: None, base=BASE_URL)
 

@@ -3,7 +3,6 @@ with the built pages' accessibility fixes; everything else leaves as the app wro
 
 from __future__ import annotations
 
-import asyncio
 import sys
 from pathlib import Path
 from typing import Any
@@ -12,6 +11,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "exports"))
 
 from a11y import ROOT_TAG, AccessiblePages, accessible  # noqa: E402
+
+from tests.serve.apart import run_apart  # noqa: E402
 
 MARIMO_PAGE = f"<html><head><title>x</title></head><body>{ROOT_TAG}</div></body></html>"
 
@@ -38,7 +39,7 @@ def answer(body: bytes, content_type: bytes, method: str = "GET", chunks: int = 
         return {"type": "http.request"}
 
     scope = {"type": "http", "method": method, "path": "/lessons/x/"}
-    asyncio.run(AccessiblePages(app)(scope, receive, send))
+    run_apart(AccessiblePages(app)(scope, receive, send))
     start = sent[0]
     body_out = b"".join(m.get("body", b"") for m in sent[1:])
     return dict(start["headers"]), [k for k, _v in start["headers"]], body_out

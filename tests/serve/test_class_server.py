@@ -14,7 +14,6 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,6 +30,8 @@ sys.path.insert(0, str(ROOT / "exports"))
 
 from class_guard import ClassGuard  # noqa: E402
 from course_server import default_live_verify, is_loopback  # noqa: E402
+
+from tests.serve.apart import run_apart  # noqa: E402
 
 START_S = 90
 MAX_SESSIONS = 2
@@ -128,13 +129,6 @@ async def lesson_text(url: str, until: str, seconds: float = 60) -> str:
                 continue
             text += message if isinstance(message, str) else message.decode("utf-8", "replace")
     return text
-
-
-def run_apart(coroutine: Any) -> Any:
-    """``asyncio.run(coroutine)`` in a thread of its own: a Playwright page of another test on
-    this worker may hold the main thread's event loop."""
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
 
 
 def test_lesson_1_says_live_runs_are_off_and_offers_no_button(server: Server) -> None:
