@@ -17,7 +17,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "exports"))
 
-from browser import LoopbackGuard, find_chromium, launch  # noqa: E402
+from browser import CHROMIUM_ARGS, LoopbackGuard, find_chromium  # noqa: E402
 from build import BuildReport, build_site  # noqa: E402
 from lessons import discover  # noqa: E402
 from serve import serving  # noqa: E402
@@ -87,12 +87,22 @@ def site_url(built_site: BuildReport) -> Iterator[str]:
         yield url
 
 
+# The tests' Chromium keeps WebAssembly on V8's first compiler (Liftoff) and never recompiles it
+# with the optimizing one: the pages and their Python are the same, but each page boots
+# Pyodide's 10 MB module cold (a fresh context per test), and the optimizing recompile of it
+# cost a third of every boot here (lesson 1 live in 20 s, not 30 s, medians of 3). `make
+# bench` keeps Chromium's defaults: it measures what readers get.
+TEST_ARGS = [*CHROMIUM_ARGS, "--js-flags=--no-wasm-tier-up"]
+
+
 @pytest.fixture(scope="session")
 def browser(chromium: str):  # type: ignore[no-untyped-def]
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        browser = launch(playwright, chromium)
+        browser = playwright.chromium.launch(
+            executable_path=chromium, headless=True, args=TEST_ARGS
+        )
         yield browser
         browser.close()
 
