@@ -7,7 +7,8 @@
 // - a button holding only an icon, such as marimo's app menu and its toasts' close button
 //   (axe button-name), from its tooltip or test id when it has one, else a generic name;
 // - the slides' scroll container, which the keyboard could not reach (made focusable);
-// and gives every shadow root the page's visible focus ring.
+// gives every shadow root the page's visible focus ring; and moves a radio group's choice
+// with the arrows (see `radios` below).
 // Words come from the page (data-* attributes of this script's element, written by the build
 // from asyncfail.course.site). It requests nothing.
 (() => {
@@ -45,6 +46,48 @@
       if (!slide.hasAttribute("tabindex")) slide.setAttribute("tabindex", "0");
     }
   }
+  // A radio group in a shadow root (every marimo radio): Radix's roving focus compares
+  // document.activeElement, which is the shadow host whatever radio has the focus, so the
+  // arrows did not move and Tab entered the group at its last option. Here, before Radix
+  // sees them: Tab into the group lands on its checked radio (else the first), and the
+  // arrows move to the next or previous radio (wrapping) and check it (WAI-ARIA radio group).
+  const radios = (group) =>
+    [...group.querySelectorAll('[role="radio"]')].filter(
+      (radio) => radio.closest('[role="radiogroup"]') === group && !radio.disabled,
+    );
+  const STEP = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1 };
+  function steer(root) {
+    root.addEventListener(
+      "focusin",
+      (event) => {
+        const group = event.composedPath()[0];
+        if (!(group instanceof Element) || group.getAttribute("role") !== "radiogroup") return;
+        const all = radios(group);
+        if (all.length === 0) return;
+        event.stopPropagation();
+        (all.find((radio) => radio.getAttribute("aria-checked") === "true") || all[0]).focus();
+      },
+      true,
+    );
+    root.addEventListener(
+      "keydown",
+      (event) => {
+        const radio = event.composedPath()[0];
+        const step = STEP[event.key];
+        if (!step || !(radio instanceof Element) || radio.getAttribute("role") !== "radio") return;
+        const group = radio.closest('[role="radiogroup"]');
+        const all = group ? radios(group) : [];
+        const at = all.indexOf(radio);
+        if (at < 0) return;
+        event.preventDefault();
+        event.stopPropagation();
+        const next = all[(at + step + all.length) % all.length];
+        next.focus();
+        next.click();
+      },
+      true,
+    );
+  }
   let pending = new Set();
   let scheduled = false;
   function later(scope) {
@@ -65,6 +108,7 @@
   const attach = Element.prototype.attachShadow;
   Element.prototype.attachShadow = function (init) {
     const root = attach.call(this, init);
+    steer(root);
     watch(root);
     return root;
   };
