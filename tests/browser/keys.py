@@ -22,11 +22,13 @@ FOCUSED = """() => {
            value: (typeof el.value === "string" ? el.value : el.getAttribute("value")) || "",
            text: (el.innerText || "").trim(),
            label: el.getAttribute("aria-label") || "",
-           checked: el.getAttribute("aria-checked") || "", drawn: Boolean(drawn) };
+           checked: el.getAttribute("aria-checked") || el.getAttribute("aria-selected") || "",
+           drawn: Boolean(drawn) };
 }"""
 """The element that has the keyboard's focus (inside shadow roots too): what it is (tag, role,
-type), its value (a box's as typed), text and name, whether it is checked, and whether a focus
-indicator is drawn (an outline or a ring, WCAG 2.4.7); ``None`` when the page itself has it."""
+type), its value (a box's as typed), text and name, whether it is checked (a tab: selected),
+and whether a focus indicator is drawn (an outline or a ring, WCAG 2.4.7); ``None`` when the
+page itself has it."""
 
 GROUP = """() => {
   let el = document.activeElement;
@@ -53,6 +55,19 @@ def focused(page: Any) -> Focused | None:
     """What has the focus now (``FOCUSED``)."""
     found = page.evaluate(FOCUSED)
     return dict(found) if found else None
+
+
+def focus_settles(page: Any, wanted: Callable[[Focused], bool], within_s: float = 10.0) -> Focused:
+    """What has the focus once it is ``wanted``: a popup moves the focus a moment after the key
+    that opens or closes it. Fails with where the focus is after ``within_s``."""
+    deadline = time.monotonic() + within_s
+    while True:
+        now = focused(page)
+        if now is not None and wanted(now):
+            return now
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the focus is on {now} after {within_s} s")
+        page.wait_for_timeout(100)
 
 
 def tab_to(

@@ -8,7 +8,9 @@ on the page's corner puts the focus in the page, not in the address bar), a lear
    multiselect's options) and commits it with the lesson's commit button;
 2. sees the reveal: words of the lesson's answer, absent from the whole page before the guess
    (hidden parts included), appear. The answers and the commit buttons are
-   test_lessons.py's ``CASES``, derived from the library, not copied here;
+   test_lessons.py's ``CASES``, derived from the library, not copied here. Where the reveal
+   shows a run in two tabs (lessons 2 and 5), Tab enters them at the first and ArrowRight
+   shows the other;
 3. reaches the lesson's check for understanding, chooses its right answer with the arrows and
    is told "Right." with why (``Question.feedback``);
 
@@ -26,7 +28,14 @@ import pytest
 from playwright.sync_api import expect
 
 from asyncfail.course import lesson06_record_lifetime as lesson06
-from tests.browser.keys import Focused, focused, settle, tab_to, tab_to_radio_of
+from tests.browser.keys import (
+    Focused,
+    focus_settles,
+    focused,
+    settle,
+    tab_to,
+    tab_to_radio_of,
+)
 from tests.browser.test_course_server import Server, server  # noqa: F401 (the fixture)
 from tests.browser.test_lessons import CASES, Case, everything, said, wait_for_words
 from tests.notebook_support import lesson_question
@@ -83,14 +92,11 @@ def pick(page: Any, seen: list[Focused]) -> None:
     page.keyboard.press("Enter")
     choices = page.get_by_role("listbox")  # its popup (a native select's options are not one)
     expect(choices).to_have_count(1)
-    box = focused(page)
-    assert box is not None and box["role"] == "combobox", box
-    seen.append(box)
+    seen.append(focus_settles(page, lambda f: f["role"] == "combobox"))
     page.keyboard.press("Enter")
     page.keyboard.press("Escape")
     expect(choices).to_have_count(0)
-    now = focused(page)
-    assert now is not None and now["tag"] == "BUTTON", now
+    now = focus_settles(page, lambda f: f["tag"] == "BUTTON")
     assert now["text"] not in ("", EMPTY_MULTISELECT), now
 
 
@@ -106,6 +112,24 @@ GUESSES: dict[str, tuple[Step, ...]] = {
     "09_what_does_your_engine_do": (number("2"),),
 }
 """How each lesson's guess is made by keyboard, in its own widget."""
+
+
+VIEWS: dict[str, tuple[str, str]] = {
+    "02_break_the_assumptions": ("Message by message", "Against time"),
+    "05_two_workers": ("Message by message", "Against time"),
+}
+"""The lessons whose reveal shows a run in two tabs (``mo.ui.tabs``): the first, then the other."""
+
+
+def switch_view(page: Any, views: tuple[str, str], seen: list[Focused]) -> None:
+    """Tab into the first tab list: it keeps its first tab; ArrowRight shows the other."""
+    first, other = views
+    tab = tab_to(page, lambda f: f["role"] == "tab", seen)
+    assert (tab["text"], tab["checked"]) == (first, "true"), tab
+    page.keyboard.press("ArrowRight")
+    now = focused(page)
+    assert now is not None and (now["text"], now["checked"]) == (other, "true"), now
+    seen.append(now)
 
 
 def test_every_lesson_has_a_keyboard_guess() -> None:
@@ -137,6 +161,8 @@ def test_a_lesson_is_finished_with_the_keyboard_alone(
     after = wait_for_words(page, words)
     assert [w for w in words if said(w, after)], "the reveal says the answer"
     settle(page)
+    if case.stem in VIEWS:
+        switch_view(page, VIEWS[case.stem], seen)
     # 3. The check: its right answer chosen with the arrows, and the feedback says so.
     tab_to_radio_of(page, question.answer, seen)
     expect(page.get_by_text(question.feedback(question.answer)).first).to_be_visible(
