@@ -23,12 +23,13 @@ FOCUSED = """() => {
            text: (el.innerText || "").trim(),
            label: el.getAttribute("aria-label") || "",
            checked: el.getAttribute("aria-checked") || el.getAttribute("aria-selected") || "",
-           drawn: Boolean(drawn) };
+           expanded: el.getAttribute("aria-expanded") || "",
+           popup: el.getAttribute("aria-haspopup") || "", drawn: Boolean(drawn) };
 }"""
 """The element that has the keyboard's focus (inside shadow roots too): what it is (tag, role,
 type), its value (a box's as typed), text and name, whether it is checked (a tab: selected),
-and whether a focus indicator is drawn (an outline or a ring, WCAG 2.4.7); ``None`` when the
-page itself has it."""
+expanded (a fold) or opens a popup, and whether a focus indicator is drawn (an outline or a
+ring, WCAG 2.4.7); ``None`` when the page itself has it."""
 
 GROUP = """() => {
   let el = document.activeElement;

@@ -10,7 +10,7 @@ on the page's corner puts the focus in the page, not in the address bar), a lear
    (hidden parts included), appear. The answers and the commit buttons are
    test_lessons.py's ``CASES``, derived from the library, not copied here. Where the reveal
    shows a run in two tabs (lessons 2 and 5), Tab enters them at the first and ArrowRight
-   shows the other;
+   shows the other; Enter opens a fold (the first closed one Tab reaches);
 3. reaches the lesson's check for understanding, chooses its right answer with the arrows and
    is told "Right." with why (``Question.feedback``);
 
@@ -132,6 +132,16 @@ def switch_view(page: Any, views: tuple[str, str], seen: list[Focused]) -> None:
     seen.append(now)
 
 
+def open_fold(page: Any, seen: list[Focused]) -> None:
+    """Tab to the first closed fold (an accordion's title, not a popup's button) and open it
+    with Enter: the focus stays on it, now expanded."""
+    closed = tab_to(page, lambda f: f["expanded"] == "false" and not f["popup"], seen)
+    page.keyboard.press("Enter")
+    now = focus_settles(page, lambda f: f["expanded"] == "true")
+    assert now["text"] == closed["text"], (closed, now)
+    seen.append(now)
+
+
 def test_every_lesson_has_a_keyboard_guess() -> None:
     assert list(GUESSES) == [case.stem for case in CASES]
 
@@ -163,6 +173,7 @@ def test_a_lesson_is_finished_with_the_keyboard_alone(
     settle(page)
     if case.stem in VIEWS:
         switch_view(page, VIEWS[case.stem], seen)
+    open_fold(page, seen)
     # 3. The check: its right answer chosen with the arrows, and the feedback says so.
     tab_to_radio_of(page, question.answer, seen)
     expect(page.get_by_text(question.feedback(question.answer)).first).to_be_visible(
