@@ -18,13 +18,24 @@ FOCUSED = """() => {
   const s = getComputedStyle(el);
   const drawn = (s.outlineStyle !== "none" && parseFloat(s.outlineWidth) > 0)
     || (s.boxShadow && s.boxShadow !== "none");
+  // Not entirely hidden (WCAG 2.4.11): a point of its middle line, inside the window, where
+  // nothing else is drawn over it (a wide table cell scrolled into view shows its start).
+  const r = el.getBoundingClientRect();
+  const y = r.top + r.height / 2;
+  const shown = r.width > 0 && r.height > 0 && y >= 0 && y <= innerHeight
+    && [0.05, 0.25, 0.5, 0.75, 0.95].some((at) => {
+      const x = r.left + at * r.width;
+      if (x < 0 || x > innerWidth) return false;
+      const hit = el.getRootNode().elementFromPoint(x, y);
+      return Boolean(hit && (hit === el || el.contains(hit) || hit.contains(el)));
+    });
   return { tag: el.tagName, role: el.getAttribute("role") || "", type: el.type || "",
            value: (typeof el.value === "string" ? el.value : el.getAttribute("value")) || "",
            text: (el.innerText || "").trim(),
            label: el.getAttribute("aria-label") || "",
            checked: el.getAttribute("aria-checked") || el.getAttribute("aria-selected") || "",
            expanded: el.getAttribute("aria-expanded") || "",
-           popup: el.getAttribute("aria-haspopup") || "", drawn: Boolean(drawn) };
+           popup: el.getAttribute("aria-haspopup") || "", drawn: Boolean(drawn), shown };
 }"""
 """The element that has the keyboard's focus (inside shadow roots too): what it is (tag, role,
 type), its value (a box's as typed), text and name, whether it is checked (a tab: selected),
@@ -44,6 +55,10 @@ GROUP = """() => {
 MAX_TABS = 400
 """Presses before a control counts as unreachable: a lesson has well under 100 tab stops, and
 the search may go round the page more than once."""
+
+SCROLL_POLLS = 10
+"""How many times (every 100 ms) Tab waits for a focused element out of sight to come into it:
+a container that scrolls smoothly brings it there over a few hundred milliseconds."""
 
 SETTLE_WITHIN_S = 120.0
 """How long a page may keep changing: a served lesson runs its cells on a busy two-core
@@ -79,6 +94,11 @@ def tab_to(
     for _ in range(MAX_TABS):
         page.keyboard.press(key)
         now = focused(page)
+        for _wait in range(SCROLL_POLLS):  # a smooth scroll brings it into view
+            if not now or now["shown"]:
+                break
+            page.wait_for_timeout(100)
+            now = focused(page)
         if now:
             seen.append(now)
             if wanted(now):

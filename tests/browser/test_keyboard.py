@@ -181,4 +181,6 @@ def test_a_lesson_is_finished_with_the_keyboard_alone(
     )
     undrawn = [f for f in seen if not f["drawn"]]
     assert undrawn == [], f"focus not drawn on {undrawn[:5]}"
+    hidden = [f for f in seen if not f["shown"]]
+    assert hidden == [], f"focus obscured or out of the window on {hidden[:5]}"
     assert guard.blocked == []
