@@ -195,6 +195,8 @@ def test_lesson_1_is_finished_with_the_keyboard_alone(guarded_page: Any, site_ur
     expect(page.get_by_text(feedback).first).to_be_visible(timeout=60_000)
     unseen = [f for f in seen if not f["drawn"]]
     assert unseen == [], f"focus not drawn on {unseen[:5]}"
+    hidden = [f for f in seen if not f["shown"]]
+    assert hidden == [], f"focus obscured or out of the window on {hidden[:5]}"
     assert guard.blocked == []
 
 
