@@ -18,15 +18,15 @@ FOCUSED = """() => {
   const s = getComputedStyle(el);
   const drawn = (s.outlineStyle !== "none" && parseFloat(s.outlineWidth) > 0)
     || (s.boxShadow && s.boxShadow !== "none");
-  // Not entirely hidden (WCAG 2.4.11): a point of its middle line, inside the window, where
-  // nothing else is drawn over it (a wide table cell scrolled into view shows its start).
+  // Not entirely hidden (WCAG 2.4.11): a point of the middle line of its part inside the
+  // window where nothing else is drawn over it (a wide table cell scrolled into view shows its
+  // start; a button at the window's edge shows a strip).
   const r = el.getBoundingClientRect();
-  const y = r.top + r.height / 2;
-  const shown = r.width > 0 && r.height > 0 && y >= 0 && y <= innerHeight
+  const left = Math.max(r.left, 0), right = Math.min(r.right, innerWidth);
+  const y = (Math.max(r.top, 0) + Math.min(r.bottom, innerHeight)) / 2;
+  const shown = right > left && Math.min(r.bottom, innerHeight) > Math.max(r.top, 0)
     && [0.05, 0.25, 0.5, 0.75, 0.95].some((at) => {
-      const x = r.left + at * r.width;
-      if (x < 0 || x > innerWidth) return false;
-      const hit = el.getRootNode().elementFromPoint(x, y);
+      const hit = el.getRootNode().elementFromPoint(left + at * (right - left), y);
       return Boolean(hit && (hit === el || el.contains(hit) || hit.contains(el)));
     });
   return { tag: el.tagName, role: el.getAttribute("role") || "", type: el.type || "",
