@@ -188,6 +188,7 @@ def test_lesson_1_is_finished_with_the_keyboard_alone(guarded_page: Any, site_ur
     page.keyboard.press("Enter")
     # Reveal: the counts of both runtimes show once the guess is committed.
     expect(page.get_by_text(lab_lesson.EFFECTS_LABEL).first).to_be_visible(timeout=60_000)
+    settle(page)  # its charts drawn: a control focused before would move down out of sight
     # Check: Tab reaches the check's radio group; the arrows choose its right answer, and the
     # feedback says so.
     tab_to_radio_of(page, LAB_QUESTION.answer, seen)
