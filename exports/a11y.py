@@ -10,6 +10,10 @@ fixes in the page the build writes:
   ``a11y/a11y.js``, first in the head, names them as they appear, in shadow roots too (the
   exported HTML does not hold them: marimo's React draws them); the same script makes the
   presenter view's slide container focusable (``scrollable-region-focusable``);
+- radio groups and tab lists the keyboard could not move in (WCAG 2.1.1: Radix's roving focus
+  fails in marimo's shadow roots, so the arrows did nothing and Tab stopped on the last item,
+  showing a tab list's last tab): the same script enters a group at its current item and moves
+  it with the arrows (``tests/browser/test_keyboard.py``);
 - "made with marimo" below 4.5:1 contrast (``color-contrast``), focus not always visible, motion
   regardless of ``prefers-reduced-motion``: ``a11y/a11y.css``.
 

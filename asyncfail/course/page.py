@@ -66,6 +66,12 @@ def heading(mo: Any, info: LessonInfo, snapshot: bool) -> Any:
     return mo.vstack(parts)
 
 
+TABLE_FITS: Final = {"contain": "inline-size", "width": "100%"}
+"""The style of a chart's table fold: as wide as its column and no wider. Without it, a table
+with long rows widened its runtime's panel past the column, and the next panel's chart was
+drawn over the table's own buttons (lesson 5: a focused "Columns" hidden, WCAG 2.4.11)."""
+
+
 def chart(
     mo: Any, spec: dict[str, Any], table: Sequence[dict[str, object]], caption: str = ""
 ) -> Any:
@@ -86,7 +92,7 @@ def chart(
                         page_size=10,
                     )
                 }
-            ),
+            ).style(TABLE_FITS),
         ]
     )
 

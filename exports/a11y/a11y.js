@@ -7,7 +7,8 @@
 // - a button holding only an icon, such as marimo's app menu and its toasts' close button
 //   (axe button-name), from its tooltip or test id when it has one, else a generic name;
 // - the slides' scroll container, which the keyboard could not reach (made focusable);
-// and gives every shadow root the page's visible focus ring.
+// gives every shadow root the page's visible focus ring; and moves a radio group's choice
+// and a tab list's tab with the arrows (see `GROUPS` below).
 // Words come from the page (data-* attributes of this script's element, written by the build
 // from asyncfail.course.site). It requests nothing.
 (() => {
@@ -45,6 +46,65 @@
       if (!slide.hasAttribute("tabindex")) slide.setAttribute("tabindex", "0");
     }
   }
+  // Radio groups and tab lists in a shadow root (every marimo radio and mo.ui.tabs): Radix's
+  // roving focus compares document.activeElement, which is the shadow host whatever item has
+  // the focus, so the arrows did not move, and Tab entered the group by focusing each item in
+  // turn, stopping on the last (a tab list showed its last tab, and the others could not be
+  // reached). Here, before Radix sees them (WAI-ARIA radio group and tabs patterns): Tab into
+  // the group lands on its current item (else the first); the arrows move to the next or
+  // previous item, wrapping, Home and End to the first and last, and choose it (a radio is
+  // checked; a tab shows its panel as it takes the focus).
+  const GROUPS = {
+    radiogroup: {
+      item: "radio",
+      current: "aria-checked",
+      keys: { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1 },
+      choose: (radio) => radio.click(),
+    },
+    tablist: { item: "tab", current: "aria-selected", keys: { ArrowRight: 1, ArrowLeft: -1 } },
+  };
+  const items = (group, kind) =>
+    [...group.querySelectorAll(`[role="${kind.item}"]`)].filter(
+      (item) =>
+        item.closest(`[role="${group.getAttribute("role")}"]`) === group &&
+        !item.disabled &&
+        item.getAttribute("aria-disabled") !== "true",
+    );
+  function steer(root) {
+    root.addEventListener(
+      "focusin",
+      (event) => {
+        const group = event.composedPath()[0];
+        const kind = group instanceof Element && GROUPS[group.getAttribute("role")];
+        const all = kind ? items(group, kind) : [];
+        if (all.length === 0) return;
+        event.stopPropagation();
+        (all.find((item) => item.getAttribute(kind.current) === "true") || all[0]).focus();
+      },
+      true,
+    );
+    root.addEventListener(
+      "keydown",
+      (event) => {
+        const item = event.composedPath()[0];
+        if (!(item instanceof Element)) return;
+        const role = Object.keys(GROUPS).find((r) => GROUPS[r].item === item.getAttribute("role"));
+        const kind = GROUPS[role];
+        const move = kind && (kind.keys[event.key] ?? { Home: "first", End: "last" }[event.key]);
+        const group = move && item.closest(`[role="${role}"]`);
+        const all = group ? items(group, kind) : [];
+        const at = all.indexOf(item);
+        if (at < 0) return;
+        event.preventDefault();
+        event.stopPropagation();
+        const to = move === "first" ? 0 : move === "last" ? all.length - 1 : at + move;
+        const next = all[(to + all.length) % all.length];
+        next.focus();
+        if (kind.choose) kind.choose(next);
+      },
+      true,
+    );
+  }
   let pending = new Set();
   let scheduled = false;
   function later(scope) {
@@ -65,6 +125,7 @@
   const attach = Element.prototype.attachShadow;
   Element.prototype.attachShadow = function (init) {
     const root = attach.call(this, init);
+    steer(root);
     watch(root);
     return root;
   };

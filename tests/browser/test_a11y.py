@@ -1,7 +1,7 @@
 """Every page the site and `make serve` publish against axe-core (WCAG 2.2 AA and axe's best
 practices, any impact); what a reader who cannot start the live lesson is told; the keyboard
-alone (lesson 1 finished, every served lesson's controls reached with focus drawn); a refused
-input announced.
+alone (lesson 1 finished in its WebAssembly page, every served lesson's controls reached with
+focus drawn; test_keyboard.py finishes every served lesson); a refused input announced.
 
 axe-core is pinned in tests/browser/package-lock.json (`make pytest` installs it). The site's own
 fixes for what marimo and vega-embed leave out are exports/a11y.py's (the built pages, and the
@@ -12,7 +12,6 @@ once live, in test_site.py's boot test (one boot per page serves both).
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +29,7 @@ from asyncfail.course.lesson02_break_the_assumptions import PLAN_ERROR  # noqa: 
 from asyncfail.lab.faults import PLAN_ACCEPTED  # noqa: E402
 from tests.browser.axe import AXE_JS, known_issues, summary, violations  # noqa: E402
 from tests.browser.conftest import require  # noqa: E402
+from tests.browser.keys import Focused, settle, tab_to, tab_to_radio_of  # noqa: E402
 from tests.browser.test_course_server import Server, server  # noqa: E402, F401 (a fixture)
 
 pytestmark = pytest.mark.browser
@@ -165,38 +165,10 @@ def test_a_page_opened_from_a_file_says_it_needs_a_server(
         context.close()
 
 
-# The element that has the keyboard's focus (inside shadow roots too): what it is, its name or
-# value, and whether a focus indicator is drawn (an outline or a ring).
-FOCUSED = """() => {
-  let el = document.activeElement;
-  while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
-  if (!el || el === document.body) return null;
-  const s = getComputedStyle(el);
-  const drawn = (s.outlineStyle !== "none" && parseFloat(s.outlineWidth) > 0)
-    || (s.boxShadow && s.boxShadow !== "none");
-  return { tag: el.tagName, role: el.getAttribute("role") || "", type: el.type || "",
-           value: el.getAttribute("value") || "", text: (el.innerText || "").trim(),
-           drawn: Boolean(drawn) };
-}"""
-MAX_TABS = 400
-
-
-def tab_to(page: Any, wanted: Any, seen: list[dict[str, Any]], key: str = "Tab") -> dict[str, Any]:
-    """Press Tab (or ``key``) until the focused element is ``wanted`` (a predicate); every
-    element reached on the way goes to ``seen``."""
-    for _ in range(MAX_TABS):
-        page.keyboard.press(key)
-        focused = page.evaluate(FOCUSED)
-        if focused:
-            seen.append(focused)
-            if wanted(focused):
-                return dict(focused)
-    raise AssertionError(f"not reached by Tab in {MAX_TABS} presses; reached: {seen[-8:]}")
-
-
 def test_lesson_1_is_finished_with_the_keyboard_alone(guarded_page: Any, site_url: str) -> None:
     """Predict (type a guess, commit it), see the revealed counts, answer the check: keys only,
-    each control reached by Tab showing where the focus is (WCAG 2.1.1, 2.4.7)."""
+    each control reached by Tab showing where the focus is (WCAG 2.1.1, 2.4.7). The WebAssembly
+    page; test_keyboard.py finishes every lesson the same way, served by CPython."""
     from asyncfail.course import page as lab_lesson  # the predict-then-reveal words
     from tests.notebook_support import lesson_question
 
@@ -207,7 +179,7 @@ def test_lesson_1_is_finished_with_the_keyboard_alone(guarded_page: Any, site_ur
     page.wait_for_selector('html[data-lesson-state="live"]', state="attached", timeout=180_000)
     page.get_by_text(lab_lesson.COMMIT_LABEL).first.wait_for(timeout=60_000)
     page.locator("body").click(position={"x": 1, "y": 1})  # start from the page, not the URL bar
-    seen: list[dict[str, Any]] = []
+    seen: list[Focused] = []
     # Predict: the first number of the prediction form, typed over; then commit the guess.
     tab_to(page, lambda f: f["tag"] == "INPUT" and f["type"] in {"text", "number"}, seen)
     page.keyboard.press("Control+A")
@@ -216,16 +188,16 @@ def test_lesson_1_is_finished_with_the_keyboard_alone(guarded_page: Any, site_ur
     page.keyboard.press("Enter")
     # Reveal: the counts of both runtimes show once the guess is committed.
     expect(page.get_by_text(lab_lesson.EFFECTS_LABEL).first).to_be_visible(timeout=60_000)
-    # Check: Tab reaches the check's radio group; Space answers it, and the feedback shows.
-    options = list(LAB_QUESTION.options)
-    focused = tab_to(page, lambda f: f["role"] == "radio" and f["value"] in options, seen)
-    # Answer with the option the keyboard reached (marimo's radio group took Tab at its last
-    # option here, and its arrows did not move: which option is chosen is not the point).
-    page.keyboard.press("Space")
-    feedback = LAB_QUESTION.feedback(focused["value"])
+    settle(page)  # its charts drawn: a control focused before would move down out of sight
+    # Check: Tab reaches the check's radio group; the arrows choose its right answer, and the
+    # feedback says so.
+    tab_to_radio_of(page, LAB_QUESTION.answer, seen)
+    feedback = LAB_QUESTION.feedback(LAB_QUESTION.answer)
     expect(page.get_by_text(feedback).first).to_be_visible(timeout=60_000)
     unseen = [f for f in seen if not f["drawn"]]
     assert unseen == [], f"focus not drawn on {unseen[:5]}"
+    hidden = [f for f in seen if not f["shown"]]
+    assert hidden == [], f"focus obscured or out of the window on {hidden[:5]}"
     assert guard.blocked == []
 
 
@@ -240,20 +212,6 @@ SERVED = [
     ),
 ]
 SERVED_RUN_S = 120  # a served lesson runs its cells on a busy two-core machine
-
-
-def settle(page: Any, quiet_s: float = 2.0) -> None:
-    """Wait until the page's text has not changed for ``quiet_s`` (its cells have run)."""
-    deadline = time.monotonic() + SERVED_RUN_S
-    last, since = "", time.monotonic()
-    while time.monotonic() < deadline:
-        text = page.locator("body").inner_text()
-        if text != last:
-            last, since = text, time.monotonic()
-        elif time.monotonic() - since >= quiet_s:
-            return
-        page.wait_for_timeout(250)
-    raise AssertionError(f"{page.url} still changing after {SERVED_RUN_S} s")
 
 
 @pytest.mark.parametrize(("slug", "path"), SERVED, ids=[slug for slug, _path in SERVED])
@@ -354,7 +312,7 @@ def test_every_control_of_a_served_lesson_is_reached_by_tab_with_its_focus_drawn
 ) -> None:
     """The keyboard alone reaches every control a lesson shows on its first screen (a radio
     group once: arrows move inside it), each with a visible focus indicator (WCAG 2.1.1, 2.4.7).
-    Finishing a lesson by keyboard is lesson 1's test above; this one covers every lesson."""
+    Finishing every lesson by keyboard is test_keyboard.py's."""
     page, guard = guarded_page
     page.goto(f"{server.url}{lesson.site_dir}/")
     expect(page.get_by_role("heading", level=1).first).to_be_visible(timeout=SERVED_RUN_S * 1000)
@@ -396,41 +354,4 @@ def test_a_served_switch_is_named_by_its_label(
     switch = page.get_by_role("switch", name="Skip predicting")
     expect(switch).to_have_count(1, timeout=SERVED_RUN_S * 1000)
     assert switch.get_attribute("aria-label") is None
-    assert guard.blocked == []
-
-
-@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.slug)
-def test_each_served_lessons_check_is_answered_with_the_keyboard_alone(
-    guarded_page: Any,
-    server: Server,  # noqa: F811 (the imported fixture)
-    lesson: Lesson,
-) -> None:
-    """A learner on the keyboard alone reaches the lesson's check for understanding (past the
-    "Skip ..." switch where the lesson asks for a guess or a draft first: Space turns it on),
-    answers it with Space and is told right or not, with why (WCAG 2.1.1). Lesson 1's test
-    above also predicts and commits a guess."""
-    import re
-
-    from tests.notebook_support import lesson_question
-
-    question = lesson_question(lesson.path.stem)
-    options = list(question.options)
-    page, guard = guarded_page
-    page.goto(f"{server.url}{lesson.site_dir}/")
-    expect(page.get_by_role("heading", level=1).first).to_be_visible(timeout=SERVED_RUN_S * 1000)
-    settle(page)
-    page.locator("body").click(position={"x": 1, "y": 1})
-    seen: list[dict[str, Any]] = []
-    skip = page.get_by_role("switch", name=re.compile(r"^Skip"))
-    if skip.count():
-        tab_to(page, lambda f: f["role"] == "switch", seen)
-        page.keyboard.press("Space")
-        expect(skip.first).to_have_attribute("aria-checked", "true")
-        settle(page)
-    focused = tab_to(page, lambda f: f["role"] == "radio" and f["value"] in options, seen)
-    page.keyboard.press("Space")
-    expect(page.get_by_text(question.feedback(focused["value"])).first).to_be_visible(
-        timeout=SERVED_RUN_S * 1000
-    )
-    assert [f for f in seen if not f["drawn"]] == []
     assert guard.blocked == []

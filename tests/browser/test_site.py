@@ -31,6 +31,7 @@ from asyncfail.lab.faults import describe_fault  # noqa: E402
 from asyncfail.lab.scenario import SEED_FAULT, SEED_MODES  # noqa: E402
 from tests.browser.axe import known_issues, summary, violations  # noqa: E402
 from tests.browser.conftest import BASE_URL  # noqa: E402
+from tests.browser.keys import settle  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -162,19 +163,6 @@ def shot(page: Page, screenshots: Any, name: str) -> None:
     page.set_viewport_size({"width": size["width"], "height": min(max(height, 600), 8000)})
     page.screenshot(path=str(screenshots / f"{name}.png"))
     page.set_viewport_size(size)
-
-
-def settle(page: Page, quiet_s: float = 3.0) -> None:
-    """Wait until the page's text has not changed for ``quiet_s`` (cells done running)."""
-    deadline = time.monotonic() + RECOMPUTE_WAIT_S
-    last, since = "", time.monotonic()
-    while time.monotonic() < deadline:
-        text = page.locator("body").inner_text()
-        if text != last:
-            last, since = text, time.monotonic()
-        elif time.monotonic() - since >= quiet_s:
-            return
-        page.wait_for_timeout(250)
 
 
 def visible_text(page: Page, text: str) -> Any:
@@ -347,13 +335,13 @@ def test_offline_wasm_page_boots_without_errors(
                 expect(page.locator(CHART).first).to_be_visible(timeout=RECOMPUTE_WAIT_S * 1000)
         for text in KEY_RESULTS.get(lesson.slug, []):
             expect(visible_text(page, text)).to_be_visible(timeout=BOOT_WAIT_S * 1000)
-        settle(page)
+        settle(page, quiet_s=3.0, within_s=RECOMPUTE_WAIT_S)
         # Change a control and let the page recompute: nothing may land in the URL.
         selects = page.locator("select")
         if selects.count():
             options = selects.first.locator("option").all_inner_texts()
             selects.first.select_option(label=options[-1])
-            settle(page)
+            settle(page, quiet_s=3.0, within_s=RECOMPUTE_WAIT_S)
         found = violations(page)
     finally:
         shot(page, screenshots, f"wasm-{lesson.slug}")
