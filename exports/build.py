@@ -41,7 +41,7 @@ import marimo
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from a11y import accessible
-from assets import patch_rpc_timeout
+from assets import patch_idle_icon, patch_rpc_timeout
 from copies import write_copy
 from document import document
 from home import HomeLinks, SequencePicture, base_url, home_page
@@ -329,6 +329,7 @@ def build_site(  # type: ignore[no-untyped-def]
         MARIMO_STATIC, out / ASSETS_DIR, ignore=lambda _d, names: STATIC_SKIP & set(names)
     )
     patch_rpc_timeout(out / ASSETS_DIR)
+    patch_idle_icon(out / ASSETS_DIR)
     with tempfile.TemporaryDirectory() as tmp:
         library = library_wheel(Path(tmp))
         log(f"export: {library.name} (setuptools) -> {WHEELS_DIR}/")

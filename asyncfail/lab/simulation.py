@@ -6,6 +6,9 @@ crashes and pauses into facts and keeping the clock. It knows runtimes only thro
 ``deliver`` generators and faults only through the plan.
 """
 
+from functools import lru_cache
+from typing import Final
+
 from asyncfail.lab import channel
 from asyncfail.lab.channel import Execution
 from asyncfail.lab.events import Event
@@ -46,8 +49,19 @@ def execute(
     return channel.execute(mode, plan, deliveries, settings, delays)
 
 
+SIMULATED: Final = 256
+"""How many scenarios ``simulate`` keeps the result of (the most recently asked)."""
+
+
+@lru_cache(maxsize=SIMULATED)
 def simulate(scenario: Scenario) -> LabResult:
-    """Run one scenario: its named fault or its plan, under one runtime and settings."""
+    """Run one scenario: its named fault or its plan, under one runtime and settings.
+
+    The model is deterministic and a scenario and its result are frozen, so a scenario asked
+    again (a lesson's control set back, the same run in several cells, ``restorations`` trying
+    the same changes) gets the same result object back without running again: a lesson's
+    recompute in the browser, where Python runs several times slower, skips every run it made
+    before. Equal scenarios (pydantic compares every field) share one result."""
     return result_of(
         scenario,
         run_plan(scenario.mode, scenario.fault_plan, scenario.deliveries, scenario.settings),

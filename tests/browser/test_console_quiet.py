@@ -1,6 +1,8 @@
-"""What keeps a page's console clean on a normal load, without a browser: the mirror's package
-index (no 404 when micropip asks it for pydantic first) and marimo's worker timeout lifted (no
-uncaught "RPC request timed out." on a slow start). test_site.py's boot test watches the console."""
+"""What keeps a page's console clean on a normal load: the mirror's package index (no 404 when
+micropip asks it for pydantic first), marimo's worker timeout lifted (no uncaught "RPC request
+timed out." on a slow start) and its idle icon pointed at the one the site ships (no 404 for
+favicon.ico in every lesson's folder); then every interactive page, loaded once in Chromium,
+with no response of 400 or more, no console error and no uncaught error."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import re
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 import pytest
@@ -16,8 +19,16 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "exports"))
 
-from assets import RPC_NO_TIMEOUT, RPC_TIMEOUT, patch_rpc_timeout  # noqa: E402
-from build import BuildReport  # noqa: E402
+from assets import (  # noqa: E402
+    IDLE_ICON,
+    RPC_NO_TIMEOUT,
+    RPC_TIMEOUT,
+    SITE_ICON,
+    patch_idle_icon,
+    patch_rpc_timeout,
+)
+from build import BuildReport, presenter  # noqa: E402
+from lessons import PRESENTED, Lesson, discover  # noqa: E402
 from pyodide_mirror import write_simple_index  # noqa: E402
 
 
@@ -116,3 +127,67 @@ def test_the_sites_marimo_waits_for_its_worker(built_site: BuildReport) -> None:
     ]
     assert sum(RPC_TIMEOUT in text for text in scripts) == 0
     assert sum(text.count(RPC_NO_TIMEOUT) for text in scripts) == 1
+
+
+def test_the_idle_icon_is_the_sites_resolved_from_the_asset(tmp_path: Path) -> None:
+    root = assets(tmp_path, "a()", f"var Pt={{{IDLE_ICON},success:`data:x`}}")
+    (root / "favicon.ico").write_bytes(b"icon")
+    patch_idle_icon(root)
+    assert (
+        root / "assets" / "chunk-1.js"
+    ).read_text() == f"var Pt={{{SITE_ICON},success:`data:x`}}"
+    assert (root / "assets" / "chunk-0.js").read_text() == "a()"
+
+
+def test_an_idle_icon_the_site_does_not_ship_stops_the_build(tmp_path: Path) -> None:
+    root = assets(tmp_path, f"var Pt={{{IDLE_ICON}}}")
+    with pytest.raises(SystemExit) as stop:
+        patch_idle_icon(root)
+    assert stop.value.code == f"export: {root / 'favicon.ico'} is missing: marimo's idle icon"
+
+
+def test_the_sites_marimo_asks_for_its_icon_beside_its_assets(built_site: BuildReport) -> None:
+    marimo = built_site.out / "_marimo"
+    scripts = [p.read_text(encoding="utf-8") for p in (marimo / "assets").glob("*.js")]
+    assert sum(IDLE_ICON in text for text in scripts) == 0
+    assert sum(text.count(SITE_ICON) for text in scripts) == 1
+    # `../favicon.ico` from an asset in _marimo/assets/ is the icon the pages' heads link.
+    assert (marimo / "favicon.ico").is_file()
+
+
+# ---------------------------------------------------------------------------------------------
+# Every interactive page, loaded once: nothing fails, nothing is logged as an error.
+
+LESSONS = discover()
+INTERACTIVE = [*LESSONS, *(presenter(lesson) for lesson in LESSONS if lesson.slug in PRESENTED)]
+"""Every interactive page the site publishes: each lesson's, and the presenter view."""
+LIVE = 'html[data-lesson-state="live"]'
+BOOT_MS = 300_000  # Pyodide starting on a busy 2-core machine
+IDLE_ICON_MS = 30_000  # marimo sets its idle icon 3 s after the cells end
+ICON_FETCH_MS = 1_000  # then the browser fetches it (an icon is no load event to wait for)
+# marimo's icon once the cells have run and it has gone idle (not an inline image).
+ICON_IDLE = "() => !document.querySelector(\"link[rel~='icon']\").href.startsWith('data:')"
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lesson", INTERACTIVE, ids=lambda lesson: lesson.slug)
+def test_a_normal_load_fails_no_request_and_logs_no_error(
+    guarded_page: Any, site_url: str, lesson: Lesson
+) -> None:
+    """From navigation until the page is live and marimo has set its idle icon (its last
+    request of a load). Warnings are not errors: test_lessons.py reads lesson 1's."""
+    page, guard = guarded_page
+    failed: list[str] = []
+    errors: list[str] = []
+    page.context.on(
+        "response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None
+    )
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(f"uncaught: {error}"))
+    page.goto(f"{site_url}{lesson.site_dir}/")
+    page.wait_for_selector(LIVE, state="attached", timeout=BOOT_MS)
+    page.wait_for_function(ICON_IDLE, timeout=IDLE_ICON_MS, polling=250)
+    page.wait_for_timeout(ICON_FETCH_MS)
+    assert failed == []
+    assert errors == []
+    assert guard.blocked == []

@@ -484,9 +484,6 @@ WASM_KNOWN = frozenset(
     {
         # marimo's WebAssembly frontend, on a page that is not cross-origin isolated.
         "warning: Not running in a secure context; interrupts are not available.",
-        # The browser asks the lesson's folder for favicon.ico, which the site does not ship.
-        "error: Failed to load resource: the server responded with a status of 404 "
-        "(File not found)",
     }
 )
 """What the WebAssembly page prints that no lesson does: the site's to silence (exports/),
