@@ -122,13 +122,23 @@ def tab_to_radio_of(page: Any, option: str, seen: list[Focused]) -> Focused:
     raise AssertionError(f"ArrowDown did not reach {option!r} in its group; at {seen[-3:]}")
 
 
+LAYOUT = """() => [Math.max(...[...document.querySelectorAll("*")].map((e) => e.scrollHeight)),
+  document.querySelectorAll(".vega-embed svg, .vega-embed canvas").length,
+  ...[...document.querySelectorAll(".vega-embed")].map((e) => e.getBoundingClientRect().height)]
+  .join(",")"""
+"""The page's layout in a few numbers: the height of what scrolls (marimo scrolls a box inside
+the window; a fold grows to its height over a transition), how many charts are drawn and how
+tall each is (a chart draws after its cell's text is there, and pushes what follows down)."""
+
+
 def settle(page: Any, quiet_s: float = 2.0, within_s: float = SETTLE_WITHIN_S) -> None:
-    """Wait until the page's visible text has not changed for ``quiet_s`` (its cells have
-    run); fail if it still changes after ``within_s``."""
+    """Wait until the page's visible text and its layout (``LAYOUT``) have not changed for
+    ``quiet_s`` (its cells have run, its charts are drawn); fail if they still change after
+    ``within_s``."""
     deadline = time.monotonic() + within_s
     last, since = "", time.monotonic()
     while time.monotonic() < deadline:
-        text = page.locator("body").inner_text()
+        text = page.locator("body").inner_text() + "\n" + str(page.evaluate(LAYOUT))
         if text != last:
             last, since = text, time.monotonic()
         elif time.monotonic() - since >= quiet_s:

@@ -11,7 +11,6 @@ import re
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 import pytest
@@ -27,8 +26,7 @@ from assets import (  # noqa: E402
     patch_idle_icon,
     patch_rpc_timeout,
 )
-from build import BuildReport, presenter  # noqa: E402
-from lessons import PRESENTED, Lesson, discover  # noqa: E402
+from build import BuildReport  # noqa: E402
 from pyodide_mirror import write_simple_index  # noqa: E402
 
 
@@ -153,41 +151,3 @@ def test_the_sites_marimo_asks_for_its_icon_beside_its_assets(built_site: BuildR
     assert sum(text.count(SITE_ICON) for text in scripts) == 1
     # `../favicon.ico` from an asset in _marimo/assets/ is the icon the pages' heads link.
     assert (marimo / "favicon.ico").is_file()
-
-
-# ---------------------------------------------------------------------------------------------
-# Every interactive page, loaded once: nothing fails, nothing is logged as an error.
-
-LESSONS = discover()
-INTERACTIVE = [*LESSONS, *(presenter(lesson) for lesson in LESSONS if lesson.slug in PRESENTED)]
-"""Every interactive page the site publishes: each lesson's, and the presenter view."""
-LIVE = 'html[data-lesson-state="live"]'
-BOOT_MS = 300_000  # Pyodide starting on a busy 2-core machine
-IDLE_ICON_MS = 30_000  # marimo sets its idle icon 3 s after the cells end
-ICON_FETCH_MS = 1_000  # then the browser fetches it (an icon is no load event to wait for)
-# marimo's icon once the cells have run and it has gone idle (not an inline image).
-ICON_IDLE = "() => !document.querySelector(\"link[rel~='icon']\").href.startsWith('data:')"
-
-
-@pytest.mark.browser
-@pytest.mark.parametrize("lesson", INTERACTIVE, ids=lambda lesson: lesson.slug)
-def test_a_normal_load_fails_no_request_and_logs_no_error(
-    guarded_page: Any, site_url: str, lesson: Lesson
-) -> None:
-    """From navigation until the page is live and marimo has set its idle icon (its last
-    request of a load). Warnings are not errors: test_lessons.py reads lesson 1's."""
-    page, guard = guarded_page
-    failed: list[str] = []
-    errors: list[str] = []
-    page.context.on(
-        "response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None
-    )
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda error: errors.append(f"uncaught: {error}"))
-    page.goto(f"{site_url}{lesson.site_dir}/")
-    page.wait_for_selector(LIVE, state="attached", timeout=BOOT_MS)
-    page.wait_for_function(ICON_IDLE, timeout=IDLE_ICON_MS, polling=250)
-    page.wait_for_timeout(ICON_FETCH_MS)
-    assert failed == []
-    assert errors == []
-    assert guard.blocked == []

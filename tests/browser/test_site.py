@@ -32,6 +32,7 @@ from asyncfail.lab.scenario import SEED_FAULT, SEED_MODES  # noqa: E402
 from tests.browser.axe import known_issues, summary, violations  # noqa: E402
 from tests.browser.conftest import BASE_URL  # noqa: E402
 from tests.browser.keys import settle  # noqa: E402
+from tests.browser.quiet import Quiet  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -320,6 +321,9 @@ def test_offline_wasm_page_boots_without_errors(
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if '"type":"exception"' in m.text else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
+    # And nothing a normal load must not do (a failed request, a console error): the site's
+    # every interactive page is checked here, where it boots anyway.
+    quiet = Quiet(page)
     url = f"{site_url}{lesson.site_dir}/"
     page.goto(url)
     try:
@@ -350,6 +354,8 @@ def test_offline_wasm_page_boots_without_errors(
     assert [v for v in found if v["id"] not in known] == [], summary(found)
     assert known <= {v["id"] for v in found}, f"{known} fixed: take it off tests/browser/axe.py"
     assert errors == []
+    quiet.idle()
+    quiet.check()
     assert page.url == url
     assert guard.blocked == []
 
@@ -395,6 +401,8 @@ def test_presenter_view_shows_lesson_1_as_slides(
     """The title slide first; the presenter reveals the results (skip predicting) and reaches
     the slide of the two event traces, drawn."""
     page, guard = guarded_page
+    assert {LAB.slug} == PRESENTED, "a new presenter view needs this test's checks too"
+    quiet = Quiet(page)  # the presenter view's normal load, as every lesson's above
     url = f"{site_url}{LAB.site_dir}/present/"
     page.goto(url)
     wait_until_live(page)
@@ -417,5 +425,7 @@ def test_presenter_view_shows_lesson_1_as_slides(
     found = violations(page)
     known = known_issues(LAB.slug, live=True)
     assert [v for v in found if v["id"] not in known] == [], summary(found)
+    quiet.idle()
+    quiet.check()
     assert page.url == url
     assert guard.blocked == []

@@ -1,0 +1,39 @@
+"""What a page must not do on a normal load (issue 24): fail a request (a response of 400 or
+more, such as marimo's idle icon asked for beside the page), log an error to the console, or
+throw an uncaught error. Installed on the tests that already boot each interactive page, so
+the check costs no page load of its own."""
+
+from __future__ import annotations
+
+from typing import Any
+
+IDLE_ICON_MS = 30_000  # marimo sets its idle icon 3 s after the cells end
+ICON_FETCH_MS = 1_000  # then the browser fetches it (an icon is no load event to wait for)
+# marimo's icon once the cells have run and it has gone idle (not an inline image).
+ICON_IDLE = "() => !document.querySelector(\"link[rel~='icon']\").href.startsWith('data:')"
+
+
+class Quiet:
+    """Listens to ``page`` (and its context's responses) from before it navigates."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.failed: list[str] = []
+        self.errors: list[str] = []
+        page.context.on("response", self._response)
+        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda error: self.errors.append(f"uncaught: {error}"))
+
+    def _response(self, response: Any) -> None:
+        if response.status >= 400:
+            self.failed.append(f"{response.status} {response.url}")
+
+    def idle(self) -> None:
+        """Wait for marimo's last request of a load: its idle icon, set once the cells ran."""
+        self.page.wait_for_function(ICON_IDLE, timeout=IDLE_ICON_MS, polling=250)
+        self.page.wait_for_timeout(ICON_FETCH_MS)
+
+    def check(self) -> None:
+        """After ``idle``: no failed request, no console error, no uncaught error."""
+        assert self.failed == []
+        assert self.errors == []
