@@ -11,13 +11,22 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-FOCUSED = """() => {
+FOCUS_DRAWN = """
   let el = document.activeElement;
   while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
   if (!el || el === document.body) return null;
   const s = getComputedStyle(el);
   const drawn = (s.outlineStyle !== "none" && parseFloat(s.outlineWidth) > 0)
     || (s.boxShadow && s.boxShadow !== "none");
+"""
+"""The start of a script's body: ``el``, the element with the keyboard's focus (inside shadow
+roots too; the script returns null when the page itself has it), and ``drawn``, whether a
+focus indicator is drawn on it (an outline or a ring, WCAG 2.4.7)."""
+
+FOCUSED = (
+    "() => {"
+    + FOCUS_DRAWN
+    + """
   // Not entirely hidden (WCAG 2.4.11): a point of the middle line of its part inside the
   // window where nothing else is drawn over it (a wide table cell scrolled into view shows its
   // start; a button at the window's edge shows a strip).
@@ -37,6 +46,7 @@ FOCUSED = """() => {
            expanded: el.getAttribute("aria-expanded") || "",
            popup: el.getAttribute("aria-haspopup") || "", drawn: Boolean(drawn), shown };
 }"""
+)
 """The element that has the keyboard's focus (inside shadow roots too): what it is (tag, role,
 type), its value (a box's as typed), text and name, whether it is checked (a tab: selected),
 expanded (a fold) or opens a popup, and whether a focus indicator is drawn (an outline or a

@@ -29,7 +29,13 @@ from asyncfail.course.lesson02_break_the_assumptions import PLAN_ERROR  # noqa: 
 from asyncfail.lab.faults import PLAN_ACCEPTED  # noqa: E402
 from tests.browser.axe import AXE_JS, known_issues, summary, violations  # noqa: E402
 from tests.browser.conftest import require  # noqa: E402
-from tests.browser.keys import Focused, settle, tab_to, tab_to_radio_of  # noqa: E402
+from tests.browser.keys import (  # noqa: E402
+    FOCUS_DRAWN,
+    Focused,
+    settle,
+    tab_to,
+    tab_to_radio_of,
+)
 from tests.browser.test_course_server import Server, server  # noqa: E402, F401 (a fixture)
 
 pytestmark = pytest.mark.browser
@@ -293,15 +299,9 @@ CONTROLS = """() => {
   walk(document);
   return found;
 }"""
-FOCUSED_KB = """() => {
-  let el = document.activeElement;
-  while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
-  if (!el || el === document.body) return null;
-  const s = getComputedStyle(el);
-  const drawn = (s.outlineStyle !== "none" && parseFloat(s.outlineWidth) > 0)
-    || (s.boxShadow && s.boxShadow !== "none");
-  return [el.dataset.kb ?? null, Boolean(drawn), el.tagName];
-}"""
+FOCUSED_KB = (
+    "() => {" + FOCUS_DRAWN + "return [el.dataset.kb ?? null, Boolean(drawn), el.tagName]; }"
+)
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.slug)
