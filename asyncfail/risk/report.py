@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, lru_cache
 from itertools import accumulate
 from typing import Final
 
@@ -26,7 +26,7 @@ from asyncfail.lab.reading import Outcome
 from asyncfail.risk.draws import Drawer
 from asyncfail.risk.estimates import Z95, Estimate, estimate, rank_of, wilson
 from asyncfail.risk.exact import ExactAnswer, exact_duplicate
-from asyncfail.risk.inputs import RiskInputs
+from asyncfail.risk.inputs import DEFAULT_INPUTS, RiskInputs
 from asyncfail.risk.trials import PROGRESS_EVERY, Trial, run_trials
 
 NOT_KNOWN: Final = frozenset({Outcome.UNKNOWN, Outcome.PARKED})
@@ -106,6 +106,11 @@ class RiskReport(BaseModel):
     exact: ExactAnswer | None
 
 
+TALLIES_KEPT: Final = 8
+"""How many questions' trials ``assess`` keeps tallied (oldest forgotten first): a learner who
+moves only the target (lesson 6) gets the report again without running the trials again."""
+
+
 @dataclass(frozen=True)
 class RiskRun:
     """A report, and the duplicate counts at every retention behind it (``steps``).
@@ -125,9 +130,15 @@ class RiskRun:
         """The replay delay of every trial that has one, in ms, in trial order: the trials'
         draws made again from the seed, without running them (a chart's data, at the cost of
         the draws alone)."""
-        drawer = Drawer(self.report.inputs)
-        drawn = (drawer.draw().replay for _ in range(self.report.trials))
-        return [replay for replay in drawn if replay is not None]
+        return list(_replays(trials_question(self.report.inputs)))
+
+
+@lru_cache(maxsize=TALLIES_KEPT)
+def _replays(question: RiskInputs) -> tuple[int, ...]:
+    """``RiskRun.replays`` of a trials question, kept for the last ``TALLIES_KEPT``."""
+    drawer = Drawer(question)
+    drawn = (drawer.draw().replay for _ in range(question.trials))
+    return tuple(replay for replay in drawn if replay is not None)
 
 
 def curve_retentions() -> tuple[Duration, ...]:
@@ -256,16 +267,43 @@ def allowed_count(trials: int, target: float, *, confident: bool) -> int:
     return allowed
 
 
+_TALLIED: dict[RiskInputs, "Tally"] = {}
+
+
+def trials_question(inputs: RiskInputs) -> RiskInputs:
+    """The part of ``inputs`` its trials depend on: all of it but the target. The trials never
+    read the target (``run_trials``, ``Drawer``); the report reads it from their tally."""
+    return inputs.model_copy(update={"target": DEFAULT_INPUTS.target})
+
+
+def tallied(inputs: RiskInputs, progress: Callable[[int], object] | None = None) -> "Tally":
+    """The tally of every trial of ``inputs``, run now or kept from a question with the same
+    trials (``trials_question``, ``TALLIES_KEPT``); ``progress`` is told how many more trials
+    are done every ``PROGRESS_EVERY`` trials, and all of them at once when they were kept. A
+    kept tally is never changed: it is read, as a new one would be."""
+    key = trials_question(inputs)
+    kept = _TALLIED.pop(key, None)
+    if kept is None:
+        kept = Tally(inputs.settings.retention)
+        for trial in run_trials(inputs):
+            kept.add(trial)
+            if progress is not None and kept.trials % PROGRESS_EVERY == 0:
+                progress(PROGRESS_EVERY)
+    elif progress is not None:
+        progress(kept.trials)
+    if len(_TALLIED) >= TALLIES_KEPT:
+        _TALLIED.pop(next(iter(_TALLIED)), None)
+    _TALLIED[key] = kept  # the newest last: dicts keep insertion order
+    return kept
+
+
 def assess(inputs: RiskInputs, progress: Callable[[int], object] | None = None) -> RiskRun:
     """Run every trial of ``inputs`` and report (this module's rules); ``progress`` is told how
     many more trials are done every ``PROGRESS_EVERY`` trials (a lesson's progress bar, the
-    CLI's progress line). The trials are tallied as they run (``Tally``), never kept."""
+    CLI's progress line). The trials are tallied as they run (``Tally``), never kept; the
+    tallies of the last questions are (``tallied``)."""
     retention = inputs.settings.retention
-    tally = Tally(retention)
-    for trial in run_trials(inputs):
-        tally.add(trial)
-        if progress is not None and tally.trials % PROGRESS_EVERY == 0:
-            progress(PROGRESS_EVERY)
+    tally = tallied(inputs, progress)
     n = tally.trials
     steps = tally.steps()
     outcomes = tally.outcomes
