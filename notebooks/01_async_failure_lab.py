@@ -53,6 +53,11 @@ def _():
 
 @app.cell
 def _(mo, page):
+    # A recompute renders each Markdown text once, not again (course/markdown_cache.py);
+    # private to this cell, which defines `snapshot` alone (a test may substitute it).
+    from asyncfail.course import markdown_cache as _markdown_cache
+
+    _markdown_cache.install(mo)
     snapshot = page.is_snapshot(mo)
     return (snapshot,)
 
@@ -195,7 +200,7 @@ def _(mo, narrate, page, results, revealed, sequence_view, step):
 
 
 @app.cell
-def _(Fault, Scenario, command_lines, fault, mo, results, revealed, to_json):
+def _(Fault, Scenario, command_lines, fault, mo, page, results, revealed, to_json):
     _commands = command_lines(Scenario(fault=Fault(fault.value)))
     # The JSON holds the counts: shown once the learner has committed a guess (or skipped).
     # Folded: the page stays one idea long; the terminal is for the learner who wants it.
@@ -208,8 +213,12 @@ def _(Fault, Scenario, command_lines, fault, mo, results, revealed, to_json):
             mo.md(f"```sh\n{_commands}\n```"),
             mo.accordion(
                 {
-                    f"JSON printed by `asyncfail lab` ({m.value})": mo.md(
-                        f"```json\n{to_json(results[m].model_dump(mode='json'))}```"
+                    # Highlighted when its fold opens: a fault's change does not redo both.
+                    f"JSON printed by `asyncfail lab` ({m.value})": page.on_open(
+                        mo,
+                        lambda m=m: mo.md(
+                            f"```json\n{to_json(results[m].model_dump(mode='json'))}```"
+                        ),
                     )
                     for m in results
                 }

@@ -63,6 +63,11 @@ def _():
 
 @app.cell
 def _(mo, page):
+    # A recompute renders each Markdown text once, not again (course/markdown_cache.py);
+    # private to this cell, which defines `snapshot` alone (a test may substitute it).
+    from asyncfail.course import markdown_cache as _markdown_cache
+
+    _markdown_cache.install(mo)
     snapshot = page.is_snapshot(mo)
     return (snapshot,)
 
@@ -406,22 +411,27 @@ def _(
                                 ),
                             ]
                         ),
-                        "Against time": mo.vstack(
-                            [
-                                mo.md(
-                                    "Each dashed line is a delivery; the events of one delivery "
-                                    "happen at the same instant. The blue band on the "
-                                    "receiver's lane is how long each idempotency record "
-                                    "counts: where a record expires the band breaks, so a "
-                                    "redelivery that comes in the gap finds no record."
-                                ),
-                                mo.hstack(
-                                    [_trace_panel(m) for m in results],
-                                    widths="equal",
-                                    gap=2,
-                                    align="start",
-                                ),
-                            ]
+                        # Drawn when its tab opens: a change redraws the tab on screen.
+                        "Against time": page.on_open(
+                            mo,
+                            lambda: mo.vstack(
+                                [
+                                    mo.md(
+                                        "Each dashed line is a delivery; the events of one "
+                                        "delivery happen at the same instant. The blue band on "
+                                        "the receiver's lane is how long each idempotency "
+                                        "record counts: where a record expires the band "
+                                        "breaks, so a redelivery that comes in the gap finds "
+                                        "no record."
+                                    ),
+                                    mo.hstack(
+                                        [_trace_panel(m) for m in results],
+                                        widths="equal",
+                                        gap=2,
+                                        align="start",
+                                    ),
+                                ]
+                            ),
                         ),
                     }
                 ),

@@ -48,6 +48,11 @@ def _():
 
 @app.cell
 def _(mo, page):
+    # A recompute renders each Markdown text once, not again (course/markdown_cache.py);
+    # private to this cell, which defines `snapshot` alone (a test may substitute it).
+    from asyncfail.course import markdown_cache as _markdown_cache
+
+    _markdown_cache.install(mo)
     snapshot = page.is_snapshot(mo)
     return (snapshot,)
 
@@ -224,8 +229,12 @@ def _(
             mo.ui.tabs(
                 {
                     "Message by message": page.chart(mo, *sequence_view(result, width=380)),
-                    "Against time": page.chart(
-                        mo, time_timeline_spec(result, width=380), timeline_table(result)
+                    # Drawn when its tab opens: a change redraws the tab on screen.
+                    "Against time": page.on_open(
+                        mo,
+                        lambda: page.chart(
+                            mo, time_timeline_spec(result, width=380), timeline_table(result)
+                        ),
                     ),
                 }
             )

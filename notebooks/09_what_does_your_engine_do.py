@@ -39,6 +39,11 @@ def _():
 
 @app.cell
 def _(mo, page):
+    # A recompute renders each Markdown text once, not again (course/markdown_cache.py);
+    # private to this cell, which defines `snapshot` alone (a test may substitute it).
+    from asyncfail.course import markdown_cache as _markdown_cache
+
+    _markdown_cache.install(mo)
     snapshot = page.is_snapshot(mo)
     return (snapshot,)
 

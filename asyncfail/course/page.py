@@ -72,27 +72,34 @@ with long rows widened its runtime's panel past the column, and the next panel's
 drawn over the table's own buttons (lesson 5: a focused "Columns" hidden, WCAG 2.4.11)."""
 
 
+def on_open(mo: Any, build: Callable[[], Any]) -> Any:
+    """What ``build()`` makes, made when a reader opens the fold or tab holding it: in a live
+    page, the first time it shows (``mo.lazy``), so a recompute redraws what is on screen and
+    not what nobody opened. Where nothing can call back into Python it is made at once: a
+    snapshot, and a lesson run as a script (``app.run()``, outside marimo's kernel)."""
+    if is_snapshot(mo) or not mo.running_in_notebook():
+        return build()
+    return mo.lazy(build)
+
+
 def chart(
     mo: Any, spec: dict[str, Any], table: Sequence[dict[str, object]], caption: str = ""
 ) -> Any:
     """A chart, then ``caption`` (Markdown) if any, its text description (marimo draws charts
-    on a canvas, which screen readers cannot read), and its data behind a "show as a table"
-    switch. Charts set side by side start at the same height, whatever their captions."""
+    on a canvas, which screen readers cannot read), and its data as a table in a fold, built
+    when the fold opens (in a snapshot, at once). Charts set side by side start at the same
+    height, whatever their captions."""
+    rows = list(table)
+
+    def as_table() -> Any:
+        return mo.ui.table(rows, selection=None, show_column_summaries=False, page_size=10)
+
     return mo.vstack(
         [
             VegaLite(spec),
             *([mo.md(caption)] if caption else []),
             mo.md(f"<small>{html_text(str(spec.get('description', '')))}</small>"),
-            mo.accordion(
-                {
-                    TABLE_LABEL: mo.ui.table(
-                        list(table),
-                        selection=None,
-                        show_column_summaries=False,
-                        page_size=10,
-                    )
-                }
-            ).style(TABLE_FITS),
+            mo.accordion({TABLE_LABEL: on_open(mo, as_table)}).style(TABLE_FITS),
         ]
     )
 

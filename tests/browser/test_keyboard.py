@@ -130,6 +130,9 @@ def switch_view(page: Any, views: tuple[str, str], seen: list[Focused]) -> None:
     now = focused(page)
     assert now is not None and (now["text"], now["checked"]) == (other, "true"), now
     seen.append(now)
+    # The other view is made when its tab opens (page.on_open): it grows in below the tabs,
+    # and a control focused meanwhile would be pushed out of the window.
+    settle(page, quiet_s=1.0)
 
 
 def open_fold(page: Any, seen: list[Focused]) -> None:

@@ -251,3 +251,40 @@ def test_a_refused_input_is_an_alert_that_holds_every_line() -> None:
     said = visible_text(view.text)
     assert "Retention: 'x' is not a duration" in said and "Plan: 'y' is not a plan" in said
     assert 'role="alert"' not in page.errors(mo, []).text
+
+
+# --- made when opened ---------------------------------------------------------------------------
+
+
+def kernel(snapshot: bool, in_kernel: bool) -> SimpleNamespace:
+    """marimo as a lesson sees it: in a kernel or a script run, a snapshot or not; ``lazy``
+    records what it was handed and builds nothing."""
+    handed: list[object] = []
+    return SimpleNamespace(
+        cli_args=lambda: [page.SNAPSHOT_FLAG] if snapshot else [],
+        running_in_notebook=lambda: in_kernel,
+        lazy=lambda build: handed.append(build) or ("lazy", build),
+        handed=handed,
+    )
+
+
+@pytest.mark.parametrize(
+    ("snapshot", "in_kernel", "deferred"),
+    [(False, True, True), (True, True, False), (False, False, False), (True, False, False)],
+    ids=["live page", "snapshot", "script run", "snapshot script"],
+)
+def test_a_fold_is_made_when_opened_only_where_python_can_be_called_back(
+    snapshot: bool, in_kernel: bool, deferred: bool
+) -> None:
+    made: list[str] = []
+
+    def build() -> str:
+        made.append("built")
+        return "content"
+
+    fake = kernel(snapshot, in_kernel)
+    got = page.on_open(fake, build)
+    if deferred:
+        assert got == ("lazy", build) and made == [] and fake.handed == [build]
+    else:
+        assert got == "content" and made == ["built"] and fake.handed == []
