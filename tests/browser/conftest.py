@@ -11,6 +11,7 @@ import shutil
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from types import TracebackType
 
 import pytest
 
@@ -36,6 +37,43 @@ def require(ok: bool, message: str) -> None:
     if IN_CI:
         pytest.fail(f"{message} (CI=true: browser tests must run, not skip)", pytrace=False)
     pytest.skip(message)
+
+
+class Checks:
+    """The named checks of one page load that several tests used to make on loads of their own
+    (a page load costs seconds of CPU): a failed check is kept with what it checked and what it
+    saw, the visit goes on, and leaving the ``with`` block fails with every failed check, one a
+    line. An error that stops the visit (a timeout) fails with the checks failed before it.
+
+        with Checks("01_async_failure_lab") as check:
+            check(box is not None, "the first screen holds the main control", box)
+    """
+
+    def __init__(self, subject: str) -> None:
+        self.subject = subject
+        self.failed: list[str] = []
+
+    def __call__(self, ok: bool, check: str, seen: object = None) -> bool:
+        """Keep ``check`` as failed unless ``ok``; ``seen`` says what the page showed."""
+        if not ok:
+            self.failed.append(check if seen is None else f"{check}; saw: {seen}")
+        return ok
+
+    def __enter__(self) -> Checks:
+        return self
+
+    def __exit__(
+        self,
+        _kind: type[BaseException] | None,
+        error: BaseException | None,
+        _trace: TracebackType | None,
+    ) -> None:
+        if not self.failed or (error is not None and not isinstance(error, Exception)):
+            return  # all passed (an error propagates as it is), or pytest's skip or xfail
+        lines = [f"{self.subject}: {len(self.failed)} check(s) failed", *self.failed]
+        if error is not None:
+            lines.append(f"and the visit stopped: {type(error).__name__}: {error}")
+        raise AssertionError("\n- ".join(lines)) from error
 
 
 @pytest.fixture(scope="session")

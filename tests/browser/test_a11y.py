@@ -1,7 +1,8 @@
 """Every page the site and `make serve` publish against axe-core (WCAG 2.2 AA and axe's best
 practices, any impact); what a reader who cannot start the live lesson is told; the keyboard
-alone (lesson 1 finished in its WebAssembly page, every served lesson's controls reached with
-focus drawn; test_keyboard.py finishes every served lesson); a refused input announced.
+alone (every served lesson's controls reached with focus drawn; test_keyboard.py finishes every
+served lesson, test_lessons.py lesson 1 in its WebAssembly page); a refused input announced.
+Each served lesson is loaded once, for axe and then its tab walk.
 
 axe-core is pinned in tests/browser/package-lock.json (`make pytest` installs it). The site's own
 fixes for what marimo and vega-embed leave out are exports/a11y.py's (the built pages, and the
@@ -28,14 +29,8 @@ from preview import RUNTIME_FILES  # noqa: E402
 from asyncfail.course.lesson02_break_the_assumptions import PLAN_ERROR  # noqa: E402
 from asyncfail.lab.faults import PLAN_ACCEPTED  # noqa: E402
 from tests.browser.axe import AXE_JS, known_issues, summary, violations  # noqa: E402
-from tests.browser.conftest import require  # noqa: E402
-from tests.browser.keys import (  # noqa: E402
-    FOCUS_DRAWN,
-    Focused,
-    settle,
-    tab_to,
-    tab_to_radio_of,
-)
+from tests.browser.conftest import Checks, require  # noqa: E402
+from tests.browser.keys import FOCUS_DRAWN, settle  # noqa: E402
 from tests.browser.test_course_server import Server, server  # noqa: E402, F401 (a fixture)
 
 pytestmark = pytest.mark.browser
@@ -98,28 +93,22 @@ def test_focus_is_visible_on_the_home_and_a_snapshot(guarded_page: Any, site_url
         assert ring[0] != "BODY" and ring[1] != "none" and ring[2] >= 2, (url, ring)
 
 
-def test_reduced_motion_stops_the_starting_ring(browser: Any, site_url: str) -> None:
-    context = browser.new_context(reduced_motion="reduce")
+def test_the_starting_ring_turns_unless_the_reader_asks_for_reduced_motion(
+    browser: Any, site_url: str
+) -> None:
+    """One load of lesson 1's page, while it starts: the ring turns for a reader who did not ask
+    otherwise, and stops once the reader asks for reduced motion (the media query is read again
+    when the preference changes: the page need not reload)."""
+    context = browser.new_context(reduced_motion="no-preference")
     try:
         page = context.new_page()
         page.goto(f"{site_url}{LAB.site_dir}/")
         note = page.locator("#lesson-preview > p")
         expect(note).to_be_visible()
         spin = "el => getComputedStyle(el, '::before').animationName"
-        assert note.evaluate(spin) == "none"
-    finally:
-        context.close()
-
-
-def test_the_starting_ring_turns_for_readers_who_did_not_ask_otherwise(
-    browser: Any, site_url: str
-) -> None:
-    context = browser.new_context(reduced_motion="no-preference")
-    try:
-        page = context.new_page()
-        page.goto(f"{site_url}{LAB.site_dir}/")
-        spin = "el => getComputedStyle(el, '::before').animationName"
-        assert page.locator("#lesson-preview > p").evaluate(spin) == "lesson-preview-turn"
+        assert note.evaluate(spin) == "lesson-preview-turn", "turns with no preference"
+        page.emulate_media(reduced_motion="reduce")
+        assert note.evaluate(spin) == "none", "stops once reduced motion is asked for"
     finally:
         context.close()
 
@@ -171,46 +160,10 @@ def test_a_page_opened_from_a_file_says_it_needs_a_server(
         context.close()
 
 
-def test_lesson_1_is_finished_with_the_keyboard_alone(guarded_page: Any, site_url: str) -> None:
-    """Predict (type a guess, commit it), see the revealed counts, answer the check: keys only,
-    each control reached by Tab showing where the focus is (WCAG 2.1.1, 2.4.7). The WebAssembly
-    page; test_keyboard.py finishes every lesson the same way, served by CPython."""
-    from asyncfail.course import page as lab_lesson  # the predict-then-reveal words
-    from tests.notebook_support import lesson_question
-
-    LAB_QUESTION = lesson_question("01_async_failure_lab")
-
-    page, guard = guarded_page
-    page.goto(f"{site_url}{LAB.site_dir}/")
-    page.wait_for_selector('html[data-lesson-state="live"]', state="attached", timeout=180_000)
-    page.get_by_text(lab_lesson.COMMIT_LABEL).first.wait_for(timeout=60_000)
-    page.locator("body").click(position={"x": 1, "y": 1})  # start from the page, not the URL bar
-    seen: list[Focused] = []
-    # Predict: the first number of the prediction form, typed over; then commit the guess.
-    tab_to(page, lambda f: f["tag"] == "INPUT" and f["type"] in {"text", "number"}, seen)
-    page.keyboard.press("Control+A")
-    page.keyboard.type("2")
-    tab_to(page, lambda f: f["tag"] == "BUTTON" and f["text"] == lab_lesson.COMMIT_LABEL, seen)
-    page.keyboard.press("Enter")
-    # Reveal: the counts of both runtimes show once the guess is committed.
-    expect(page.get_by_text(lab_lesson.EFFECTS_LABEL).first).to_be_visible(timeout=60_000)
-    settle(page)  # its charts drawn: a control focused before would move down out of sight
-    # Check: Tab reaches the check's radio group; the arrows choose its right answer, and the
-    # feedback says so.
-    tab_to_radio_of(page, LAB_QUESTION.answer, seen)
-    feedback = LAB_QUESTION.feedback(LAB_QUESTION.answer)
-    expect(page.get_by_text(feedback).first).to_be_visible(timeout=60_000)
-    unseen = [f for f in seen if not f["drawn"]]
-    assert unseen == [], f"focus not drawn on {unseen[:5]}"
-    hidden = [f for f in seen if not f["shown"]]
-    assert hidden == [], f"focus obscured or out of the window on {hidden[:5]}"
-    assert guard.blocked == []
-
-
-# Every page `make serve` publishes: the home, each lesson live, each presenter view.
+# Every page `make serve` publishes but the lessons (each lesson's axe check is made with its tab
+# walk, on the same load, below): the home and each presenter view.
 SERVED = [
     ("home", ""),
-    *((lesson.slug, f"{lesson.site_dir}/") for lesson in LESSONS),
     *(
         (f"{lesson.slug}/{PRESENTER_DIR}", f"{lesson.site_dir}/{PRESENTER_DIR}/")
         for lesson in LESSONS
@@ -218,6 +171,14 @@ SERVED = [
     ),
 ]
 SERVED_RUN_S = 120  # a served lesson runs its cells on a busy two-core machine
+
+
+def served_axe(page: Any, slug: str) -> list[dict[str, Any]]:
+    """The violations axe finds on a served page as it stands, but the lesson's own content
+    issues: those are tolerated, not required (a live lesson's first screen may not show the
+    cell that has one yet)."""
+    known = known_issues(slug.split("/")[0], live=True)
+    return [v for v in violations(page) if v["id"] not in known]
 
 
 @pytest.mark.parametrize(("slug", "path"), SERVED, ids=[slug for slug, _path in SERVED])
@@ -237,11 +198,8 @@ def test_served_page_has_no_axe_violation(
             timeout=SERVED_RUN_S * 1000
         )
     settle(page)
-    found = violations(page)
-    # The lesson's own content issues are tolerated, not required: a live lesson's first
-    # screen may not show the cell that has one yet.
-    known = known_issues(slug.split("/")[0], live=True)
-    assert [v for v in found if v["id"] not in known] == [], summary(found)
+    found = served_axe(page, slug)
+    assert found == [], summary(found)
     assert guard.blocked == []
 
 
@@ -305,20 +263,49 @@ FOCUSED_KB = (
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.slug)
-def test_every_control_of_a_served_lesson_is_reached_by_tab_with_its_focus_drawn(
+def test_a_served_lesson_passes_axe_then_tab_reaches_every_control_with_its_focus_drawn(
     guarded_page: Any,
     server: Server,  # noqa: F811 (the imported fixture)
     lesson: Lesson,
 ) -> None:
-    """The keyboard alone reaches every control a lesson shows on its first screen (a radio
-    group once: arrows move inside it), each with a visible focus indicator (WCAG 2.1.1, 2.4.7).
-    Finishing every lesson by keyboard is test_keyboard.py's."""
+    """One load of a lesson as `make serve` serves it (marimo answers it: exports/a11y.py's
+    AccessiblePages gives it the built pages' fixes), as a learner first sees it, before
+    predicting. First axe, on the untouched page (nothing below has run: no focus moved, no
+    attribute set). Then the keyboard alone reaches every control the lesson shows on its first
+    screen (a radio group once: arrows move inside it), each with a visible focus indicator
+    (WCAG 2.1.1, 2.4.7); Tab only moves the focus, so the walk cannot change what axe saw.
+    Lesson 1's switch is named by its label. Finishing every lesson by keyboard is
+    test_keyboard.py's. Each check is named when it fails (``Checks``)."""
     page, guard = guarded_page
     page.goto(f"{server.url}{lesson.site_dir}/")
+    expect(page.get_by_role("main")).to_have_count(1, timeout=SERVED_RUN_S * 1000)
     expect(page.get_by_role("heading", level=1).first).to_be_visible(timeout=SERVED_RUN_S * 1000)
     settle(page)
+    with Checks(lesson.slug) as check:
+        found = served_axe(page, lesson.slug)
+        check(found == [], "no axe violation", "\n" + summary(found))
+        if lesson.slug == LAB.slug:
+            switch_named_by_its_label(check, page)
+        tab_walk(check, page)
+        check(guard.blocked == [], "no request beyond loopback", guard.blocked)
+
+
+def switch_named_by_its_label(check: Checks, page: Any) -> None:
+    """marimo's switch is a button named by the <label for> beside it; the site's naming script
+    (exports/a11y/a11y.js) leaves it that name instead of a generic one (WCAG 4.1.2)."""
+    switch = page.get_by_role("switch", name="Skip predicting")
+    count = switch.count()
+    check(count == 1, "one switch named by its label, Skip predicting", f"{count} switches")
+    if count == 1:
+        label = switch.get_attribute("aria-label")
+        check(label is None, "the switch keeps its label's name (no aria-label)", label)
+
+
+def tab_walk(check: Checks, page: Any) -> None:
+    """Tab from the page's top until every control of the first screen (``CONTROLS``) has had
+    the focus: each must be reached, with its focus drawn."""
     controls = page.evaluate(CONTROLS)
-    assert controls, "no control on the first screen"
+    check(bool(controls), "a control on the first screen")
     groups = {group: description for _index, group, description in controls}
     group_of = {str(index): group for index, group, _description in controls}
     page.locator("body").click(position={"x": 1, "y": 1})
@@ -338,20 +325,5 @@ def test_every_control_of_a_served_lesson_is_reached_by_tab_with_its_focus_drawn
         if not focused[1]:
             undrawn.append(f"{focused[2]}: {groups[group]}")
     missed = [groups[group] for group in groups if group not in reached]
-    assert missed == [], f"not reached by Tab: {missed}"
-    assert undrawn == [], f"focus not drawn on: {undrawn}"
-    assert guard.blocked == []
-
-
-def test_a_served_switch_is_named_by_its_label(
-    guarded_page: Any,
-    server: Server,  # noqa: F811 (the imported fixture)
-) -> None:
-    """marimo's switch is a button named by the <label for> beside it; the site's naming script
-    (exports/a11y/a11y.js) leaves it that name instead of a generic one (WCAG 4.1.2)."""
-    page, guard = guarded_page
-    page.goto(f"{server.url}{LAB.site_dir}/")
-    switch = page.get_by_role("switch", name="Skip predicting")
-    expect(switch).to_have_count(1, timeout=SERVED_RUN_S * 1000)
-    assert switch.get_attribute("aria-label") is None
-    assert guard.blocked == []
+    check(missed == [], "every control reached by Tab", missed)
+    check(undrawn == [], "focus drawn on every control reached", undrawn)

@@ -284,39 +284,54 @@ def test_static_snapshot_is_a_document_read_without_javascript(
         context.close()
 
 
-def test_wasm_lab_lesson_boots_offline_and_prints_what_the_cli_prints(
-    guarded_page: Any, site_url: str, screenshots: Any
-) -> None:
-    # Lesson 1 shows the JSON `asyncfail lab` prints for each runtime; in the browser, computed
-    # by the library in WebAssembly, it must be the CLI's document for every fault.
-    page, guard = guarded_page
-    url = f"{site_url}{LAB.site_dir}/"
-    page.goto(url)
+def the_preview_shows_at_once_then_the_live_app_in_its_place(page: Page, screenshots: Any) -> None:
+    """Lesson 1's page from its load (to call before it is live): the preview (the lesson's
+    snapshot, with a note) shows while Python starts in the browser; the live app replaces it,
+    at the same address and the same place in the lesson, once it has rendered."""
+    preview = page.frame_locator(f"{PREVIEW} iframe")
+    expect(preview.get_by_role("heading", name=LAB.title)).to_be_visible()
+    # Seen while the live app was still starting, hidden underneath.
+    state = page.locator("html").get_attribute("data-lesson-state")
+    assert state == "starting", f"the preview shows at once, while Python starts: {state}"
+    expect(page.locator(f"{PREVIEW} p")).to_have_text(site.STARTING_NOTE)
+    expect(visible_text(page, SKIP_LABEL)).to_have_count(0)
+    shot(page, screenshots, "wasm-preview-01_async_failure_lab")
+    # A reader scrolls the preview to the fault's description; the live lesson opens there,
+    # though the snapshot above it is taller (its banner) and below it shows results.
+    cell = "el => el.closest('[id^=\"output-\"]')"
+    preview.get_by_text(FAULT_TEXT).evaluate(f"el => ({cell})(el).scrollIntoView()")
     wait_until_live(page)
-    # The JSON is part of the reveal: skip predicting, as a reader who wants every fault does.
-    switch = page.get_by_role("switch").first
-    expect(switch).to_be_visible(timeout=BOOT_WAIT_S * 1000)
-    switch.click()
+    top = page.locator("#App").evaluate("app => app.getBoundingClientRect().top")
+    where = page.get_by_text(FAULT_TEXT).evaluate(f"el => ({cell})(el).getBoundingClientRect().top")
+    assert abs(where - top) <= 2, f"the live app opens where the preview was read: {where}, {top}"
+    expect(page.get_by_role("heading", name=LAB.title)).to_be_attached()
+    expect(visible_text(page, SKIP_LABEL)).to_be_visible()
+    page.screenshot(path=str(screenshots / "wasm-live-01_async_failure_lab.png"))
+
+
+def every_fault_prints_what_the_cli_prints(page: Page, screenshots: Any) -> None:
+    """Lesson 1, live, its results shown (skip predicting): for every fault, the JSON it shows
+    for each runtime, computed by the library in WebAssembly, is the document `asyncfail lab`
+    prints for that fault."""
     dropdown = page.locator("select").first
-    for index, fault in enumerate(FAULTS):
-        if index:
-            dropdown.select_option(label=fault.value)
+    for fault in FAULTS:
+        dropdown.select_option(label=fault.value)  # the fault shown already: nothing changes
         expected = {mode.value: cli_lab(fault, mode) for mode in SEED_MODES}
-        shown = wait_for_lab(page, expected, BOOT_WAIT_S if index == 0 else RECOMPUTE_WAIT_S)
+        shown = wait_for_lab(page, expected, RECOMPUTE_WAIT_S)
         shot(page, screenshots, f"wasm-lab-{fault.value}")
-        assert shown == expected, fault
-        if index == 0:
-            expect(dropdown).to_be_visible()
-    assert page.url == url
-    assert guard.blocked == []
+        assert shown == expected, f"lesson 1's JSON for {fault} is not `asyncfail lab`'s"
 
 
 @pytest.mark.parametrize("lesson", PAGES, ids=lambda lesson: lesson.slug)
 def test_offline_wasm_page_boots_without_errors(
     guarded_page: Any, site_url: str, screenshots: Any, lesson: Lesson
 ) -> None:
-    # Every page boots from the site's own mirror (the build refuses a page whose imports the
-    # mirror cannot hold, such as altair or pandas).
+    """Every page boots from the site's own mirror (the build refuses a page whose imports the
+    mirror cannot hold, such as altair or pandas), shows its key results, recomputes, passes
+    axe live and does nothing a normal load must not do. A boot costs tens of seconds of CPU, so
+    lesson 1's also carries the checks that need its page booting or live: the preview at once,
+    then the live app in its place (before the checks above), and every fault's JSON the CLI's
+    (after them, once axe has read the page)."""
     page, guard = guarded_page
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if '"type":"exception"' in m.text else None)
@@ -327,6 +342,8 @@ def test_offline_wasm_page_boots_without_errors(
     url = f"{site_url}{lesson.site_dir}/"
     page.goto(url)
     try:
+        if lesson.slug == LAB.slug:
+            the_preview_shows_at_once_then_the_live_app_in_its_place(page, screenshots)
         wait_until_live(page)
         expect(visible_text(page, lesson.title)).to_be_visible(timeout=BOOT_WAIT_S * 1000)
         assert page.title() == page_title(lesson.info)  # type: ignore[arg-type]
@@ -347,6 +364,8 @@ def test_offline_wasm_page_boots_without_errors(
             selects.first.select_option(label=options[-1])
             settle(page, quiet_s=3.0, within_s=RECOMPUTE_WAIT_S)
         found = violations(page)
+        if lesson.slug == LAB.slug:
+            every_fault_prints_what_the_cli_prints(page, screenshots)
     finally:
         shot(page, screenshots, f"wasm-{lesson.slug}")
     # axe on the live page, as test_a11y.py checks the static ones (its lesson content issues).
@@ -356,37 +375,6 @@ def test_offline_wasm_page_boots_without_errors(
     assert errors == []
     quiet.idle()
     quiet.check()
-    assert page.url == url
-    assert guard.blocked == []
-
-
-def test_interactive_page_shows_the_lesson_at_once_then_goes_live(
-    guarded_page: Any, site_url: str, screenshots: Any
-) -> None:
-    """The preview (the lesson's snapshot, with a note) shows while Python starts in the
-    browser; the live app replaces it, at the same address and the same place in the lesson,
-    once it has rendered."""
-    page, guard = guarded_page
-    url = f"{site_url}{LAB.site_dir}/"
-    page.goto(url)
-    preview = page.frame_locator(f"{PREVIEW} iframe")
-    expect(preview.get_by_role("heading", name=LAB.title)).to_be_visible()
-    # Seen while the live app was still starting, hidden underneath.
-    assert page.locator("html").get_attribute("data-lesson-state") == "starting"
-    expect(page.locator(f"{PREVIEW} p")).to_have_text(site.STARTING_NOTE)
-    expect(visible_text(page, SKIP_LABEL)).to_have_count(0)
-    shot(page, screenshots, "wasm-preview-01_async_failure_lab")
-    # A reader scrolls the preview to the fault's description; the live lesson opens there,
-    # though the snapshot above it is taller (its banner) and below it shows results.
-    cell = "el => el.closest('[id^=\"output-\"]')"
-    preview.get_by_text(FAULT_TEXT).evaluate(f"el => ({cell})(el).scrollIntoView()")
-    wait_until_live(page)
-    top = page.locator("#App").evaluate("app => app.getBoundingClientRect().top")
-    where = page.get_by_text(FAULT_TEXT).evaluate(f"el => ({cell})(el).getBoundingClientRect().top")
-    assert abs(where - top) <= 2, (where, top)
-    expect(page.get_by_role("heading", name=LAB.title)).to_be_attached()
-    expect(visible_text(page, SKIP_LABEL)).to_be_visible()
-    page.screenshot(path=str(screenshots / "wasm-live-01_async_failure_lab.png"))
     assert page.url == url
     assert guard.blocked == []
 
