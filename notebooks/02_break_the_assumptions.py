@@ -389,6 +389,15 @@ def _(
         result = results[mode]
         return page.chart(mo, time_timeline_spec(result, width=380), timeline_table(result))
 
+    def _runs(note, panel):
+        # One view of the traces: what it shows, then both runtimes side by side.
+        return mo.vstack(
+            [
+                mo.md(note),
+                mo.hstack([panel(m) for m in results], widths="equal", gap=2, align="start"),
+            ]
+        )
+
     if revealed:
         # The two views of the traces as two tabs, the sequence view first: one screen, not two.
         _view = mo.vstack(
@@ -396,41 +405,22 @@ def _(
                 mo.md("## The traces"),
                 mo.ui.tabs(
                     {
-                        "Message by message": mo.vstack(
-                            [
-                                mo.md(
-                                    "Each actor is a lane; each message an arrow from sender to "
-                                    "receiver, in step order. A crash or a timeout is marked "
-                                    "where it cuts an arrow."
-                                ),
-                                mo.hstack(
-                                    [_sequence_panel(m) for m in results],
-                                    widths="equal",
-                                    gap=2,
-                                    align="start",
-                                ),
-                            ]
+                        "Message by message": _runs(
+                            "Each actor is a lane; each message an arrow from sender to "
+                            "receiver, in step order. A crash or a timeout is marked where it "
+                            "cuts an arrow.",
+                            _sequence_panel,
                         ),
                         # Drawn when its tab opens: a change redraws the tab on screen.
                         "Against time": page.on_open(
                             mo,
-                            lambda: mo.vstack(
-                                [
-                                    mo.md(
-                                        "Each dashed line is a delivery; the events of one "
-                                        "delivery happen at the same instant. The blue band on "
-                                        "the receiver's lane is how long each idempotency "
-                                        "record counts: where a record expires the band "
-                                        "breaks, so a redelivery that comes in the gap finds "
-                                        "no record."
-                                    ),
-                                    mo.hstack(
-                                        [_trace_panel(m) for m in results],
-                                        widths="equal",
-                                        gap=2,
-                                        align="start",
-                                    ),
-                                ]
+                            lambda: _runs(
+                                "Each dashed line is a delivery; the events of one delivery "
+                                "happen at the same instant. The blue band on the receiver's "
+                                "lane is how long each idempotency record counts: where a "
+                                "record expires the band breaks, so a redelivery that comes in "
+                                "the gap finds no record.",
+                                _trace_panel,
                             ),
                         ),
                     }
