@@ -76,9 +76,12 @@ SEED_CASE = ["--fault", "none", "--mode", "durable", "--key", "stable", "--recor
 def test_a_timeout_no_injection_explains_is_inconclusive_never_a_disagreement(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # A reply can never beat a timeout of a microsecond: every try has unanswered calls and
-    # no injection struck. The figures differ from the model's, yet nothing disagrees.
-    monkeypatch.setattr(supervisor, "TIMEOUT", 1e-6)
+    # A timeout of zero makes the worker's socket non-blocking: its debit call never gets a
+    # reply (it does not even connect), so every try has an unanswered call and no injection
+    # struck. The figures differ from the model's, yet nothing disagrees. (A timeout of a
+    # microsecond is not that: the kernel's poll waits a whole millisecond, time enough for a
+    # reply on a quiet machine, and CI's got one.)
+    monkeypatch.setattr(supervisor, "TIMEOUT", 0)
     code, out, err = run_main("verify", *SEED_CASE, "--receiver", "lookup-only")
     document: dict[str, Any] = json.loads(out)
     (row,) = document["rows"]
@@ -89,13 +92,14 @@ def test_a_timeout_no_injection_explains_is_inconclusive_never_a_disagreement(
 
 
 def test_a_clean_rerun_settles_the_case(monkeypatch: pytest.MonkeyPatch) -> None:
-    # The first try is slowed down, the second is not: the second try's figures are the row's.
+    # The first try's debit call gets no reply (a timeout of zero, as above), the second's does:
+    # the second try's figures are the row's.
     tries: list[int] = []
     real_run_case = verification.run_case
 
     def first_slow(*args: Any, **kwargs: Any) -> RealRun:
         tries.append(1)
-        monkeypatch.setattr(supervisor, "TIMEOUT", 1e-6 if len(tries) == 1 else 0.5)
+        monkeypatch.setattr(supervisor, "TIMEOUT", 0 if len(tries) == 1 else 0.5)
         return real_run_case(*args, **kwargs)
 
     monkeypatch.setattr(verification, "run_case", first_slow)
