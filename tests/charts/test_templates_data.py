@@ -7,6 +7,7 @@ import sys
 import zipfile
 from pathlib import Path
 
+from asyncfail.charts import specs
 from asyncfail.charts.templates import TEMPLATES, TEMPLATES_FILE
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,3 +41,18 @@ def test_the_library_wheel_holds_the_templates_and_they_load_from_it(tmp_path: P
         cwd=tmp_path,
     )
     assert json.loads(done.stdout) == TEMPLATES
+
+
+def test_a_filled_spec_is_its_own_copy_of_the_template() -> None:
+    # A spec is handed on (to marimo, to a caller): changing one, however deep, changes
+    # neither the template nor the next spec filled from it.
+    before = json.dumps(TEMPLATES, sort_keys=True)
+    params = {p["name"]: 0 for p in TEMPLATES["heatmap"].get("params", ())}
+    first = specs.fill("heatmap", params=params, datasets={"cells": []}, title="first")
+    for layer in first.get("layer", ()):
+        layer["mark"] = "mutated-by-the-test"
+    first["params"][0]["value"] = "mutated-by-the-test"
+    second = specs.fill("heatmap", params=params, datasets={"cells": []}, title="second")
+    assert json.dumps(TEMPLATES, sort_keys=True) == before
+    assert "mutated-by-the-test" not in json.dumps(second)
+    assert second["title"] == "second" and second["datasets"] == {"cells": []}
