@@ -202,32 +202,36 @@ def _(mo, narrate, page, results, revealed, sequence_view, step):
 @app.cell
 def _(Fault, Scenario, command_lines, fault, mo, page, results, revealed, to_json):
     _commands = command_lines(Scenario(fault=Fault(fault.value)))
+
     # The JSON holds the counts: shown once the learner has committed a guess (or skipped).
-    # Folded: the page stays one idea long; the terminal is for the learner who wants it.
-    _terminal = mo.vstack(
-        [
-            mo.md(
-                "The CLI runs the same model and prints the same result as JSON (from a "
-                "checkout, after `make test` or `make serve` created `.venv`):"
-            ),
-            mo.md(f"```sh\n{_commands}\n```"),
-            mo.accordion(
-                {
-                    # Highlighted when its fold opens: a fault's change does not redo both.
-                    f"JSON printed by `asyncfail lab` ({m.value})": page.on_open(
-                        mo,
-                        lambda m=m: mo.md(
-                            f"```json\n{to_json(results[m].model_dump(mode='json'))}```"
-                        ),
-                    )
-                    for m in results
-                }
-            )
-            if revealed
-            else mo.md("*The JSON each command prints shows once you commit your guess.*"),
-        ]
-    )
-    mo.accordion({"**The same run in a terminal**": _terminal})
+    # Folded, and made when opened: the page stays one idea long; the terminal is for the
+    # learner who wants it, and a fault's change does not redo it for nobody.
+    def _terminal():
+        return mo.vstack(
+            [
+                mo.md(
+                    "The CLI runs the same model and prints the same result as JSON (from a "
+                    "checkout, after `make test` or `make serve` created `.venv`):"
+                ),
+                mo.md(f"```sh\n{_commands}\n```"),
+                mo.accordion(
+                    {
+                        # Highlighted when its fold opens: a fault's change does not redo both.
+                        f"JSON printed by `asyncfail lab` ({m.value})": page.on_open(
+                            mo,
+                            lambda m=m: mo.md(
+                                f"```json\n{to_json(results[m].model_dump(mode='json'))}```"
+                            ),
+                        )
+                        for m in results
+                    }
+                )
+                if revealed
+                else mo.md("*The JSON each command prints shows once you commit your guess.*"),
+            ]
+        )
+
+    mo.accordion({"**The same run in a terminal**": page.on_open(mo, _terminal)})
     return
 
 

@@ -409,7 +409,13 @@ def _(
             ),
             mo.hstack(
                 [
-                    page.chart(mo, retention_heatmap_spec(sweep, title), heatmap_table(sweep))
+                    # A heatmap's table is made when its fold opens: a change redraws the
+                    # charts, not two tables nobody opened.
+                    page.chart(
+                        mo,
+                        retention_heatmap_spec(sweep, title),
+                        lambda sweep=sweep: heatmap_table(sweep),
+                    )
                     for sweep, title in (
                         (overview, "Overview"),
                         (zoom, "Zoom: the seconds around the boundary"),

@@ -264,18 +264,26 @@ def _(
         _text, _example, _command = lesson05.verdict(_found)
         _parts = [mo.md("## Could a stall elsewhere still debit twice?"), mo.md(_text)]
         if _example is not None and _command is not None:
-            _result = simulate_each_mode(_example)[Mode.DURABLE]
             _label = "**The smallest such run**, and the command that replays it"
-            _run = mo.vstack(
-                [
-                    mo.md(f"```sh\n{_command}\n```"),
-                    page.chart(mo, time_timeline_spec(_result, width=560), timeline_table(_result)),
-                ]
-            )
-            # Folded: the page stays under a few screens; the run is there to open. A snapshot,
-            # a document to read, shows it (a chart in a closed fold would be drawn at no size).
+
+            def _run():
+                _result = simulate_each_mode(_example)[Mode.DURABLE]
+                return mo.vstack(
+                    [
+                        mo.md(f"```sh\n{_command}\n```"),
+                        page.chart(
+                            mo, time_timeline_spec(_result, width=560), timeline_table(_result)
+                        ),
+                    ]
+                )
+
+            # Folded, and made when the fold opens: the page stays under a few screens, and a
+            # change redraws no run nobody opened. A snapshot, a document to read, shows it (a
+            # chart in a closed fold would be drawn at no size).
             _parts.append(
-                mo.vstack([mo.md(_label), _run]) if snapshot else mo.accordion({_label: _run})
+                mo.vstack([mo.md(_label), _run()])
+                if snapshot
+                else mo.accordion({_label: page.on_open(mo, _run)})
             )
         _view = mo.vstack(_parts)
     else:

@@ -83,15 +83,19 @@ def on_open(mo: Any, build: Callable[[], Any]) -> Any:
 
 
 def chart(
-    mo: Any, spec: dict[str, Any], table: Sequence[dict[str, object]], caption: str = ""
+    mo: Any,
+    spec: dict[str, Any],
+    table: Sequence[dict[str, object]] | Callable[[], Sequence[dict[str, object]]],
+    caption: str = "",
 ) -> Any:
     """A chart, then ``caption`` (Markdown) if any, its text description (marimo draws charts
     on a canvas, which screen readers cannot read), and its data as a table in a fold, built
-    when the fold opens (in a snapshot, at once). Charts set side by side start at the same
-    height, whatever their captions."""
-    rows = list(table)
+    when the fold opens (in a snapshot, at once). ``table`` is the rows, or what makes them
+    when the fold opens (where they cost more to make than the chart: a heatmap's). Charts
+    set side by side start at the same height, whatever their captions."""
 
     def as_table() -> Any:
+        rows = list(table() if callable(table) else table)
         return mo.ui.table(rows, selection=None, show_column_summaries=False, page_size=10)
 
     return mo.vstack(

@@ -161,6 +161,10 @@ def test_a_served_lesson_1_runs_the_verification_on_real_processes(
     expect(done).to_contain_text(f"{len(truth_lesson.recorded().rows)} cases")
     done.scroll_into_view_if_needed()
     page.screenshot(path=screenshots / "served-lesson-1-verified.png")
+    # Its table is made when its fold opens (page.on_open): opened, it holds the first case.
+    first = truth_lesson.table_rows(truth_lesson.recorded())[0][truth_lesson.COLUMNS["case"]]
+    page.get_by_text(truth_lesson.CASES_LABEL.strip("*")).last.click()
+    expect(page.get_by_text(str(first), exact=True).first).to_be_visible()
     assert guard.blocked == []
 
 

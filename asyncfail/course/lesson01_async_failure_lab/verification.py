@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
+from asyncfail.course import page
 from asyncfail.course.lesson01_async_failure_lab.verified import VERIFIED_JSON
 
 # The live policy is shared with lesson 9 (``course.live``); named here as it always was.
@@ -163,10 +164,14 @@ CASES_LABEL: Final = "**Every case, the model's figures beside the real ones**"
 
 def verdict_view(mo: Any, found: RecordedVerification) -> Any:
     """A verification as the section lays it out: the verdict, then its table (``mo`` is
-    marimo, handed in by the lesson)."""
-    table = mo.ui.table(
-        table_rows(found), selection=None, show_column_summaries=False, page_size=TABLE_PAGE
-    )
-    # Folded: the verdict says whether every case agrees; the cases are there to open.
-    cases = mo.accordion({CASES_LABEL: table})
+    marimo, handed in by the lesson), made when its fold opens (``page.on_open``)."""
+
+    def table() -> Any:
+        return mo.ui.table(
+            table_rows(found), selection=None, show_column_summaries=False, page_size=TABLE_PAGE
+        )
+
+    # Folded: the verdict says whether every case agrees; the cases are there to open. Made
+    # when opened: the section is redrawn on each of the lesson's changes, the table is long.
+    cases = mo.accordion({CASES_LABEL: page.on_open(mo, table)})
     return mo.vstack([mo.callout(mo.md(summary(found)), kind=verdict_kind(found)), cases])
