@@ -20,14 +20,17 @@ ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ROOT / "docs" / "seeds"
 TESTS = ROOT / "tests"
 
-# Tests that share one costly session fixture (the reference implementation's default matrix, a
-# few hundred real processes), by folder or file under tests/: under `--dist loadgroup` each
-# group runs on one worker, so the fixture is built once, not once per worker. Lesson 1's live
-# run starts the reference too: it runs beside the rest of the reference's tests, never at the
-# same time as them. (The exported site is built once for every worker: browser/site_build.py.)
+# Tests that share one costly fixture (the reference implementation's default matrix, a few
+# hundred real processes; the DBOS matrix, a minute of real DBOS applications), by folder or file
+# under tests/: under `--dist loadgroup` each group runs on one worker, so the fixture is built
+# once, not once per worker (the DBOS matrix ran twice, on both workers, before it had a group).
+# Lesson 1's live run starts the reference too: it runs beside the rest of the reference's tests,
+# never at the same time as them. (The exported site is built once for every worker:
+# browser/site_build.py.)
 ONE_WORKER: dict[str, str] = {
     "reference": "reference",
     "course/test_lesson_01_async_failure_lab.py": "reference",
+    "engines/test_dbos.py": "dbos",
 }
 
 
