@@ -9,6 +9,7 @@ and which single change restores the promise, the lesson asks the model (``simul
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Final
 
 from pydantic import ValidationError
@@ -255,11 +256,15 @@ ANSWER_COLUMNS: Final = 2
 learner predicts, so the lesson shows them only after the guess."""
 
 
+@cache
 def assumption_table(answers: bool = True) -> str:
     """The five assumptions (Markdown table): what breaks each, the starting point that shows
     it, and with ``answers`` how many debits the durable runtime makes there and the single
     changes that restore its promise, all run through the model. Without ``answers`` the
-    table stops before those two columns (``ANSWER_COLUMNS``)."""
+    table stops before those two columns (``ANSWER_COLUMNS``).
+
+    Made once per value of ``answers``: it reads nothing but the course's fixed starting points,
+    and the lesson shows it again on each change of its starting point (the reveal re-runs)."""
     demos = {d.assumption: d for d in STARTS}
     rows: list[tuple[Rich, ...]] = []
     for number, text in enumerate(ASSUMPTIONS, start=1):

@@ -287,3 +287,18 @@ def test_the_first_screen_has_one_control_and_the_rest_is_under_more_settings(
     for control in ("Fault injected into the first delivery", "Delivery budget", "Fault plan"):
         assert control in folded and control not in before
     assert "<marimo-accordion" in before
+
+
+def test_the_assumptions_table_is_run_once_and_shown_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The lesson shows it again on each change of its starting point: the runs it holds are
+    # the course's fixed starting points, so a second showing runs nothing and says the same.
+    lesson02.assumption_table.cache_clear()
+    first = lesson02.assumption_table(True), lesson02.assumption_table(False)
+
+    def no_run(*_: object) -> None:
+        raise AssertionError("the table ran the model again")
+
+    monkeypatch.setattr(lesson02, "simulate", no_run)
+    monkeypatch.setattr(lesson02, "restorations", no_run)
+    assert (lesson02.assumption_table(True), lesson02.assumption_table(False)) == first
+    assert "0 debits, lost" in first[0] and "0 debits, lost" not in first[1]
