@@ -3,6 +3,7 @@ judged and revealed the same way in every lesson that uses it; and a static snap
 it is one, shows its controls disabled, and answers its check."""
 
 from types import SimpleNamespace
+from typing import Any
 
 import marimo as mo
 import pytest
@@ -288,3 +289,29 @@ def test_a_fold_is_made_when_opened_only_where_python_can_be_called_back(
         assert got == ("lazy", build) and made == [] and fake.handed == [build]
     else:
         assert got == "content" and made == ["built"] and fake.handed == []
+
+
+@pytest.mark.parametrize("snapshot", [False, True], ids=["live page", "snapshot"])
+def test_a_charts_rows_are_made_when_its_table_is_opened(snapshot: bool) -> None:
+    # A lesson may hand `chart` what makes the rows (a heatmap's cost more than its chart):
+    # in a live page nothing is made until the fold opens; in a snapshot, at once.
+    made: list[int] = []
+
+    def rows() -> list[dict[str, object]]:
+        made.append(1)
+        return [{"delay": "60 s", "finding": "reused"}]
+
+    handed: list[Any] = []
+    fake = SimpleNamespace(
+        vstack=mo.vstack, md=mo.md, accordion=mo.accordion, ui=mo.ui,
+        cli_args=lambda: [page.SNAPSHOT_FLAG] if snapshot else [],
+        running_in_notebook=lambda: True,
+        lazy=lambda build: handed.append(build) or mo.md("(opens)"),
+    )  # fmt: skip
+    view = page.chart(fake, {"description": "A heatmap."}, rows)
+    if snapshot:
+        assert made == [1] and handed == [] and "reused" in unescape_nested(view.text)
+        return
+    assert made == [] and len(handed) == 1 and "reused" not in unescape_nested(view.text)
+    table = handed[0]()
+    assert made == [1] and "reused" in unescape_nested(table.text)
