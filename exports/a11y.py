@@ -14,6 +14,9 @@ fixes in the page the build writes:
   fails in marimo's shadow roots, so the arrows did nothing and Tab stopped on the last item,
   showing a tab list's last tab): the same script enters a group at its current item and moves
   it with the arrows (``tests/browser/test_keyboard.py``);
+- radio groups all named "Radio Group" (WCAG 4.1.2; axe cannot see it: the name exists, it is
+  only wrong): marimo's label points its ``for`` at an id nothing has, so the same script names
+  each group by that label (``aria-labelledby``), and a screen reader announces the question;
 - "made with marimo" below 4.5:1 contrast (``color-contrast``), focus not always visible, motion
   regardless of ``prefers-reduced-motion``: ``a11y/a11y.css``.
 

@@ -6,6 +6,7 @@
 // - vega-embed's chart actions menu, a <summary> holding only an icon (axe summary-name);
 // - a button holding only an icon, such as marimo's app menu and its toasts' close button
 //   (axe button-name), from its tooltip or test id when it has one, else a generic name;
+// - a radio group, which marimo names "Radio Group" whatever its label says (named by it);
 // - the slides' scroll container, which the keyboard could not reach (made focusable);
 // gives every shadow root the page's visible focus ring; and moves a radio group's choice
 // and a tab list's tab with the arrows (see `GROUPS` below).
@@ -39,6 +40,16 @@
       else if (/menu/i.test(hint) || button.getAttribute("aria-haspopup") === "menu")
         label = words.menu;
       button.setAttribute("aria-label", label);
+    }
+    // marimo names every radio group "Radio Group" and points its visible label's <label for>
+    // at an id no element has, so a screen reader announced each question and setting as
+    // "Radio Group": the group takes its name from that label instead (WCAG 4.1.2, 1.3.1).
+    // aria-labelledby outranks the generic aria-label, which React keeps writing.
+    for (const group of scope.querySelectorAll('[role="radiogroup"]:not([aria-labelledby])')) {
+      const label = group.closest(".mo-label")?.querySelector(':scope > [part="label"] label');
+      if (!label || !label.htmlFor || label.textContent.trim() === "") continue;
+      if (!label.id) label.id = `${label.htmlFor}-name`;
+      group.setAttribute("aria-labelledby", label.id);
     }
     // marimo's slides scroll inside a container the keyboard cannot reach (axe
     // scrollable-region-focusable): make it focusable, so arrows scroll a tall slide.

@@ -12,6 +12,7 @@ once live, in test_site.py's boot test (one boot per page serves both).
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -295,6 +296,7 @@ def test_a_served_lesson_passes_axe_then_tab_reaches_every_control_with_its_focu
         check(found == [], "no axe violation", "\n" + summary(found))
         if lesson.slug == LAB.slug:
             switch_named_by_its_label(check, page)
+        radio_groups_named_by_their_labels(check, page)
         tab_walk(check, page)
         check(guard.blocked == [], "no request beyond loopback", guard.blocked)
 
@@ -308,6 +310,22 @@ def switch_named_by_its_label(check: Checks, page: Any) -> None:
     if count == 1:
         label = switch.get_attribute("aria-label")
         check(label is None, "the switch keeps its label's name (no aria-label)", label)
+
+
+def radio_groups_named_by_their_labels(check: Checks, page: Any) -> None:
+    """marimo names every radio group "Radio Group" (its label's <label for> points at an id
+    nothing has); the site's naming script (exports/a11y/a11y.js) names each by the label a
+    learner sees above it, so a screen reader announces the question, not "Radio Group" (WCAG
+    4.1.2)."""
+    groups = page.get_by_role("radiogroup")
+    shown = groups.count()
+    generic = page.get_by_role("radiogroup", name="Radio Group", exact=True).count()
+    named = page.get_by_role("radiogroup", name=re.compile(r"\w")).count()
+    check(
+        generic == 0 and named == shown,
+        "every radio group named by its label",
+        (f"{generic} of {shown} named 'Radio Group', {shown - named} unnamed"),
+    )
 
 
 def tab_walk(check: Checks, page: Any) -> None:
