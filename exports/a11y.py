@@ -17,6 +17,10 @@ fixes in the page the build writes:
 - radio groups all named "Radio Group" (WCAG 4.1.2; axe cannot see it: the name exists, it is
   only wrong): marimo's label points its ``for`` at an id nothing has, so the same script names
   each group by that label (``aria-labelledby``), and a screen reader announces the question;
+- number fields named as HTML or generically (WCAG 4.1.2): marimo writes a labelled field's
+  name as its label's HTML ("<span class=...>Delivery budget...") and names an unlabelled one
+  "Number input", as every lesson's guess is; the same script names the first by its label's
+  text and a guess's field by the words before it in the prompt ("Naive runtime");
 - "made with marimo" below 4.5:1 contrast (``color-contrast``), focus not always visible, motion
   regardless of ``prefers-reduced-motion``: ``a11y/a11y.css``.
 

@@ -7,6 +7,8 @@
 // - a button holding only an icon, such as marimo's app menu and its toasts' close button
 //   (axe button-name), from its tooltip or test id when it has one, else a generic name;
 // - a radio group, which marimo names "Radio Group" whatever its label says (named by it);
+// - a control whose name marimo wrote as its label's HTML, and a number field set in a
+//   sentence, which marimo names "Number input" (named by the words before it);
 // - the slides' scroll container, which the keyboard could not reach (made focusable);
 // gives every shadow root the page's visible focus ring; and moves a radio group's choice
 // and a tab list's tab with the arrows (see `GROUPS` below).
@@ -22,6 +24,20 @@
     el.hasAttribute("aria-labelledby") ||
     el.hasAttribute("title") ||
     el.textContent.trim() !== "";
+  const GENERIC_NUMBER = "Number input"; // marimo's name for a number field without a label
+  const textOf = (markup) =>
+    new DOMParser().parseFromString(markup, "text/html").body.textContent.replace(/\s+/g, " ").trim();
+  // The words just before a field's element in its sentence, back to the sentence's start:
+  // "..., how many debits reach the ledger? Naive runtime: " names it "Naive runtime".
+  const wordsBefore = (input) => {
+    const root = input.getRootNode();
+    const host = root instanceof ShadowRoot ? root.host : null;
+    const element = host && (host.closest("marimo-ui-element") || host);
+    const before = element && element.previousSibling;
+    if (!before || before.nodeType !== Node.TEXT_NODE) return "";
+    const clause = before.textContent.split(/[.?!]/).pop();
+    return clause.replace(/[:\s]+$/, "").trim();
+  };
   // The page's focus ring (a11y.css) does not reach into shadow roots: each gets it too.
   const ring = new CSSStyleSheet();
   ring.replaceSync(":focus-visible { outline: 2px solid #0550ae !important; outline-offset: 2px; }");
@@ -40,6 +56,25 @@
       else if (/menu/i.test(hint) || button.getAttribute("aria-haspopup") === "menu")
         label = words.menu;
       button.setAttribute("aria-label", label);
+    }
+    // marimo writes a control's label into its aria-label as HTML (a labelled number field
+    // was announced as "<span class=...>"), and names a number field without a label "Number
+    // input", its arrows "Increase Number input" and "Decrease Number input". A label's HTML
+    // becomes its text; a field set in a sentence, as a lesson's guesses are ("Naive runtime:
+    // {naive}"), is named by the words just before it, and its arrows after it (WCAG 4.1.2).
+    for (const el of scope.querySelectorAll("[aria-label]")) {
+      const label = el.getAttribute("aria-label");
+      if (/<[a-z]/i.test(label)) el.setAttribute("aria-label", textOf(label));
+    }
+    for (const input of scope.querySelectorAll(`input[aria-label="${GENERIC_NUMBER}"]`)) {
+      const name = wordsBefore(input);
+      if (!name) continue;
+      input.setAttribute("aria-label", name);
+      for (const button of scope.querySelectorAll("button[aria-label]")) {
+        const was = button.getAttribute("aria-label");
+        if (was.endsWith(` ${GENERIC_NUMBER}`))
+          button.setAttribute("aria-label", `${was.slice(0, -GENERIC_NUMBER.length)}${name}`);
+      }
     }
     // marimo names every radio group "Radio Group" and points its visible label's <label for>
     // at an id no element has, so a screen reader announced each question and setting as

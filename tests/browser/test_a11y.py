@@ -297,7 +297,14 @@ def test_a_served_lesson_passes_axe_then_tab_reaches_every_control_with_its_focu
         if lesson.slug == LAB.slug:
             switch_named_by_its_label(check, page)
         radio_groups_named_by_their_labels(check, page)
+        controls_named_in_words(check, page, lesson.slug)
         tab_walk(check, page)
+        if lesson.slug == "02_break_the_assumptions":
+            # Its folded settings hold labelled fields (a number, texts): opened, each is
+            # named by its label's text too. After the walk, which reads the first screen.
+            page.get_by_text("More settings").first.click()
+            expect(page.get_by_label("Delivery budget").first).to_be_visible()
+            controls_named_in_words(check, page, lesson.slug)
         check(guard.blocked == [], "no request beyond loopback", guard.blocked)
 
 
@@ -326,6 +333,42 @@ def radio_groups_named_by_their_labels(check: Checks, page: Any) -> None:
         "every radio group named by its label",
         (f"{generic} of {shown} named 'Radio Group', {shown - named} unnamed"),
     )
+
+
+ARIA_LABELS = """() => {
+  const out = [];
+  const walk = (root) => {
+    for (const el of root.querySelectorAll("[aria-label]")) out.push(el.getAttribute("aria-label"));
+    for (const el of root.querySelectorAll("*")) if (el.shadowRoot) walk(el.shadowRoot);
+  };
+  walk(document);
+  return out;
+}"""
+GUESS_FIELDS = {
+    "01_async_failure_lab": ("Naive runtime", "Durable runtime"),
+    "02_break_the_assumptions": ("Naive runtime", "Durable runtime"),
+    "05_two_workers": ("Naive runtime", "Durable runtime"),
+    "09_what_does_your_engine_do": (
+        "Plain engine step",
+        "Step with a key at a deduplicating receiver",
+        "The course's durable pattern",
+    ),
+}
+"""The number fields of each lesson's guess, by the words before each in its prompt."""
+
+
+def controls_named_in_words(check: Checks, page: Any, slug: str) -> None:
+    """marimo writes a labelled control's aria-label as its label's HTML, and names a number
+    field without a label "Number input"; the site's naming script names the first by its
+    label's text and a guess's field by the words before it in the prompt (WCAG 4.1.2)."""
+    labels = page.evaluate(ARIA_LABELS)
+    markup = [label for label in labels if re.search(r"<[a-z]", label, flags=re.IGNORECASE)]
+    check(markup == [], "no name written as HTML", markup[:3])
+    generic = [label for label in labels if label.endswith("Number input")]
+    check(generic == [], "no number field named 'Number input'", generic)
+    for name in GUESS_FIELDS.get(slug, ()):
+        found = page.get_by_label(name, exact=True).count()
+        check(found == 1, f"the guess's field named {name!r}", f"{found} found")
 
 
 def tab_walk(check: Checks, page: Any) -> None:

@@ -48,12 +48,12 @@ Step = Callable[[Any, list[Focused]], None]
 """One keyboard action of a guess: the page, and the list every focused element goes to."""
 
 
-def number(text: str) -> Step:
-    """Tab to the first number box (a number per runtime, or per engine), type ``text`` over
-    its value."""
+def number(text: str, name: str = "Naive runtime") -> Step:
+    """Tab to the number box named ``name`` (a number per runtime, or per engine, named by the
+    words before it in the prompt: exports/a11y/a11y.js), type ``text`` over its value."""
 
     def act(page: Any, seen: list[Focused]) -> None:
-        tab_to(page, lambda f: f["tag"] == "INPUT" and f["label"] == "Number input", seen)
+        tab_to(page, lambda f: f["tag"] == "INPUT" and f["label"] == name, seen)
         page.keyboard.press("Control+A")
         page.keyboard.type(text)
         now = focused(page)
@@ -109,7 +109,7 @@ GUESSES: dict[str, tuple[Step, ...]] = {
     "06_record_lifetime": (radio(lesson06.prediction_options()[1]),),
     "07_readiness_checklist": (tick,),
     "08_review_handoff": (pick, pick),  # the draft: a P0 and what must hold before a replay
-    "09_what_does_your_engine_do": (number("2"),),
+    "09_what_does_your_engine_do": (number("2", "Plain engine step"),),
 }
 """How each lesson's guess is made by keyboard, in its own widget."""
 

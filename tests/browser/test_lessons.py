@@ -211,8 +211,7 @@ class Case:
     guess: Callable[[Page], None]
     change: Callable[[Page], None]
     role: str = "label"
-    """How the control is found: by its label, a button's name, or (``number``, lesson 9's
-    guesses, which are the question) the first number field."""
+    """How the control is found: by its label, or (``button``) a button's name."""
 
 
 CASES: tuple[Case, ...] = (
@@ -288,12 +287,12 @@ CASES: tuple[Case, ...] = (
     ),
     Case(
         "09_what_does_your_engine_do",
-        "",
+        # Its guesses are the question: the first field, named by the words before it.
+        "Plain engine step",
         "Commit my guesses",
         answer_09,
         nothing,
         select("Which run's trace", 1),
-        role="number",
     ),
 )
 """Every lesson, in course order (``test_every_lesson_has_a_case`` keeps it so)."""
@@ -362,8 +361,6 @@ def height(page: Page) -> int:
 
 
 def control(page: Page, case: Case) -> Any:
-    if case.role == "number":
-        return page.get_by_label("Number input").first
     if case.role == "button":
         return page.get_by_role("button", name=case.control).first
     return page.get_by_label(case.control).first
