@@ -284,8 +284,9 @@ def test_a_served_lesson_passes_axe_then_tab_reaches_every_control_with_its_focu
     attribute set). Then the keyboard alone reaches every control the lesson shows on its first
     screen (a radio group once: arrows move inside it), each with a visible focus indicator
     (WCAG 2.1.1, 2.4.7); Tab only moves the focus, so the walk cannot change what axe saw.
-    Lesson 1's switch is named by its label. Finishing every lesson by keyboard is
-    test_keyboard.py's. Each check is named when it fails (``Checks``)."""
+    Lesson 1's switch is named by its label; every radio group by its label, every number field
+    in words (lesson 2's folded settings opened, after the walk). Finishing every lesson by
+    keyboard is test_keyboard.py's. Each check is named when it fails (``Checks``)."""
     page, guard = guarded_page
     page.goto(f"{server.url}{lesson.site_dir}/")
     expect(page.get_by_role("main")).to_have_count(1, timeout=SERVED_RUN_S * 1000)
