@@ -231,7 +231,7 @@ def _(Fault, Scenario, command_lines, fault, mo, page, results, revealed, to_jso
             ]
         )
 
-    mo.accordion({"**The same run in a terminal**": page.on_open(mo, _terminal)})
+    page.fold(mo, "**The same run in a terminal**", _terminal)
     return
 
 

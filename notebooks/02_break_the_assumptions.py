@@ -439,12 +439,10 @@ def _(
 @app.cell(hide_code=True)
 def _(command_lines, mo, page, scenario):
     # Made when the fold opens: a change does not highlight commands nobody opened.
-    mo.accordion(
-        {
-            "**The same runs in a terminal**": page.on_open(
-                mo, lambda: mo.md(f"```sh\n{command_lines(scenario)}\n```")
-            )
-        }
+    page.fold(
+        mo,
+        "**The same runs in a terminal**",
+        lambda: mo.md(f"```sh\n{command_lines(scenario)}\n```"),
     )
     return
 

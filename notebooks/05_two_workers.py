@@ -283,7 +283,7 @@ def _(
             _parts.append(
                 mo.vstack([mo.md(_label), _run()])
                 if snapshot
-                else mo.accordion({_label: page.on_open(mo, _run)})
+                else page.fold(mo, _label, _run)
             )
         _view = mo.vstack(_parts)
     else:
@@ -295,12 +295,10 @@ def _(
 @app.cell(hide_code=True)
 def _(command_lines, mo, page, scenario):
     # Made when the fold opens: a change does not highlight commands nobody opened.
-    mo.accordion(
-        {
-            "**The same runs in a terminal**": page.on_open(
-                mo, lambda: mo.md(f"```sh\n{command_lines(scenario)}\n```")
-            )
-        }
+    page.fold(
+        mo,
+        "**The same runs in a terminal**",
+        lambda: mo.md(f"```sh\n{command_lines(scenario)}\n```"),
     )
     return
 

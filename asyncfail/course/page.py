@@ -82,6 +82,12 @@ def on_open(mo: Any, build: Callable[[], Any]) -> Any:
     return mo.lazy(build)
 
 
+def fold(mo: Any, label: str, build: Callable[[], Any]) -> Any:
+    """A fold labelled ``label`` (Markdown) whose content ``build()`` makes when a reader opens
+    it (``on_open``)."""
+    return mo.accordion({label: on_open(mo, build)})
+
+
 def chart(
     mo: Any,
     spec: dict[str, Any],
@@ -103,7 +109,7 @@ def chart(
             VegaLite(spec),
             *([mo.md(caption)] if caption else []),
             mo.md(f"<small>{html_text(str(spec.get('description', '')))}</small>"),
-            mo.accordion({TABLE_LABEL: on_open(mo, as_table)}).style(TABLE_FITS),
+            fold(mo, TABLE_LABEL, as_table).style(TABLE_FITS),
         ]
     )
 

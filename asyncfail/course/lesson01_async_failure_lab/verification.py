@@ -173,5 +173,5 @@ def verdict_view(mo: Any, found: RecordedVerification) -> Any:
 
     # Folded: the verdict says whether every case agrees; the cases are there to open. Made
     # when opened: the section is redrawn on each of the lesson's changes, the table is long.
-    cases = mo.accordion({CASES_LABEL: page.on_open(mo, table)})
+    cases = page.fold(mo, CASES_LABEL, table)
     return mo.vstack([mo.callout(mo.md(summary(found)), kind=verdict_kind(found)), cases])
