@@ -2,8 +2,8 @@
 model, with the engine's own records (``asyncfail.engines``).
 
 The same output formats, exit statuses, ``--keep`` and clean-up as ``asyncfail verify``: 0 when
-every case agrees, 1 when one does not (naming them) or the engine cannot run, 2 for a runtime,
-key or receiver the engine does not run, 130 on Ctrl-C.
+no case disagrees (an inconclusive one is said apart), 1 when one does (naming them) or the
+engine cannot run, 2 for a runtime, key or receiver the engine does not run, 130 on Ctrl-C.
 """
 
 import argparse
@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Final, TypeVar
 
 from asyncfail.cli.output import OutputFormat, Unsuccessful, UsageError
+from asyncfail.cli.verdicts import disagreement_line, figures_text, verdict, verdict_lines
 from asyncfail.engines.adapter import Engine, EngineUnavailable, engine_matrix
 from asyncfail.engines.registry import ENGINES
 from asyncfail.engines.verification import EngineRow, EngineVerification, verify_engine
@@ -22,21 +23,15 @@ from asyncfail.lab.faults import Fault
 from asyncfail.lab.scenario import Mode
 from asyncfail.lab.settings import KeyStability, ReceiverContract, RecordWrite, StepRetries
 from asyncfail.reference.supervisor import ReferenceFailure
-from asyncfail.reference.verification import Case, Figures
+from asyncfail.reference.verification import Case
 
 PREFIX: Final = "asyncfail verify: error:"
-NAMED_IN_A_LINE: Final = 3
 
 Choice = TypeVar("Choice", bound=StrEnum)
 
 
 def narrowed(kind: type[Choice], value: str | None) -> tuple[Choice, ...] | None:
     return None if value is None else (kind(value),)
-
-
-def figures_text(f: Figures) -> str:
-    """``2 1 1 1 exactly-once``: attempts, effects, tool calls, lookups, outcome."""
-    return f"{f.attempts} {f.effects} {f.tool_calls} {f.lookups} {f.outcome}"
 
 
 def supported_cases(engine: Engine, args: argparse.Namespace) -> tuple[Case, ...]:
@@ -104,16 +99,10 @@ def run(
         else to_json(verification.model_dump(mode="json"))
     )
     if not verification.agrees:
-        raise Unsuccessful(disagreement_line(verification), output=text)
+        raise Unsuccessful(
+            disagreement_line(len(verification.rows), verification.disagreements), output=text
+        )
     return text
-
-
-def disagreement_line(verification: EngineVerification) -> str:
-    names = verification.disagreements
-    shown = "; ".join(names[:NAMED_IN_A_LINE])
-    more = f"; and {len(names) - NAMED_IN_A_LINE} more" if len(names) > NAMED_IN_A_LINE else ""
-    total = counted(len(verification.rows), "case")
-    return f"asyncfail verify: {len(names)} of {total} disagree with the model: {shown}{more}"
 
 
 STEP_RETRIES_OFF_LINE: Final = (
@@ -133,7 +122,7 @@ def row_cells(row: EngineRow) -> tuple[str, ...]:
         figures_text(model),
         figures_text(real),
         " ".join(real.workers),
-        "agrees" if row.agrees else "DISAGREES",
+        verdict(row),
     )
 
 
@@ -164,12 +153,5 @@ def render_text(verification: EngineVerification) -> str:
         )
         if row.note is not None:
             lines.append(f"    by design: {row.note}")
-    total = counted(len(v.rows), "case")
-    names = v.disagreements
-    lines += [
-        "",
-        f"{total}: every one agrees with the model"
-        if not names
-        else f"{len(names)} of {total} disagree with the model: {'; '.join(names)}",
-    ]
+    lines += ["", *verdict_lines(len(v.rows), v.disagreements, v.inconclusive)]
     return "\n".join(lines) + "\n"

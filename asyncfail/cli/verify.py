@@ -22,6 +22,7 @@ from asyncfail.cli.output import (
     bounded_int,
 )
 from asyncfail.cli.progress import progress_line
+from asyncfail.cli.verdicts import disagreement_line, figures_text, verdict, verdict_lines
 from asyncfail.engines.registry import ENGINES
 from asyncfail.ground.canonical import to_json
 from asyncfail.ground.prose import counted, echoed, joined
@@ -56,8 +57,6 @@ RUNS_ONLY: Final = (
     "(either value); every other setting keeps the seed's value"
 )
 """What ``verify`` says of a setting the reference implementation does not run."""
-NAMED_IN_A_LINE: Final = 3
-"""How many disagreeing cases the error line names (the output names them all)."""
 ENGINE_SETTING: Final = "step_retries"
 """The setting only an engine's cases take (the checkpoint runtime's step retry)."""
 KEEP_RULE: Final = "name a new or empty folder you can write in; missing parent folders are created"
@@ -174,7 +173,9 @@ def run(args: argparse.Namespace) -> str:
         else to_json(verification.model_dump(mode="json"))
     )
     if not verification.agrees:
-        raise Unsuccessful(disagreement_line(verification), output=text)
+        raise Unsuccessful(
+            disagreement_line(len(verification.rows), verification.disagreements), output=text
+        )
     return text
 
 
@@ -224,14 +225,6 @@ def keep_folder(text: str) -> Path:
     return path
 
 
-def disagreement_line(verification: Verification) -> str:
-    names = verification.disagreements
-    shown = "; ".join(names[:NAMED_IN_A_LINE])
-    more = f"; and {len(names) - NAMED_IN_A_LINE} more" if len(names) > NAMED_IN_A_LINE else ""
-    total = counted(len(verification.rows), "case")
-    return f"asyncfail verify: {len(names)} of {total} disagree with the model: {shown}{more}"
-
-
 HEADERS: Final = (
     "fault",
     "mode",
@@ -245,12 +238,6 @@ HEADERS: Final = (
 )
 
 
-def figures_text(figures: Figures) -> str:
-    """``2 1 1 1 exactly-once``: attempts, effects, tool calls, lookups, outcome."""
-    f = figures
-    return f"{f.attempts} {f.effects} {f.tool_calls} {f.lookups} {f.outcome}"
-
-
 def exits_text(figures: Figures) -> str:
     """How the workers ended, then (if any died) the receivers: ``SIGKILL acknowledged``."""
     receiver = f" (receiver {' '.join(figures.receiver)})" if figures.receiver else ""
@@ -259,7 +246,6 @@ def exits_text(figures: Figures) -> str:
 
 def row_cells(row: Row) -> tuple[str, ...]:
     case = row.case
-    verdict = "agrees" if row.agrees else "inconclusive" if row.inconclusive else "DISAGREES"
     return (
         case.fault,
         case.mode,
@@ -269,7 +255,7 @@ def row_cells(row: Row) -> tuple[str, ...]:
         figures_text(row.model),
         figures_text(row.real),
         exits_text(row.real),
-        verdict,
+        verdict(row),
     )
 
 
@@ -290,21 +276,10 @@ def render_text(verification: Verification) -> str:
     for row in verification.rows:
         if exits_text(row.model) != exits_text(row.real):
             lines.append(f"  {row.case.name}: the model's workers {exits_text(row.model)}")
-    total = counted(len(verification.rows), "case")
-    names = verification.disagreements
-    unsure = verification.inconclusive
     lines += [
         "",
-        f"{total}: every one agrees with the model"
-        if not names and not unsure
-        else f"{len(names)} of {total} disagree with the model: {'; '.join(names)}"
-        if names
-        else f"{total}: none disagrees with the model",
+        *verdict_lines(
+            len(verification.rows), verification.disagreements, verification.inconclusive
+        ),
     ]
-    if unsure:
-        # A slow machine's timeout is not the runtime's doing: said, but never a failure.
-        lines.append(
-            f"{len(unsure)} inconclusive (a call timed out in every try with no injection to "
-            f"explain it; run again on a quieter machine): {'; '.join(unsure)}"
-        )
     return "\n".join(lines) + "\n"

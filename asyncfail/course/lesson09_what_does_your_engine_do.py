@@ -132,6 +132,8 @@ class EngineTable:
     deliveries: int
     rows: tuple[dict[str, Any], ...]
     disagreements: tuple[str, ...]
+    inconclusive: tuple[str, ...] = ()
+    """Cases whose every real run had a call go unanswered with nothing to explain it."""
 
 
 def from_document(document: Mapping[str, Any], date: str | None) -> EngineTable:
@@ -145,6 +147,7 @@ def from_document(document: Mapping[str, Any], date: str | None) -> EngineTable:
         deliveries=document["deliveries"],
         rows=tuple(document["rows"]),
         disagreements=tuple(document["disagreements"]),
+        inconclusive=tuple(document.get("inconclusive", ())),
     )
 
 
@@ -170,13 +173,26 @@ JUST_RUN: Final = (
 )
 AGREES: Final = "Every case agrees with the model."
 DISAGREES: Final = "{count} disagree with the model: {names}."
+NONE_DISAGREES: Final = "No case disagrees with the model."
+INCONCLUSIVE: Final = (
+    " {count} inconclusive: a call timed out in every try with no fault to explain it (a busy "
+    "machine; run again): {names}."
+)
 RUNNING: Final = "Running {cases} on DBOS"
 
 
 def summary(table: EngineTable) -> str:
     """The verdict, when (or "just now"), with which DBOS and where it ran, and how many cases."""
-    names = table.disagreements
-    verdict = DISAGREES.format(count=len(names), names="; ".join(names)) if names else AGREES
+    names, unsure = table.disagreements, table.inconclusive
+    verdict = (
+        DISAGREES.format(count=len(names), names="; ".join(names))
+        if names
+        else NONE_DISAGREES
+        if unsure
+        else AGREES
+    )
+    if unsure:
+        verdict += INCONCLUSIVE.format(count=len(unsure), names="; ".join(unsure))
     figures = {
         "verdict": verdict,
         "version": table.version,
@@ -190,8 +206,9 @@ def summary(table: EngineTable) -> str:
 
 
 def verdict_kind(table: EngineTable) -> str:
-    """The verdict's callout kind: success when every case agrees, danger otherwise."""
-    return "danger" if table.disagreements else "success"
+    """The verdict's callout kind: danger when a case disagrees, warn when one was
+    inconclusive, else success."""
+    return "danger" if table.disagreements else "warn" if table.inconclusive else "success"
 
 
 def running(cases: int) -> str:
@@ -224,7 +241,11 @@ def table_rows(table: EngineTable) -> list[dict[str, object]]:
             COLUMNS["case"]: " ".join(
                 row["case"][name] for name in ("fault", "mode", "key", "receiver")
             ),
-            COLUMNS["agrees"]: "yes" if row["agrees"] else "NO",
+            COLUMNS["agrees"]: "yes"
+            if row["agrees"]
+            else "inconclusive"
+            if row.get("inconclusive")
+            else "NO",
             COLUMNS["model"]: _figures(row["model"]),
             COLUMNS["real"]: _figures(row["real"]),
             COLUMNS["workflows"]: "; ".join(row["workflows"]),

@@ -44,6 +44,10 @@ RELEASED: Final = 75
 CALLS_PER_DELIVERY: Final = 2
 KEY_HEADER: Final = "Idempotency-Key"
 ATTEMPT_HEADER: Final = "Delivery-Attempt"
+NO_REPLY: Final = "no reply:"
+"""How a log line starts for each call that got no reply: the reference worker's words
+(``asyncfail.reference.worker.NO_REPLY``, which a test holds this to), counted by the adapter
+to tell a slow machine from an injected fault."""
 POLL: Final = 0.02
 """Seconds between looks at a recovered workflow's status while waiting for its result."""
 
@@ -80,6 +84,8 @@ class Delivery:
             response = connection.getresponse()
             body = json.loads(response.read() or b"{}")
         except (OSError, http.client.HTTPException, ValueError):
+            # Timed out, dropped or reset: said on stderr, the adapter's log of this process.
+            print(f"{NO_REPLY} {method} {path}", file=sys.stderr, flush=True)
             return None
         finally:
             connection.close()

@@ -7,7 +7,9 @@ with DBOS installed), until one exits 0 (the workflow succeeded) or the delivery
 spent. A crash point goes to the process of its delivery attempt, which SIGKILLs itself there;
 the next process launches DBOS, which recovers the workflow by itself. DBOS's system database
 is SQLite, in the case's folder. Afterwards it reads the ledger and access log back as the
-reference does, and DBOS's own tables: the workflow's status and its recorded steps.
+reference does, and DBOS's own tables: the workflow's status and its recorded steps; and, as
+the reference does, the calls each process got no reply to (its log says so) beside the
+injections that struck, which tell a slow machine from a fault of the plan.
 
 What it supports: the checkpoint runtime with no key or the stable step key, at a lookup-only
 or a deduplicating receiver, its step retrying a call without a reply once (the default) or
@@ -34,6 +36,7 @@ from asyncfail.reference.supervisor import (
     RealRun,
     Receiver,
     ending,
+    no_replies,
     receiver_command,
     run_worker,
     split_plan,
@@ -68,9 +71,11 @@ class DbosEngine:
 
     name = "dbos"
 
-    def __init__(self, app: Path = APP_SCRIPT):
+    def __init__(self, app: Path = APP_SCRIPT, timeout: float = TIMEOUT):
         self.app = app
         """The application script each delivery runs (a test hands in one broken on purpose)."""
+        self.timeout = timeout
+        """Seconds a debit waits for its reply (a test hands in 0: no reply can come)."""
 
     def version(self) -> str:
         try:
@@ -113,6 +118,7 @@ class DbosEngine:
         crashes, at_receiver = split_plan(scenario)
         ledger, system = directory / "receiver.sqlite", directory / "dbos.sqlite"
         exits: list[str] = []
+        logs: list[Path] = []
         with socket.create_server(("127.0.0.1", 0)) as listener:
             port = listener.getsockname()[1]
             served = Receiver(
@@ -124,8 +130,11 @@ class DbosEngine:
             try:
                 for attempt in range(1, deliveries + 1):
                     crash_at = crashes.get(attempt, [])
-                    argv = app_command(self.app, scenario, port, system, attempt, crash_at)
+                    argv = app_command(
+                        self.app, scenario, port, system, attempt, crash_at, self.timeout
+                    )
                     log = directory / f"app-{attempt}.stderr"
+                    logs.append(log)
                     code = run_worker(processes, served, argv, log)
                     exits.append(ending(code))
                     if code == ACKNOWLEDGED:
@@ -143,12 +152,20 @@ class DbosEngine:
             result_recorded=recorded,
             worker_exits=tuple(exits),
             receiver_exits=tuple(served.died),
+            no_replies=no_replies(logs),
+            struck=receiver.struck(str(ledger)),
         )
         return EngineRun(real=real, workflows=workflows, steps=steps)
 
 
 def app_command(
-    app: Path, scenario: Scenario, port: int, system: Path, attempt: int, crash_at: list[str]
+    app: Path,
+    scenario: Scenario,
+    port: int,
+    system: Path,
+    attempt: int,
+    crash_at: list[str],
+    timeout: float = TIMEOUT,
 ) -> list[str]:
     """The command line of one delivery's DBOS process."""
     return [
@@ -157,7 +174,7 @@ def app_command(
         *("--mode", scenario.mode.value, "--key", scenario.settings.key.value),
         *("--step-retries", scenario.settings.step_retries.value),
         *("--attempt", str(attempt), "--port", str(port), "--system-database", str(system)),
-        *("--timeout", str(TIMEOUT), "--lookup-timeout", str(LOOKUP_TIMEOUT)),
+        *("--timeout", str(timeout), "--lookup-timeout", str(LOOKUP_TIMEOUT)),
         *(f"--crash-at={point}" for point in crash_at),
     ]
 

@@ -6,7 +6,10 @@ effects, tool calls, lookups, outcome, how each delivery's process ended, which 
 died), read the same way from what the engine's run left behind; a row agrees when every
 figure is equal. Beside them, the engine's own records (for DBOS: the workflow's status and its
 recorded steps), and a note where the engine differs from the model by design. Results hold no
-times: the same inputs give the same document.
+times: the same inputs give the same document. A run in which a call went unanswered with no
+injection to explain it (a slow machine) is run again, as the reference's are
+(``reference.verification.conclusively``); a case whose every try had one is inconclusive:
+neither an agreement nor a disagreement. Only a disagreement fails a verification.
 """
 
 from collections.abc import Callable, Sequence
@@ -21,13 +24,21 @@ from asyncfail.engines.adapter import Engine, EngineRun
 from asyncfail.lab.scenario import DEFAULT_DELIVERIES, MAX_DELIVERIES
 from asyncfail.reference.scratch import scratch_folder
 from asyncfail.reference.supervisor import Processes
-from asyncfail.reference.verification import Case, Figures, folder, observed, predicted
+from asyncfail.reference.verification import (
+    Case,
+    Figures,
+    InconclusiveWhenSo,
+    conclusively,
+    folder,
+    observed,
+    predicted,
+)
 
 DEFAULT_ENGINE_JOBS: Final = 4
 """Cases run at once: most of a DBOS process's life is starting the interpreter and waiting."""
 
 
-class EngineRow(BaseModel):
+class EngineRow(InconclusiveWhenSo):
     """One case: the model's figures, the real ones, the engine's records, and a note."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -42,11 +53,21 @@ class EngineRow(BaseModel):
         description="Where the engine differs from the model by design, and how the "
         "application makes them comparable.",
     )
+    inconclusive: bool = Field(
+        False,
+        description="Every real run of the case had a call go unanswered with no injection to "
+        "explain it (a slow machine): its figures prove nothing either way.",
+    )
 
     @computed_field  # type: ignore[prop-decorator]
     @property
     def agrees(self) -> bool:
         return self.model == self.real
+
+    @property
+    def disagrees(self) -> bool:
+        """A real disagreement: the figures differ and the real run was conclusive."""
+        return not self.agrees and not self.inconclusive
 
 
 class EngineVerification(BaseModel):
@@ -62,14 +83,20 @@ class EngineVerification(BaseModel):
     @computed_field  # type: ignore[prop-decorator]
     @property
     def agrees(self) -> bool:
-        """Whether every row agrees."""
-        return all(row.agrees for row in self.rows)
+        """Whether no row disagrees: each agrees, or was inconclusive (named apart)."""
+        return not self.disagreements
 
     @computed_field  # type: ignore[prop-decorator]
     @property
     def disagreements(self) -> tuple[str, ...]:
-        """The names of the rows that do not agree."""
-        return tuple(row.case.name for row in self.rows if not row.agrees)
+        """The names of the rows that disagree (``EngineRow.disagrees``)."""
+        return tuple(row.case.name for row in self.rows if row.disagrees)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def inconclusive(self) -> tuple[str, ...]:
+        """The names of the rows whose real runs were all inconclusive and did not agree."""
+        return tuple(row.case.name for row in self.rows if row.inconclusive and not row.agrees)
 
 
 def verify_engine(
@@ -97,10 +124,11 @@ def verify_engine(
         EngineRow(
             case=case,
             model=predicted(case, deliveries),
-            real=observed(runs[index].real),
-            workflows=runs[index].workflows,
-            steps=runs[index].steps,
+            real=observed(runs[index][0].real),
+            workflows=runs[index][0].workflows,
+            steps=runs[index][0].steps,
             note=engine.note(case),
+            inconclusive=runs[index][1],
         )
         for index, case in enumerate(cases)
     )
@@ -115,16 +143,24 @@ def run_all(
     root: Path,
     processes: Processes,
     progress: Callable[[int, int], None] | None,
-) -> dict[int, EngineRun]:
-    """Each case run in its own folder under ``root``, ``jobs`` at a time, by its index; every
-    process is ended and reaped before this returns or raises."""
+) -> dict[int, tuple[EngineRun, bool]]:
+    """Each case run in its own folder under ``root``, ``jobs`` at a time, conclusively (its
+    run, and whether it was inconclusive), by its index; every process is ended and reaped
+    before this returns or raises."""
+
+    def run_conclusively(case: Case) -> tuple[EngineRun, bool]:
+        return conclusively(
+            root / folder(case),
+            lambda where: engine.run_case(case, deliveries, where, processes),
+            lambda run: run.real.unplanned_timeouts,
+        )
+
     pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="asyncfail-engine")
     try:
-        futures: dict[Future[EngineRun], int] = {
-            pool.submit(engine.run_case, case, deliveries, root / folder(case), processes): index
-            for index, case in enumerate(cases)
+        futures: dict[Future[tuple[EngineRun, bool]], int] = {
+            pool.submit(run_conclusively, case): index for index, case in enumerate(cases)
         }
-        runs: dict[int, EngineRun] = {}
+        runs: dict[int, tuple[EngineRun, bool]] = {}
         for future in as_completed(futures):
             runs[futures[future]] = future.result()
             if progress is not None:

@@ -307,11 +307,6 @@ def _run_case(
             queue.close()
     effects, debits, lookups = receiver.read_back(str(ledger))
     result = worker.journal_result(str(journal)) if scenario.mode is Mode.DURABLE else None
-    no_replies = sum(
-        line.startswith(worker.NO_REPLY)
-        for log in logs
-        for line in log.read_text(encoding="utf-8", errors="replace").splitlines()
-    )
     return RealRun(
         deliveries=deliveries,
         effects=effects,
@@ -321,8 +316,18 @@ def _run_case(
         result_recorded=result is not None,
         worker_exits=tuple(exits),
         receiver_exits=tuple(served.died),
-        no_replies=no_replies,
+        no_replies=no_replies(logs),
         struck=receiver.struck(str(ledger)),
+    )
+
+
+def no_replies(logs: list[Path]) -> int:
+    """Calls the workers got no reply to: the lines of their logs that start with
+    ``worker.NO_REPLY`` (a real engine's processes say it the same way)."""
+    return sum(
+        line.startswith(worker.NO_REPLY)
+        for log in logs
+        for line in log.read_text(encoding="utf-8", errors="replace").splitlines()
     )
 
 

@@ -33,7 +33,7 @@ import tempfile
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from pathlib import Path
-from typing import Final
+from typing import Final, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -75,6 +75,8 @@ cases than cores keep the machine busy."""
 MAX_JOBS: Final = 16
 TRIES: Final = 3
 """Real runs of one case at most, while each shows an unplanned timeout."""
+
+Run = TypeVar("Run")
 
 
 class Case(BaseModel):
@@ -127,7 +129,19 @@ class Figures(BaseModel):
     receiver: tuple[str, ...] = Field(description="Each receiver process that died on its own.")
 
 
-class Row(BaseModel):
+class InconclusiveWhenSo(BaseModel):
+    """A row's ``inconclusive`` field is written only when true: a conclusive run's document is
+    the same as before the field was (and as the recorded tables)."""
+
+    @model_serializer(mode="wrap")
+    def _inconclusive_only_when_so(self, handler: SerializerFunctionWrapHandler):  # type: ignore[no-untyped-def]
+        data = handler(self)
+        if not data.get("inconclusive"):
+            data.pop("inconclusive", None)
+        return data
+
+
+class Row(InconclusiveWhenSo):
     """One case: the model's figures and the real ones."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -145,14 +159,6 @@ class Row(BaseModel):
     @property
     def agrees(self) -> bool:
         return self.model == self.real
-
-    @model_serializer(mode="wrap")
-    def _inconclusive_only_when_so(self, handler: SerializerFunctionWrapHandler):  # type: ignore[no-untyped-def]
-        # Absent when false: a conclusive run's document is the same as before the field was.
-        data = handler(self)
-        if not data.get("inconclusive"):
-            data.pop("inconclusive", None)
-        return data
 
     @property
     def disagrees(self) -> bool:
@@ -269,17 +275,28 @@ def folder(case: Case) -> str:
 def run_conclusively(
     case: Case, deliveries: int, directory: Path, processes: Processes
 ) -> tuple[RealRun, bool]:
-    """Run ``case`` for real until a run has no unplanned timeout, ``TRIES`` times at most (the
-    first in ``directory``, each next beside it, ``.try-2``...): the first such run, or the last
-    one and True (inconclusive)."""
+    """Run ``case`` for real until a run has no unplanned timeout (``conclusively``)."""
+    return conclusively(
+        directory,
+        lambda where: run_case(case.scenario(deliveries), where, processes),
+        lambda run: run.unplanned_timeouts,
+    )
+
+
+def conclusively(
+    directory: Path, run: Callable[[Path], Run], unplanned_timeouts: Callable[[Run], int]
+) -> tuple[Run, bool]:
+    """``run`` a case until one run has no unplanned timeout, ``TRIES`` times at most (the
+    first in ``directory``, each next beside it, ``.try-2``...): the first such run, or the
+    last one and True (inconclusive). The rule for the reference and for every real engine."""
     for attempt in range(1, TRIES + 1):
         where = (
             directory if attempt == 1 else directory.with_name(f"{directory.name}.try-{attempt}")
         )
-        run = run_case(case.scenario(deliveries), where, processes)
-        if run.unplanned_timeouts == 0:
-            return run, False
-    return run, True
+        found = run(where)
+        if unplanned_timeouts(found) == 0:
+            return found, False
+    return found, True
 
 
 def verify(

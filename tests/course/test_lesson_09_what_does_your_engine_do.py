@@ -208,6 +208,31 @@ def test_a_disagreement_would_be_said_first_and_named() -> None:
     assert engine_lesson.verdict_kind(broken) == "danger"
 
 
+def test_an_inconclusive_case_is_said_apart_and_is_no_disagreement() -> None:
+    found = engine_lesson.recorded()
+    name = "request-lost checkpoint none atomic lookup-only"
+    named = ("fault", "mode", "key", "record", "receiver")
+    rows = tuple(
+        row | {"inconclusive": True, "agrees": False}
+        if " ".join(row["case"][field] for field in named) == name
+        else row
+        for row in found.rows
+    )
+    unsure = engine_lesson.EngineTable(
+        None, found.engine, found.version, "here", 3, rows, (), (name,)
+    )
+    said = engine_lesson.summary(unsure)
+    assert said.startswith(
+        "**No case disagrees with the model. 1 inconclusive: a call timed out in every try "
+        f"with no fault to explain it (a busy machine; run again): {name}.** Run just now"
+    )
+    assert engine_lesson.verdict_kind(unsure) == "warn"
+    verdicts = [row[engine_lesson.COLUMNS["agrees"]] for row in engine_lesson.table_rows(unsure)]
+    assert verdicts.count("inconclusive") == 1 and verdicts.count("yes") == len(rows) - 1
+    # A document from before the field (the recorded table) has no inconclusive case.
+    assert found.inconclusive == ()
+
+
 def test_a_static_snapshot_shows_everything_labelled(lessons: Lessons) -> None:
     page, defs = lessons.run(STEM, snapshot=True)
     text = visible_text(page)

@@ -31,6 +31,7 @@ from asyncfail.lab.faults import Fault
 from asyncfail.lab.scenario import Mode, Scenario
 from asyncfail.lab.settings import KeyStability, LabSettings, ReceiverContract, StepRetries
 from asyncfail.lab.simulation import simulate
+from asyncfail.reference import worker
 from asyncfail.reference.supervisor import Processes, run_case
 from asyncfail.reference.verification import Case, predicted
 from tests.cli_support import ROOT, run_main
@@ -256,13 +257,49 @@ def test_every_process_is_reaped_and_every_file_and_socket_closed(
 def test_keep_leaves_the_ledger_and_the_dbos_system_database(tmp_path: Path) -> None:
     keep = tmp_path / "kept"
     argv = [*ONE_CASE, "--receiver", "dedupe", "--keep", str(keep)]
-    code, _, _ = run_main("verify", "--engine", "dbos", *argv)
-    assert code == 0
+    code, out, err = run_main("verify", "--engine", "dbos", *argv)
+    assert code == 0, (out, err)
     case = keep / "crash-after-effect.checkpoint.none.atomic.dedupe"
-    assert [p.name for p in keep.iterdir()] == [case.name]
+    # A try with a slow reply is run again beside it (.try-2): the first stays, as it was.
+    assert sorted(p.name for p in keep.iterdir())[0] == case.name
+    assert {p.name for p in keep.iterdir()} <= {
+        case.name,
+        *(f"{case.name}.try-{n}" for n in (2, 3)),
+    }
     names = {p.name for p in case.iterdir()}
     assert {"dbos.sqlite", "receiver.sqlite", "app-1.stderr", "app-2.stderr"} <= names
     assert "Recovering 1 workflows" in (case / "app-2.stderr").read_text()
+
+
+def test_a_timeout_no_injection_explains_is_inconclusive_never_a_disagreement(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A timeout of 0 leaves every debit without a reply: the machine's doing, not DBOS's.
+    monkeypatch.setitem(registry.ENGINES, "dbos", DbosEngine(timeout=0))
+    keep = tmp_path / "kept"
+    case = ("--fault", "none", "--mode", "checkpoint", "--key", "stable", "--receiver", "dedupe")
+    argv = [*case, "--deliveries", "1", "--keep", str(keep), "--format", "text"]
+    code, out, err = run_main("verify", "--engine", "dbos", *argv)
+    assert (code, err) == (0, ""), out
+    name = "none checkpoint stable atomic dedupe"
+    lines = out.splitlines()
+    row = next(line for line in lines if line.startswith("none "))
+    assert row.split()[-1] == "inconclusive"
+    # the model: one call, one effect; for real no call reached the receiver, and the
+    # workflow failed, releasing the delivery
+    assert " ".join(row.split()[4:]) == ("1 1 1 0 exactly-once 1 0 0 0 lost released inconclusive")
+    assert lines[-2:] == [
+        "1 case: none disagrees with the model",
+        "1 inconclusive (a call timed out in every try with no injection to explain it; run "
+        f"again on a quieter machine): {name}",
+    ]
+    folder = name.replace(" ", ".")
+    tries = [folder, f"{folder}.try-2", f"{folder}.try-3"]
+    assert sorted(p.name for p in keep.iterdir()) == tries
+    for each in tries:
+        log = (keep / each / "app-1.stderr").read_text()
+        # the step's two attempts, each without a reply, said in the reference worker's words
+        assert log.count(f"{worker.NO_REPLY} POST /debit") == 2, each
 
 
 # --- bad input, and an engine that cannot run ---------------------------------------------------
