@@ -21,6 +21,9 @@ fixes in the page the build writes:
   name as its label's HTML ("<span class=...>Delivery budget...") and names an unlabelled one
   "Number input", as every lesson's guess is; the same script names the first by its label's
   text and a guess's field by the words before it in the prompt ("Naive runtime");
+- tab lists with no name (WCAG 4.1.2, 1.3.1): a screen reader said "tab list" and nothing of
+  which; the same script names each by the heading just before it in its cell's output
+  ("The traces");
 - "made with marimo" below 4.5:1 contrast (``color-contrast``), focus not always visible, motion
   regardless of ``prefers-reduced-motion``: ``a11y/a11y.css``.
 

@@ -7,6 +7,7 @@
 // - a button holding only an icon, such as marimo's app menu and its toasts' close button
 //   (axe button-name), from its tooltip or test id when it has one, else a generic name;
 // - a radio group, which marimo names "Radio Group" whatever its label says (named by it);
+// - a tab list, which marimo leaves without a name (named by the heading before it);
 // - a control whose name marimo wrote as its label's HTML, and a number field set in a
 //   sentence, which marimo names "Number input" (named by the words before it);
 // - the slides' scroll container, which the keyboard could not reach (made focusable);
@@ -37,6 +38,19 @@
     if (!before || before.nodeType !== Node.TEXT_NODE) return "";
     const clause = before.textContent.split(/[.?!]/).pop();
     return clause.replace(/[:\s]+$/, "").trim();
+  };
+  // The text of the last heading before an element in its cell's output ("" when none): the
+  // element is taken out of its shadow roots first, as the cell's Markdown is not in them.
+  const headingBefore = (el) => {
+    let host = el;
+    while (host.getRootNode() instanceof ShadowRoot) host = host.getRootNode().host;
+    const output = host.closest(".output-area");
+    const before = output
+      ? [...output.querySelectorAll("h1, h2, h3, h4, h5, h6")].filter(
+          (h) => h.compareDocumentPosition(host) & Node.DOCUMENT_POSITION_FOLLOWING,
+        )
+      : [];
+    return before.length ? before[before.length - 1].textContent.replace(/\s+/g, " ").trim() : "";
   };
   // The page's focus ring (a11y.css) does not reach into shadow roots: each gets it too.
   const ring = new CSSStyleSheet();
@@ -85,6 +99,17 @@
       if (!label || !label.htmlFor || label.textContent.trim() === "") continue;
       if (!label.id) label.id = `${label.htmlFor}-name`;
       group.setAttribute("aria-labelledby", label.id);
+    }
+    // marimo's tab lists have no name: a screen reader said "tab list" and nothing of what
+    // the tabs show. Each is named by the heading just before it in its cell's output
+    // (lesson 2's "The traces", lesson 5's "naive runtime"), as the tabs pattern asks of a
+    // tab list with a visible label (WAI-ARIA APG; WCAG 1.3.1, 4.1.2). An id cannot reach
+    // across the shadow root, so the name is the heading's text, not aria-labelledby.
+    for (const list of scope.querySelectorAll(
+      '[role="tablist"]:not([aria-label]):not([aria-labelledby])',
+    )) {
+      const name = headingBefore(list);
+      if (name) list.setAttribute("aria-label", name);
     }
     // marimo's slides scroll inside a container the keyboard cannot reach (axe
     // scrollable-region-focusable): make it focusable, so arrows scroll a tall slide.

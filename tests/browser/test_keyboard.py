@@ -119,13 +119,25 @@ VIEWS: dict[str, tuple[str, str]] = {
     "05_two_workers": ("Message by message", "Against time"),
 }
 """The lessons whose reveal shows a run in two tabs (``mo.ui.tabs``): the first, then the other."""
+TAB_LISTS: dict[str, list[str]] = {
+    "02_break_the_assumptions": ["The traces"],
+    "05_two_workers": ["naive runtime", "durable runtime"],
+}
+"""Each tab list's name, in page order: the heading just before it (marimo leaves it none; the
+site's naming script, exports/a11y/a11y.js, names it, so a screen reader says which it is)."""
 
 
-def switch_view(page: Any, views: tuple[str, str], seen: list[Focused]) -> None:
-    """Tab into the first tab list: it keeps its first tab; ArrowRight shows the other."""
+def switch_view(
+    page: Any, views: tuple[str, str], tab_lists: list[str], seen: list[Focused]
+) -> None:
+    """Tab into the first tab list: it keeps its first tab; ArrowRight shows the other. Every
+    tab list on the page is named, as ``tab_lists`` says."""
     first, other = views
     tab = tab_to(page, lambda f: f["role"] == "tab", seen)
     assert (tab["text"], tab["checked"]) == (first, "true"), tab
+    lists = page.get_by_role("tablist")
+    names = [lists.nth(i).get_attribute("aria-label") for i in range(lists.count())]
+    assert names == tab_lists, names
     page.keyboard.press("ArrowRight")
     now = focused(page)
     assert now is not None and (now["text"], now["checked"]) == (other, "true"), now
@@ -178,7 +190,7 @@ def test_a_lesson_is_finished_with_the_keyboard_alone(
     assert [w for w in words if said(w, after)], "the reveal says the answer"
     settle(page)
     if case.stem in VIEWS:
-        switch_view(page, VIEWS[case.stem], seen)
+        switch_view(page, VIEWS[case.stem], TAB_LISTS[case.stem], seen)
     open_fold(page, seen)
     # 3. The check: its right answer chosen with the arrows, and the feedback says so.
     tab_to_radio_of(page, question.answer, seen)
