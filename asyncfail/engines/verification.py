@@ -25,6 +25,7 @@ from asyncfail.lab.scenario import DEFAULT_DELIVERIES, MAX_DELIVERIES
 from asyncfail.reference.scratch import scratch_folder
 from asyncfail.reference.supervisor import Processes
 from asyncfail.reference.verification import (
+    INCONCLUSIVE_ROW,
     Case,
     Figures,
     InconclusiveWhenSo,
@@ -53,11 +54,7 @@ class EngineRow(InconclusiveWhenSo):
         description="Where the engine differs from the model by design, and how the "
         "application makes them comparable.",
     )
-    inconclusive: bool = Field(
-        False,
-        description="Every real run of the case had a call go unanswered with no injection to "
-        "explain it (a slow machine): its figures prove nothing either way.",
-    )
+    inconclusive: bool = Field(False, description=INCONCLUSIVE_ROW)
 
     @computed_field  # type: ignore[prop-decorator]
     @property

@@ -129,6 +129,14 @@ class Figures(BaseModel):
     receiver: tuple[str, ...] = Field(description="Each receiver process that died on its own.")
 
 
+INCONCLUSIVE_ROW: Final = (
+    "Every real run of the case had a call go unanswered with no injection to explain it (a "
+    "slow machine): its figures prove nothing either way."
+)
+"""What an inconclusive row is, in every verification's document (the reference's, an
+engine's)."""
+
+
 class InconclusiveWhenSo(BaseModel):
     """A row's ``inconclusive`` field is written only when true: a conclusive run's document is
     the same as before the field was (and as the recorded tables)."""
@@ -149,11 +157,7 @@ class Row(InconclusiveWhenSo):
     case: Case
     model: Figures
     real: Figures
-    inconclusive: bool = Field(
-        False,
-        description="Every real run of the case had a call go unanswered with no injection to "
-        "explain it (a slow machine): its figures prove nothing either way.",
-    )
+    inconclusive: bool = Field(False, description=INCONCLUSIVE_ROW)
 
     @computed_field  # type: ignore[prop-decorator]
     @property
