@@ -184,13 +184,10 @@ RUNNING: Final = "Running {cases} on DBOS"
 def summary(table: EngineTable) -> str:
     """The verdict, when (or "just now"), with which DBOS and where it ran, and how many cases."""
     names, unsure = table.disagreements, table.inconclusive
-    verdict = (
-        DISAGREES.format(count=len(names), names="; ".join(names))
-        if names
-        else NONE_DISAGREES
-        if unsure
-        else AGREES
-    )
+    if names:
+        verdict = DISAGREES.format(count=len(names), names="; ".join(names))
+    else:
+        verdict = NONE_DISAGREES if unsure else AGREES
     if unsure:
         verdict += INCONCLUSIVE.format(count=len(unsure), names="; ".join(unsure))
     figures = {
@@ -234,6 +231,13 @@ def _figures(figures: Mapping[str, Any]) -> str:
     return " · ".join(str(figures[name]) for name in ("attempts", "effects", "outcome"))
 
 
+def row_verdict(row: Mapping[str, Any]) -> str:
+    """A row's "Agrees" cell: yes, inconclusive (every try had an unplanned timeout), or NO."""
+    if row["agrees"]:
+        return "yes"
+    return "inconclusive" if row.get("inconclusive") else "NO"
+
+
 def table_rows(table: EngineTable) -> list[dict[str, object]]:
     """One row per case, under ``COLUMNS``' labels."""
     return [
@@ -241,11 +245,7 @@ def table_rows(table: EngineTable) -> list[dict[str, object]]:
             COLUMNS["case"]: " ".join(
                 row["case"][name] for name in ("fault", "mode", "key", "receiver")
             ),
-            COLUMNS["agrees"]: "yes"
-            if row["agrees"]
-            else "inconclusive"
-            if row.get("inconclusive")
-            else "NO",
+            COLUMNS["agrees"]: row_verdict(row),
             COLUMNS["model"]: _figures(row["model"]),
             COLUMNS["real"]: _figures(row["real"]),
             COLUMNS["workflows"]: "; ".join(row["workflows"]),

@@ -165,7 +165,7 @@ def app_command(
     system: Path,
     attempt: int,
     crash_at: list[str],
-    timeout: float = TIMEOUT,
+    timeout: float,
 ) -> list[str]:
     """The command line of one delivery's DBOS process."""
     return [

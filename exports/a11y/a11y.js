@@ -26,8 +26,9 @@
     el.hasAttribute("title") ||
     el.textContent.trim() !== "";
   const GENERIC_NUMBER = "Number input"; // marimo's name for a number field without a label
+  const squeezed = (text) => text.replace(/\s+/g, " ").trim();
   const textOf = (markup) =>
-    new DOMParser().parseFromString(markup, "text/html").body.textContent.replace(/\s+/g, " ").trim();
+    squeezed(new DOMParser().parseFromString(markup, "text/html").body.textContent);
   // The words just before a field's element in its sentence, back to the sentence's start:
   // "..., how many debits reach the ledger? Naive runtime: " names it "Naive runtime".
   const wordsBefore = (input) => {
@@ -50,7 +51,7 @@
           (h) => h.compareDocumentPosition(host) & Node.DOCUMENT_POSITION_FOLLOWING,
         )
       : [];
-    return before.length ? before[before.length - 1].textContent.replace(/\s+/g, " ").trim() : "";
+    return before.length ? squeezed(before[before.length - 1].textContent) : "";
   };
   // The page's focus ring (a11y.css) does not reach into shadow roots: each gets it too.
   const ring = new CSSStyleSheet();
