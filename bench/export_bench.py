@@ -24,7 +24,10 @@ once more with a probe dropdown and a cell echoing it added at its end: time to 
 timed the same way, loaded alternately (goal <= 1.2x); and, on the same page, the recompute after
 the lesson's first dropdown outside a form changes, as a ratio to the probe's trivial update
 (goal <= 3x), each timed from the change to the page's last change (the page then quiet for
-1.5 s). `BENCH_LESSON_RUNS=N` page loads per lesson (default 2), three changes of each per load.
+1.5 s), and where that time goes, as medians in ms: until the kernel's first message (the change
+travelling to marimo's kernel in its worker), from it to the kernel's last (Python running the
+cells), and after it (the page drawing). `BENCH_LESSON_RUNS=N` page loads per lesson (default 2),
+three changes of each per load.
 `--site DIR` measures a site built before; `--speed-only` prints only these per-lesson figures.
 """
 
@@ -37,6 +40,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "exports"))
@@ -197,8 +201,43 @@ document.addEventListener("DOMContentLoaded", () => {
   window.__benchLast = performance.now();
   new MutationObserver(() => (window.__benchLast = performance.now())).observe(document.body,
     { subtree: true, childList: true, characterData: true, attributes: true });
-});"""
+});
+// The time of every message the page's workers send (marimo's kernel runs in one): where a
+// recompute's time goes, before the kernel answers, in Python, and drawing after its last word.
+window.__benchMessages = [];
+const BenchWorker = window.Worker;
+window.Worker = function (...args) {
+  const worker = new BenchWorker(...args);
+  worker.addEventListener("message", () => window.__benchMessages.push(performance.now()));
+  return worker;
+};
+window.Worker.prototype = BenchWorker.prototype;"""
 QUIET = f"() => performance.now() - window.__benchLast >= {QUIET_MS}"
+# The first and the last message the workers sent since ``start`` (ms after it), and how many.
+MESSAGES = """start => {
+  const times = window.__benchMessages.filter((t) => t >= start);
+  return times.length ? [times[0] - start, times[times.length - 1] - start, times.length] : null;
+}"""
+
+
+class Update(NamedTuple):
+    """One change's update, in ms from the change: the page's last change (``total``); the
+    kernel's first and last message (``answer``, ``spoken``): before ``answer`` the change
+    travels to the kernel, until ``spoken`` Python runs the cells, after it the page draws."""
+
+    total: float
+    answer: float
+    spoken: float
+
+
+def split(updates: list[Update]) -> str:
+    """Medians of where an update's time goes: to the kernel, in it, drawing after it."""
+    answer = statistics.median(u.answer for u in updates)
+    python = statistics.median(u.spoken - u.answer for u in updates)
+    # The kernel's last word (its idle status) may come after the page's last change: then the
+    # page had nothing left to draw.
+    drawing = statistics.median(max(u.total - u.spoken, 0) for u in updates)
+    return f"{answer:.0f}/{python:.0f}/{drawing:.0f}"
 
 
 def probe_copy(lesson: Lesson, folder: Path) -> Lesson:
@@ -228,9 +267,15 @@ def settle_ms(page, act) -> float:  # type: ignore[no-untyped-def]
 LABEL = "el => ((el.labels && el.labels[0] && el.labels[0].innerText) || el.id).trim()"
 
 
-def change(page, select) -> float:  # type: ignore[no-untyped-def]
-    """Milliseconds until the page has redrawn after ``select`` takes another option."""
-    return settle_ms(page, lambda: select.select_option(other_option(select)))
+def change(page, select) -> Update:  # type: ignore[no-untyped-def]
+    """How long the page takes to redraw after ``select`` takes another option, and where the
+    time goes (``Update``)."""
+    page.wait_for_function(QUIET, timeout=TIMEOUT_MS)
+    start = float(page.evaluate("performance.now()"))
+    total = settle_ms(page, lambda: select.select_option(other_option(select)))
+    said = page.evaluate(MESSAGES, start)
+    answer, spoken = (said[0], said[1]) if said else (total, total)
+    return Update(total, answer, spoken)
 
 
 def other_option(select) -> str:  # type: ignore[no-untyped-def]
@@ -255,7 +300,7 @@ def booted(browser, url: str, ready: str):  # type: ignore[no-untyped-def]
     return context, page, float(page.evaluate("window.__benchLast")) / 1000
 
 
-def lesson_speed(browser, url: str, repeats: int) -> tuple[float, list[float], list[float], str]:  # type: ignore[no-untyped-def]
+def lesson_speed(browser, url: str, repeats: int) -> tuple[float, list[Update], list[Update], str]:  # type: ignore[no-untyped-def]
     """Seconds to interactive; the probe's and the lesson dropdown's update times (ms); its
     label."""
     context, page, live = booted(browser, url, "[data-bench-echo]")
@@ -274,8 +319,8 @@ def lesson_speed(browser, url: str, repeats: int) -> tuple[float, list[float], l
     ]
     control = selects[0] if selects else None
     label = control.evaluate(LABEL) if control is not None else ""
-    trivial: list[float] = []
-    recompute: list[float] = []
+    trivial: list[Update] = []
+    recompute: list[Update] = []
     for _ in range(repeats):
         trivial.append(change(page, probe_select))
         if control is not None:
@@ -290,8 +335,8 @@ def speed_report(browser, url: str, probes: list[Lesson], runs: int, repeats: in
     trivial_live: list[float] = []
     for lesson in probes:
         lives: list[float] = []
-        trivial: list[float] = []
-        recompute: list[float] = []
+        trivial: list[Update] = []
+        recompute: list[Update] = []
         label = ""
         for _ in range(runs):
             context, _page, seconds = booted(browser, f"{url}bench/trivial/", "[data-bench-ready]")
@@ -309,10 +354,12 @@ def speed_report(browser, url: str, probes: list[Lesson], runs: int, repeats: in
             f"({statistics.median(lives) / base:4.2f}x trivial {base:5.2f} s, goal <= 1.2x)"
         )
         if recompute:
-            cell, control = statistics.median(trivial), statistics.median(recompute)
+            cell = statistics.median(u.total for u in trivial)
+            control = statistics.median(u.total for u in recompute)
             line += (
                 f"; recompute of '{label[:30]}' {control:6.0f} ms vs a trivial cell {cell:4.0f} "
-                f"ms: {control / cell:5.2f}x (goal <= 3x; {len(recompute)} changes)"
+                f"ms: {control / cell:5.2f}x (goal <= 3x; {len(recompute)} changes); "
+                f"to the kernel/in Python/drawing {split(recompute)} vs {split(trivial)} ms"
             )
         else:
             line += "; no dropdown outside a form to change"
