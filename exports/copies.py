@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import json
+import threading
 from pathlib import Path
 
 from lessons import ROOT
@@ -27,6 +28,11 @@ PROJECT_CONFIG = """\
 reactive_tests = false
 pythonpath = [{root}]
 """
+# One parse at a time: CPython 3.11 keeps the AST constructor's recursion depth for the whole
+# interpreter, not per thread (python/cpython#106905), so a garbage collection running Python in
+# one thread's ``ast.parse`` while another thread parses fails either with "AST constructor
+# recursion depth mismatch". The build makes its copies in threads, a lesson per thread.
+PARSING = threading.Lock()
 
 
 def app_call(tree: ast.Module, name: str) -> ast.Call:
@@ -48,7 +54,9 @@ def configured(source: str, name: str, changes: dict[str, str]) -> str:
     Every keyword the notebook sets must be a literal (marimo's own file format writes them so),
     and no positional argument is allowed: the call is written anew from those values.
     """
-    call = app_call(ast.parse(source), name)
+    with PARSING:
+        tree = ast.parse(source)
+    call = app_call(tree, name)
     if call.args:
         raise SystemExit(f"export: {name}: marimo.App(...) takes positional arguments")
     keywords: dict[str, object] = {}

@@ -12,6 +12,7 @@ import re
 import struct
 import sys
 import zipfile
+from concurrent.futures import ThreadPoolExecutor
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -134,6 +135,44 @@ def test_a_copy_changes_only_the_app_configuration(tmp_path: Path) -> None:
     assert layout == {"type": "slides", "data": {}}
     assert str(ROOT) in (copy.parent / "pyproject.toml").read_text(encoding="utf-8")
     assert notebook.read_text(encoding="utf-8") == NOTEBOOK
+
+
+class Finalised:
+    """Garbage in a reference cycle whose finaliser runs Python: what the build's other threads
+    leave behind (a finished process, a closed file), freed by the collector at any moment."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+    def __del__(self) -> None:
+        sum(range(50))
+
+
+def test_copies_made_at_once_in_threads_are_made_whole() -> None:
+    """The build exports the lessons in threads, each making its copies. CPython 3.11 keeps the
+    AST constructor's recursion depth for the whole interpreter (python/cpython#106905): a
+    collection running Python in one thread's ``ast.parse`` while another thread parses made
+    a clean clone's build fail with "AST constructor recursion depth mismatch". Each copy is
+    parsed under a lock; without it, this test raised that error in every run of three."""
+    source = (ROOT / "notebooks" / f"{PAGES[0].slug}.py").read_text(encoding="utf-8")
+    expected = configured(source, "x.py", {"app_title": "T"})
+
+    def copies(_: int) -> list[str]:
+        made = []
+        for _ in range(150):
+            for _ in range(200):
+                Finalised()
+            made.append(configured(source, "x.py", {"app_title": "T"}))
+        return made
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads take turns as often as the interpreter allows
+    try:
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            made = [copy for batch in pool.map(copies, range(4)) for copy in batch]
+    finally:
+        sys.setswitchinterval(interval)
+    assert made == [expected] * 600
 
 
 @pytest.mark.parametrize(
