@@ -213,10 +213,10 @@ window.Worker = function (...args) {
 };
 window.Worker.prototype = BenchWorker.prototype;"""
 QUIET = f"() => performance.now() - window.__benchLast >= {QUIET_MS}"
-# The first and the last message the workers sent since ``start`` (ms after it), and how many.
+# The first and the last message the workers sent since ``start`` (ms after it), if any.
 MESSAGES = """start => {
   const times = window.__benchMessages.filter((t) => t >= start);
-  return times.length ? [times[0] - start, times[times.length - 1] - start, times.length] : null;
+  return times.length ? [times[0] - start, times[times.length - 1] - start] : null;
 }"""
 
 
@@ -274,7 +274,7 @@ def change(page, select) -> Update:  # type: ignore[no-untyped-def]
     start = float(page.evaluate("performance.now()"))
     total = settle_ms(page, lambda: select.select_option(other_option(select)))
     said = page.evaluate(MESSAGES, start)
-    answer, spoken = (said[0], said[1]) if said else (total, total)
+    answer, spoken = said if said else (total, total)
     return Update(total, answer, spoken)
 
 
