@@ -29,9 +29,9 @@ reactive_tests = false
 pythonpath = [{root}]
 """
 # One parse at a time: CPython 3.11 keeps the AST constructor's recursion depth for the whole
-# interpreter, not per thread (python/cpython#106905), so a garbage collection running Python in
-# one thread's ``ast.parse`` while another thread parses fails either with "AST constructor
-# recursion depth mismatch". The build makes its copies in threads, a lesson per thread.
+# interpreter, not per thread (python/cpython#106905): a garbage collection running Python in
+# one thread's ``ast.parse`` while another thread parses makes a parse fail with "AST
+# constructor recursion depth mismatch". The build makes its copies in threads, one per lesson.
 PARSING = threading.Lock()
 
 
