@@ -7,6 +7,7 @@ inconclusive (``reference.verification.conclusively``), said apart and never a f
 
 from typing import Final, Protocol
 
+from asyncfail.ground.inconclusive import inconclusive_cases
 from asyncfail.ground.prose import counted
 from asyncfail.reference.verification import Figures
 
@@ -45,10 +46,7 @@ def verdict_lines(cases: int, disagreements: tuple[str, ...], unsure: tuple[str,
     ]
     if unsure:
         # A slow machine's timeout is not the runtime's doing: said, but never a failure.
-        lines.append(
-            f"{len(unsure)} inconclusive (a call timed out in every try with no injection to "
-            f"explain it; run again on a quieter machine): {'; '.join(unsure)}"
-        )
+        lines.append(inconclusive_cases(unsure))
     return lines
 
 

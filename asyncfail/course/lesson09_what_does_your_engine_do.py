@@ -18,6 +18,7 @@ from typing import Any, Final
 from asyncfail.course.page import DEFAULT_GUESS
 from asyncfail.course.prediction import GUESS_RANGE, PredictionCheck, read_guess
 from asyncfail.ground.engine_verified import ENGINE_VERIFIED_JSON
+from asyncfail.ground.inconclusive import inconclusive_cases
 from asyncfail.ground.prose import counted
 from asyncfail.lab.faults import Fault
 from asyncfail.lab.results import LabResult
@@ -174,10 +175,6 @@ JUST_RUN: Final = (
 AGREES: Final = "Every case agrees with the model."
 DISAGREES: Final = "{count} disagree with the model: {names}."
 NONE_DISAGREES: Final = "No case disagrees with the model."
-INCONCLUSIVE: Final = (
-    " {count} inconclusive: a call timed out in every try with no fault to explain it (a busy "
-    "machine; run again): {names}."
-)
 RUNNING: Final = "Running {cases} on DBOS"
 
 
@@ -189,7 +186,7 @@ def summary(table: EngineTable) -> str:
     else:
         verdict = NONE_DISAGREES if unsure else AGREES
     if unsure:
-        verdict += INCONCLUSIVE.format(count=len(unsure), names="; ".join(unsure))
+        verdict += f" {inconclusive_cases(unsure)}."
     figures = {
         "verdict": verdict,
         "version": table.version,

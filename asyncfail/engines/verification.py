@@ -21,11 +21,11 @@ from typing import Final
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 from asyncfail.engines.adapter import Engine, EngineRun
+from asyncfail.ground.inconclusive import INCONCLUSIVE_ROW
 from asyncfail.lab.scenario import DEFAULT_DELIVERIES, MAX_DELIVERIES
 from asyncfail.reference.scratch import scratch_folder
 from asyncfail.reference.supervisor import Processes
 from asyncfail.reference.verification import (
-    INCONCLUSIVE_ROW,
     Case,
     Figures,
     InconclusiveWhenSo,

@@ -44,6 +44,7 @@ from pydantic import (
     model_serializer,
 )
 
+from asyncfail.ground.inconclusive import INCONCLUSIVE_ROW
 from asyncfail.lab.events import EventKind
 from asyncfail.lab.faults import Fault
 from asyncfail.lab.reading import Outcome
@@ -127,14 +128,6 @@ class Figures(BaseModel):
     outcome: Outcome
     workers: tuple[str, ...] = Field(description="How each delivery's worker process ended.")
     receiver: tuple[str, ...] = Field(description="Each receiver process that died on its own.")
-
-
-INCONCLUSIVE_ROW: Final = (
-    "Every real run of the case had a call go unanswered with no injection to explain it (a "
-    "slow machine): its figures prove nothing either way."
-)
-"""What an inconclusive row is, in every verification's document (the reference's, an
-engine's)."""
 
 
 class InconclusiveWhenSo(BaseModel):

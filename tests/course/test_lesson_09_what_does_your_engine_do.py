@@ -15,6 +15,7 @@ from typing import Any
 import marimo as mo
 import pytest
 
+from asyncfail.cli.verdicts import verdict_lines
 from asyncfail.course import lesson09_what_does_your_engine_do as engine_lesson
 from asyncfail.course import live as live_policy
 from asyncfail.ground.engine_verified import ENGINE_VERIFIED_JSON
@@ -223,9 +224,12 @@ def test_an_inconclusive_case_is_said_apart_and_is_no_disagreement() -> None:
     )
     said = engine_lesson.summary(unsure)
     assert said.startswith(
-        "**No case disagrees with the model. 1 inconclusive: a call timed out in every try "
-        f"with no fault to explain it (a busy machine; run again): {name}.** Run just now"
+        "**No case disagrees with the model. 1 inconclusive (a call timed out in every try "
+        "with no injected fault to explain it; run again on a quieter machine): "
+        f"{name}.** Run just now"
     )
+    # The terminal names the same case in the same words (one sentence, one place).
+    assert verdict_lines(len(rows), (), (name,))[-1] in said
     assert engine_lesson.verdict_kind(unsure) == "warn"
     verdicts = [row[engine_lesson.COLUMNS["agrees"]] for row in engine_lesson.table_rows(unsure)]
     assert verdicts.count("inconclusive") == 1 and verdicts.count("yes") == len(rows) - 1

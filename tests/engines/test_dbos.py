@@ -290,8 +290,8 @@ def test_a_timeout_no_injection_explains_is_inconclusive_never_a_disagreement(
     assert " ".join(row.split()[4:]) == ("1 1 1 0 exactly-once 1 0 0 0 lost released inconclusive")
     assert lines[-2:] == [
         "1 case: none disagrees with the model",
-        "1 inconclusive (a call timed out in every try with no injection to explain it; run "
-        f"again on a quieter machine): {name}",
+        "1 inconclusive (a call timed out in every try with no injected fault to explain it; "
+        f"run again on a quieter machine): {name}",
     ]
     folder = name.replace(" ", ".")
     tries = [folder, f"{folder}.try-2", f"{folder}.try-3"]
