@@ -34,6 +34,9 @@ SERVER = ROOT / "exports" / "course_server.py"
 START_S = 60
 STOP_S = 20
 VERIFY_S = 180  # the whole matrix on real processes: well under a minute on two idle cores
+# A served lesson runs its cells on the server, and each change reruns them there: seconds on a
+# busy machine (5 s, the default wait, once saw one of two charts drawn).
+SERVED_MS = 60_000
 
 
 def free_port() -> int:
@@ -135,12 +138,9 @@ def test_a_served_lesson_runs_its_python_on_the_server(guarded_page: Any, server
     page, guard = guarded_page
     page.goto(server.url)
     page.get_by_role("link", name=LESSON_LINK).first.click()
-    # A served lesson runs its cells on the server first: on a busy machine, seconds.
-    expect(page.get_by_role("heading", name=LESSONS[0].title)).to_be_visible(timeout=60_000)
+    expect(page.get_by_role("heading", name=LESSONS[0].title)).to_be_visible(timeout=SERVED_MS)
     page.get_by_role("switch").first.click()  # skip predicting: the traces are drawn
-    # The server reruns the cells and the page draws both charts: seconds on a busy machine
-    # (5 s, the default wait, once saw one of the two charts drawn).
-    expect(page.locator(".vega-embed .marks")).to_have_count(2, timeout=60_000)
+    expect(page.locator(".vega-embed .marks")).to_have_count(2, timeout=SERVED_MS)
     assert page.url == f"{server.url}lessons/{LESSONS[0].stem}/"
     assert guard.blocked == []
 
@@ -166,8 +166,7 @@ def test_a_served_lesson_1_runs_the_verification_on_real_processes(
     # Its table is made when its fold opens (page.on_open): opened, it holds the first case.
     first = truth_lesson.table_rows(truth_lesson.recorded())[0][truth_lesson.COLUMNS["case"]]
     page.get_by_text(truth_lesson.CASES_LABEL.strip("*")).last.click()
-    # (The fold's content comes from the server: seconds on a busy machine.)
-    expect(page.get_by_text(str(first), exact=True).first).to_be_visible(timeout=60_000)
+    expect(page.get_by_text(str(first), exact=True).first).to_be_visible(timeout=SERVED_MS)
     assert guard.blocked == []
 
 
