@@ -28,7 +28,8 @@ the lesson's first dropdown outside a form changes, as a ratio to the probe's tr
 travelling to marimo's kernel in its worker), from it to the kernel's last (Python running the
 cells), and after it (the page drawing). `BENCH_LESSON_RUNS=N` page loads per lesson (default 2),
 three changes of each per load.
-`--site DIR` measures a site built before; `--speed-only` prints only these per-lesson figures.
+`--site DIR` measures a site built before; `--speed-only` prints only these per-lesson figures,
+`--lesson 06` (repeatable) only that lesson's.
 """
 
 from __future__ import annotations
@@ -402,7 +403,17 @@ def main() -> None:
     parser.add_argument(
         "--speed-only", action="store_true", help="only the per-lesson WebAssembly speed ratios"
     )
+    parser.add_argument(
+        "--lesson",
+        action="append",
+        metavar="NN",
+        help="with --speed-only, only this lesson (its number, as 06; repeat for more)",
+    )
     args = parser.parse_args()
+    if args.lesson and not args.speed_only:
+        parser.error(
+            "--lesson needs --speed-only (the other figures are lesson 1's and the site's)"
+        )
     chromium = find_chromium()
     with tempfile.TemporaryDirectory() as tmp:
         if args.site:
@@ -419,7 +430,14 @@ def main() -> None:
         wheels = sorted(site.glob("wheels/asyncfail-*.whl"))
         for wheel in wheels:
             print(f"export: asyncfail wheel                {wheel.stat().st_size / 1e3:8.1f} kB")
-        probes = export_speed_pages(site, report.pages, wheels[0], Path(tmp))
+        pages = report.pages
+        if args.lesson:
+            known = {lesson.number: lesson for lesson in report.pages}
+            unknown = sorted(set(args.lesson) - set(known))
+            if unknown:
+                parser.error(f"--lesson {', '.join(unknown)}: not one of {', '.join(known)}")
+            pages = [known[number] for number in sorted(set(args.lesson))]
+        probes = export_speed_pages(site, pages, wheels[0], Path(tmp))
 
         if chromium is None:
             print("export: WebAssembly start-up skipped (apt-get install chromium to measure)")

@@ -19,28 +19,28 @@ def _():
 
 @app.cell
 def _():
-    from asyncfail.charts.specs import VegaLite, replay_histogram_spec, risk_curve_spec
+    from asyncfail.charts.specs import replay_histogram_spec, risk_curve_spec
     from asyncfail.course import lesson06_record_lifetime as lesson06
     from asyncfail.course import page
     from asyncfail.course.catalog import lesson
     from asyncfail.ground.durations import MAX_DURATION_TEXT
     from asyncfail.ground.quiz import Question
     from asyncfail.risk.inputs import MAX_NUMBER_TEXT, Jitter, command_line
-    from asyncfail.risk.report import assess
+    from asyncfail.risk.report import report_of, tallied
 
     return (
         Jitter,
         MAX_DURATION_TEXT,
         MAX_NUMBER_TEXT,
         Question,
-        VegaLite,
-        assess,
         command_line,
         lesson,
         lesson06,
         page,
         replay_histogram_spec,
+        report_of,
         risk_curve_spec,
+        tallied,
     )
 
 
@@ -187,20 +187,17 @@ def _(Jitter, MAX_DURATION_TEXT, MAX_NUMBER_TEXT, lesson06, mo, snapshot):
 
 
 @app.cell
-def _(deliveries, jitter, lesson06, mo, page, seed, target, texts, trials):
-    _asked, _errors = lesson06.read_controls(
-        texts.value, deliveries.value, jitter.value, target.value, trials.value, seed.value
+def _(deliveries, jitter, lesson06, mo, page, seed, texts, trials):
+    # The trials asked for: every setting but the target, which changes no trial, so moving
+    # the target alone neither reads these again nor reruns the trials.
+    asked, _errors = lesson06.read_controls(
+        texts.value, deliveries.value, jitter.value, trials.value, seed.value
     )
-    # Heavy settings run fewer trials, so a change recomputes in about a second; the lesson
-    # says so and gives the command that runs them all.
-    inputs, _cut = lesson06.fitted(_asked)
-    mo.vstack(
-        [
-            page.errors(mo, _errors),
-            *([] if _cut is None else [mo.callout(mo.md(_cut), kind="info")]),
-        ]
-    )
-    return (inputs,)
+    # Heavy settings run fewer trials, so a change recomputes in about a second; the results
+    # say so and give the command that runs them all.
+    fitted_question, _ = lesson06.fitted(asked)
+    page.errors(mo, _errors)
+    return asked, fitted_question
 
 
 @app.cell
@@ -242,32 +239,25 @@ def _(mo):
 
 
 @app.cell
-def _(assess, inputs, mo, revealed):
+def _(fitted_question, mo, revealed, tallied):
+    # The trials, tallied once per question: a target's change reports again from the tally.
     if revealed:
         with mo.status.progress_bar(
-            total=inputs.trials, title="Running trials", remove_on_exit=True
+            total=fitted_question.trials, title="Running trials", remove_on_exit=True
         ) as _bar:
-            run = assess(inputs, progress=lambda done: _bar.update(increment=done))
+            tally = tallied(fitted_question, progress=lambda done: _bar.update(increment=done))
     else:
-        run = None
-    return (run,)
+        tally = None
+    return (tally,)
 
 
 @app.cell
-def _(
-    VegaLite,
-    lesson06,
-    mo,
-    page,
-    prediction,
-    replay_histogram_spec,
-    revealed,
-    risk_curve_spec,
-    run,
-):
-    if revealed and run is not None:
-        _curve, _defaults, _chosen, _bins = lesson06.chart_data(run)
-        _parts = []
+def _(asked, lesson06, mo, page, prediction, report_of, risk_curve_spec, tally, target):
+    inputs, _cut = lesson06.fitted(lesson06.aimed(asked, target.value))
+    run = None if tally is None else report_of(inputs, tally)
+    _parts = [] if _cut is None else [mo.callout(mo.md(_cut), kind="info")]
+    if run is not None:
+        _curve, _defaults, _chosen = lesson06.chart_data(run)
         if prediction.value is not None:
             _right, _said = lesson06.judge(run, prediction.value)
             _parts.append(mo.callout(mo.md(_said), kind="success" if _right else "info"))
@@ -285,14 +275,34 @@ def _(
                 _curve,
             ),
             mo.callout(mo.md(lesson06.required_text(run)), kind="neutral"),
-            VegaLite(replay_histogram_spec(_bins, _chosen, lesson06.curve_description(run))),
         ]
-        _view = mo.vstack(_parts)
     else:
-        _view = mo.callout(
-            mo.md("Commit a prediction, or switch on *skip predicting*, to run the trials."),
-            kind="neutral",
+        _parts.append(
+            mo.callout(
+                mo.md("Commit a prediction, or switch on *skip predicting*, to run the trials."),
+                kind="neutral",
+            )
         )
+    mo.vstack(_parts)
+    return inputs, run
+
+
+@app.cell
+def _(fitted_question, lesson06, mo, page, replay_histogram_spec, tally):
+    # The replay delays are the trials' draws: a target's change leaves this chart alone.
+    if tally is not None:
+        _bins = lesson06.histogram_data(fitted_question)
+        _view = page.chart(
+            mo,
+            replay_histogram_spec(
+                _bins,
+                lesson06.chosen_mark(fitted_question),
+                lesson06.histogram_description(fitted_question, _bins),
+            ),
+            _bins,
+        )
+    else:
+        _view = mo.md("")
     _view
     return
 

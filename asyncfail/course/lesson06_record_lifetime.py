@@ -23,7 +23,7 @@ from asyncfail.risk.inputs import (
     parse_probability,
     parse_spread,
 )
-from asyncfail.risk.report import REAL_RETENTIONS, RiskRun
+from asyncfail.risk.report import REAL_RETENTIONS, RiskRun, replays
 
 TARGETS: Final[dict[str, float]] = {chance(p): p for p in (1e-2, 1e-3, 1e-4, 1e-5)}
 """The risk targets offered, in plain words (``1 in 10,000 (0.01 %)``, never ``1e-4``)."""
@@ -71,16 +71,16 @@ def read_controls(
     texts: Mapping[str, str],
     deliveries: object,
     jitter: str,
-    target: str,
     trials: object,
     seed: object,
 ) -> tuple[RiskInputs, list[str]]:
-    """The question the controls ask, and a line for each text that cannot be read (its
-    default is used meanwhile)."""
+    """The trials the controls ask for (every input but the target, which changes no trial:
+    ``risk.report.trials_question``; the default target stands in), and a line for each text
+    that cannot be read (its default is used meanwhile). A change of target alone reruns
+    neither these controls' reading nor the trials (``aimed``)."""
     errors: list[str] = []
     fields: dict[str, object] = {
         "jitter": Jitter(jitter),
-        "target": TARGETS.get(target, DEFAULT_INPUTS.target),
         "trials": trials if isinstance(trials, int) else BROWSER_TRIALS,
     }
     for name, field, label in (
@@ -106,6 +106,12 @@ def read_controls(
     retention = fields.pop("retention", Duration.of_seconds(86_400))
     fields["settings"] = {"retention": retention}
     return RiskInputs.model_validate(fields), errors
+
+
+def aimed(question: RiskInputs, target: str) -> RiskInputs:
+    """``question`` with the target the dropdown names (``TARGETS``; an unknown name keeps the
+    default target)."""
+    return question.model_copy(update={"target": TARGETS.get(target, DEFAULT_INPUTS.target)})
 
 
 def estimate_lines(run: RiskRun) -> str:
@@ -170,20 +176,41 @@ def judge(run: RiskRun, guess: str) -> tuple[bool, str]:
     return right, (PREDICTION_RIGHT if right else PREDICTION_WRONG).format(answer=said)
 
 
-def chart_data(run: RiskRun) -> tuple[list[CurveRow], list[Mark], Mark, list[Bin]]:
-    """The curve, the real defaults, the chosen retention and the replay histogram."""
-    r = run.report
+def chosen_mark(inputs: RiskInputs) -> Mark:
+    """The chosen retention as a rule on the charts' axis (records kept for ever: at the axis'
+    end, 30 days)."""
+    retention = inputs.settings.retention or Duration.of_seconds(2_592_000)
+    return marks([("your retention", retention.millis)])[0]
+
+
+def chart_data(run: RiskRun) -> tuple[list[CurveRow], list[Mark], Mark]:
+    """The curve, the real defaults and the chosen retention."""
     curve = curve_rows(
         [
             (p.retention.millis, p.duplicate.probability, p.duplicate.low, p.duplicate.high)
-            for p in r.curve
+            for p in run.report.curve
         ]
     )
     defaults = marks([(name, d.millis) for name, d in REAL_RETENTIONS])
-    retention = r.retention or Duration.of_seconds(2_592_000)
-    chosen = marks([("your retention", retention.millis)])[0]
-    bins = histogram(run.replays())
-    return curve, defaults, chosen, bins
+    return curve, defaults, chosen_mark(run.report.inputs)
+
+
+def histogram_data(question: RiskInputs) -> list[Bin]:
+    """The replay histogram of the trials of ``question`` (their draws alone: no trial runs)."""
+    return histogram(replays(question))
+
+
+def histogram_description(question: RiskInputs, bins: list[Bin]) -> str:
+    """The histogram in words, for screen readers and static pages (its counts are in its
+    table)."""
+    fullest = max(bins, key=lambda b: b["count"])
+    retention = question.settings.retention
+    return (
+        f"Replay delays of {sum(b['count'] for b in bins):,} of {question.trials:,} trials, "
+        f"seed {question.seed}, counted in bins from 1 s to 30 days; the fullest bin: "
+        f"{fullest['text']}. Your retention: "
+        f"{'records kept for ever' if retention is None else human(retention)}."
+    )
 
 
 def curve_description(run: RiskRun) -> str:

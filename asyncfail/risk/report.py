@@ -127,15 +127,20 @@ class RiskRun:
         return tuple(run_trials(self.report.inputs))
 
     def replays(self) -> list[int]:
-        """The replay delay of every trial that has one, in ms, in trial order: the trials'
-        draws made again from the seed, without running them (a chart's data, at the cost of
-        the draws alone)."""
-        return list(_replays(trials_question(self.report.inputs)))
+        """The replay delay of every trial that has one (``replays``)."""
+        return replays(self.report.inputs)
+
+
+def replays(inputs: RiskInputs) -> list[int]:
+    """The replay delay of every trial of ``inputs`` that has one, in ms, in trial order: the
+    trials' draws made again from the seed, without running them (a chart's data, at the cost
+    of the draws alone). The target changes no trial, so it changes none of them."""
+    return list(_replays(trials_question(inputs)))
 
 
 @lru_cache(maxsize=TALLIES_KEPT)
 def _replays(question: RiskInputs) -> tuple[int, ...]:
-    """``RiskRun.replays`` of a trials question, kept for the last ``TALLIES_KEPT``."""
+    """``replays`` of a trials question, kept for the last ``TALLIES_KEPT``."""
     drawer = Drawer(question)
     drawn = (drawer.draw().replay for _ in range(question.trials))
     return tuple(replay for replay in drawn if replay is not None)
@@ -302,8 +307,20 @@ def assess(inputs: RiskInputs, progress: Callable[[int], object] | None = None) 
     many more trials are done every ``PROGRESS_EVERY`` trials (a lesson's progress bar, the
     CLI's progress line). The trials are tallied as they run (``Tally``), never kept; the
     tallies of the last questions are (``tallied``)."""
+    return report_of(inputs, tallied(inputs, progress))
+
+
+def report_of(inputs: RiskInputs, tally: "Tally") -> RiskRun:
+    """The report of ``inputs`` from ``tally``, the tally of its trials (``tallied`` of its
+    ``trials_question``): a lesson that keeps the tally reports another target from it without
+    running or looking up the trials again. A tally of other trials is refused (``ValueError``):
+    its count or its retention would not be the question's."""
     retention = inputs.settings.retention
-    tally = tallied(inputs, progress)
+    if tally.trials != inputs.trials or tally.retention != retention:
+        raise ValueError(
+            f"a tally of {tally.trials} trials at retention {tally.retention} cannot report "
+            f"{inputs.trials} trials at retention {retention}"
+        )
     n = tally.trials
     steps = tally.steps()
     outcomes = tally.outcomes

@@ -131,11 +131,10 @@ def answer_06() -> set[str]:
         lesson06.CONTROL_TEXTS,
         lesson06.DEFAULT_DELIVERIES,
         "none",
-        lesson06.DEFAULT_TARGET,
         lesson06.BROWSER_TRIALS,
         0,
     )
-    run = assess(inputs)
+    run = assess(lesson06.aimed(inputs, lesson06.DEFAULT_TARGET))
     words = {f"{name}'s {human(retention)}" for name, retention in REAL_RETENTIONS}
     return words | {chance(run.report.duplicate.probability)}
 

@@ -47,12 +47,55 @@ def test_the_estimates_curve_and_required_retention_are_the_risk_wings() -> None
     interval = f"(95% interval {percent(d.low)} to {percent(d.high)}"
     assert f"Duplicate : {chance(d.probability)} {interval}" in text
     assert not re.search(r"\de-\d", text), "no exponent on the page"
-    curve, defaults, chosen, _ = lesson06.chart_data(expected)
+    curve, defaults, chosen = lesson06.chart_data(expected)
     spec = risk_curve_spec(curve, defaults, chosen, 1e-4, lesson06.curve_description(expected))
     assert vega_specs(page)[0]["datasets"] == spec["datasets"]
     required = expected.report.required.estimate
     assert required is not None
     assert f"Records must live at least {approx(required, up=True)}" in text
+
+
+def test_the_histogram_is_the_trials_replays_with_its_own_words_and_table() -> None:
+    page, defs = run(skip_prediction=SKIP)
+    replays = defs["run"].replays()
+    spec = vega_specs(page)[1]
+    bins = spec["datasets"]["bins"]
+    # An oracle apart from the binning: each bin counts the delays between its edges (under
+    # 1 s in the first, from its start on in the last).
+    seconds = [max(delay / 1000, 1.0) for delay in replays]
+    for i, b in enumerate(bins):
+        upper = float("inf") if i == len(bins) - 1 else b["to_s"]
+        assert b["count"] == sum(b["from_s"] <= s < upper for s in seconds)
+    fullest = max(bins, key=lambda b: b["count"])
+    trials = f"{len(replays):,} of {BROWSER_TRIALS:,} trials"
+    assert spec["description"].startswith(f"Replay delays of {trials}")
+    assert fullest["text"] in spec["description"] and "Your retention: 1 d." in spec["description"]
+    assert spec["description"] in visible_text(page)  # said beside the chart, not only in it
+
+
+def cells_rerun_by(name: str) -> list[str]:
+    """The code of every cell a change of the control ``name`` reruns: those that read it, and
+    everything downstream of them (marimo's dataflow graph)."""
+    nb.app._maybe_initialize()
+    graph = nb.app._graph
+    rerun = set(graph.get_referring_cells(name, language="python"))
+    for cell in list(rerun):
+        rerun |= graph.descendants(cell)
+    return [graph.cells[cell].code for cell in sorted(rerun)]
+
+
+def test_a_change_of_target_reports_again_from_the_kept_trials() -> None:
+    # The target changes no trial: moving it reruns the report and the command, not the
+    # trials, their progress bar, or the replay histogram (a recompute in the page is a few
+    # cells, not the whole lesson).
+    rerun = cells_rerun_by("target")
+    assert len(rerun) == 2
+    assert any("report_of(inputs, tally)" in code for code in rerun)
+    assert any("command_line(inputs)" in code for code in rerun)
+    assert not any("progress_bar" in code or "replay_histogram_spec" in code for code in rerun)
+    # Every other setting asks for other trials: they run again.
+    for control in ("texts", "deliveries", "jitter", "trials", "seed"):
+        assert any("tallied(" in code for code in cells_rerun_by(control)), control
 
 
 def test_the_command_shown_prints_the_same_report() -> None:

@@ -6,11 +6,21 @@ from collections.abc import Iterator
 
 import pytest
 
+from asyncfail.ground.durations import Duration
 from asyncfail.risk import report
 from asyncfail.risk.inputs import RiskInputs
-from asyncfail.risk.report import TALLIES_KEPT, _replays, assess, trials_question
+from asyncfail.risk.report import (
+    TALLIES_KEPT,
+    _replays,
+    assess,
+    replays,
+    report_of,
+    tallied,
+    trials_question,
+)
 from asyncfail.risk.trials import PROGRESS_EVERY, run_trials
 
+MINUTE = Duration.of_seconds(60)
 SMALL = RiskInputs(trials=2 * PROGRESS_EVERY + 120, seed=7, crash_probability=0.3)
 TARGETS = (1e-4, 1e-3, 0.05, 0.5)
 
@@ -84,3 +94,30 @@ def test_the_replays_are_those_of_a_fresh_draw(counted: list[RiskInputs]) -> Non
     forget()
     assert other == assess(SMALL).replays() == kept[:-1]
     assert trials_question(SMALL) == trials_question(SMALL.model_copy(update={"target": 0.5}))
+
+
+def test_one_tally_reports_every_target_as_a_fresh_run(counted: list[RiskInputs]) -> None:
+    # Lesson 6 keeps the tally of its trials and reports each target from it.
+    tally = tallied(trials_question(SMALL))
+    reports = [report_of(SMALL.model_copy(update={"target": t}), tally) for t in TARGETS]
+    assert len(counted) == 1
+    for target, run in zip(TARGETS, reports, strict=True):
+        forget()
+        assert run.report == assess(SMALL.model_copy(update={"target": target})).report
+        assert replays(run.report.inputs) == run.replays()
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        SMALL.model_copy(update={"trials": SMALL.trials + 1}),
+        SMALL.model_copy(
+            update={"settings": SMALL.settings.model_copy(update={"retention": MINUTE})}
+        ),
+    ],
+    ids=["more trials", "another retention"],
+)
+def test_a_tally_of_other_trials_is_refused(other: RiskInputs) -> None:
+    tally = tallied(SMALL)
+    with pytest.raises(ValueError, match="cannot report"):
+        report_of(other, tally)
