@@ -172,12 +172,18 @@ def _(MAX_DURATION_TEXT, controls, lesson05, mo, snapshot):
 
 
 @app.cell
-def _(lease, lesson05, mo, page, pause, safeguards, simulate_each_mode, stall):
-    scenario, _errors = lesson05.scenario_from_controls(
-        stall.value, pause.value, lease.value, safeguards.value
-    )
-    results = simulate_each_mode(scenario)
+def _(lease, lesson05, mo, page, pause, safeguards):
+    # The timing and the safeguards, apart from the stall: the explorer below asks about these
+    # alone, so moving the stall does not ask it again.
+    settings, _errors = lesson05.settings_from_controls(pause.value, lease.value, safeguards.value)
     page.errors(mo, _errors)
+    return (settings,)
+
+
+@app.cell
+def _(lesson05, settings, simulate_each_mode, stall):
+    scenario = lesson05.stalled(stall.value, settings)
+    results = simulate_each_mode(scenario)
     return results, scenario
 
 
@@ -252,7 +258,7 @@ def _(
     mo,
     page,
     revealed,
-    scenario,
+    settings,
     simulate_each_mode,
     snapshot,
     time_timeline_spec,
@@ -260,7 +266,7 @@ def _(
 ):
     if revealed:
         with mo.status.spinner(title="Exploring every plan"):
-            _found = lesson05.explored(scenario.settings)
+            _found = lesson05.explored(settings)
         _text, _example, _command = lesson05.verdict(_found)
         _parts = [mo.md("## Could a stall elsewhere still debit twice?"), mo.md(_text)]
         if _example is not None and _command is not None:

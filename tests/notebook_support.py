@@ -41,6 +41,18 @@ def lesson_question(stem: str) -> Question:
     return question
 
 
+def cells_rerun_by(module: ModuleType, name: str) -> list[str]:
+    """The code of every cell of the lesson ``module`` that a change of its control ``name``
+    reruns: those that read it, and everything downstream of them (marimo's dataflow graph, as
+    the page's kernel walks it)."""
+    module.app._maybe_initialize()
+    graph = module.app._graph
+    rerun = set(graph.get_referring_cells(name, language="python"))
+    for cell in list(rerun):
+        rerun |= graph.descendants(cell)
+    return [graph.cells[cell].code for cell in sorted(rerun)]
+
+
 def run_lesson(module: ModuleType, **controls: object) -> tuple[str, dict[str, Any]]:
     """Run a lesson headless with ``controls`` substituted: (rendered HTML, definitions)."""
     outputs, defs = module.app.run(defs=controls)

@@ -69,17 +69,22 @@ def read_seconds(label: str, text: str, fallback: str) -> tuple[str, list[str]]:
     return text, []
 
 
-def scenario_from_controls(
-    stall: str, pause_text: str, lease_text: str, safeguards: Mapping[str, str]
-) -> tuple[Scenario, tuple[str, ...]]:
-    """The two-worker scenario the controls describe (worker 1 stalls at ``stall`` in its
-    delivery), and a line for each duration that cannot be read (the default is used)."""
+def settings_from_controls(
+    pause_text: str, lease_text: str, safeguards: Mapping[str, str]
+) -> tuple[LabSettings, tuple[str, ...]]:
+    """The two workers' settings the controls describe (the timing and the safeguards, not
+    where worker 1 stalls, which is the fault plan's: ``stalled``), and a line for each
+    duration that cannot be read (the default is used)."""
     pause, errors = read_seconds("Pause", pause_text, str(PAUSE_TEXT))
     lease, more = read_seconds("Lease", lease_text, str(LEASE_TEXT))
     knobs = dict(safeguards) | {"workers": 2, "pause": pause, "lease": lease}
+    return LabSettings.model_validate(knobs), tuple(errors + more)
+
+
+def stalled(stall: str, settings: LabSettings) -> Scenario:
+    """The scenario in which worker 1 stalls at ``stall`` in its delivery, under ``settings``."""
     plan = FaultPlan.of(Injection(attempt=1, point=FaultPoint(stall)))
-    scenario = Scenario(plan=plan, settings=LabSettings.model_validate(knobs))
-    return scenario, tuple(errors + more)
+    return Scenario(plan=plan, settings=settings)
 
 
 @lru_cache(maxsize=64)

@@ -117,12 +117,10 @@ def answer_04() -> set[str]:
 
 def answer_05() -> set[str]:
     safeguards = {name: controls.choice_options(name)[0] for name in lesson05.SAFEGUARDS}
-    scenario, _ = lesson05.scenario_from_controls(
-        lesson05.DEFAULT_STALL.value,
-        str(lesson05.PAUSE_TEXT),
-        str(lesson05.LEASE_TEXT),
-        safeguards,
+    settings, _ = lesson05.settings_from_controls(
+        str(lesson05.PAUSE_TEXT), str(lesson05.LEASE_TEXT), safeguards
     )
+    scenario = lesson05.stalled(lesson05.DEFAULT_STALL.value, settings)
     return runs_words(iter(simulate_each_mode(scenario).values()))
 
 

@@ -19,6 +19,7 @@ from tests.cli_support import run_main
 from tests.course.conftest import Lessons
 from tests.notebook_support import (
     RUNTIMES,
+    cells_rerun_by,
     load_notebook,
     run_lesson,
     stats,
@@ -98,6 +99,17 @@ def test_the_explorer_verdict_is_the_explorers() -> None:
     text = visible_text(page)
     assert "Yes. The explorer found" in text and "The smallest is 1:pause-in-request" in text
     assert len(vega_specs(page)) == 5, "both runtimes (two views each), then the counterexample"
+
+
+def test_a_change_of_stall_does_not_ask_the_explorer_again() -> None:
+    # The explorer's question is the safeguards and the timing, never where worker 1 stalls:
+    # moving the stall reruns the runs, their views and their commands, not the explorer.
+    rerun = cells_rerun_by(nb, "stall")
+    assert any("simulate_each_mode(scenario)" in code for code in rerun)
+    assert any("command_lines(scenario)" in code for code in rerun)
+    assert not any("lesson05.explored(" in code for code in rerun)
+    for control in ("pause", "lease", "safeguards"):
+        assert any("lesson05.explored(" in code for code in cells_rerun_by(nb, control)), control
 
 
 def test_the_commands_shown_print_the_runs() -> None:

@@ -20,7 +20,13 @@ from asyncfail.risk.estimates import wilson
 from asyncfail.risk.inputs import BROWSER_TRIALS, RiskInputs, command_line
 from asyncfail.risk.report import assess
 from tests.course.conftest import Lessons
-from tests.notebook_support import load_notebook, run_lesson, vega_specs, visible_text
+from tests.notebook_support import (
+    cells_rerun_by,
+    load_notebook,
+    run_lesson,
+    vega_specs,
+    visible_text,
+)
 
 STEM = "06_record_lifetime"
 nb = load_notebook(STEM)
@@ -73,29 +79,18 @@ def test_the_histogram_is_the_trials_replays_with_its_own_words_and_table() -> N
     assert spec["description"] in visible_text(page)  # said beside the chart, not only in it
 
 
-def cells_rerun_by(name: str) -> list[str]:
-    """The code of every cell a change of the control ``name`` reruns: those that read it, and
-    everything downstream of them (marimo's dataflow graph)."""
-    nb.app._maybe_initialize()
-    graph = nb.app._graph
-    rerun = set(graph.get_referring_cells(name, language="python"))
-    for cell in list(rerun):
-        rerun |= graph.descendants(cell)
-    return [graph.cells[cell].code for cell in sorted(rerun)]
-
-
 def test_a_change_of_target_reports_again_from_the_kept_trials() -> None:
     # The target changes no trial: moving it reruns the report and the command, not the
     # trials, their progress bar, or the replay histogram (a recompute in the page is a few
     # cells, not the whole lesson).
-    rerun = cells_rerun_by("target")
+    rerun = cells_rerun_by(nb, "target")
     assert len(rerun) == 2
     assert any("report_of(inputs, tally)" in code for code in rerun)
     assert any("command_line(inputs)" in code for code in rerun)
     assert not any("progress_bar" in code or "replay_histogram_spec" in code for code in rerun)
     # Every other setting asks for other trials: they run again.
     for control in ("texts", "deliveries", "jitter", "trials", "seed"):
-        assert any("tallied(" in code for code in cells_rerun_by(control)), control
+        assert any("tallied(" in code for code in cells_rerun_by(nb, control)), control
 
 
 def test_the_command_shown_prints_the_same_report() -> None:
