@@ -203,13 +203,15 @@ def histogram_data(question: RiskInputs) -> list[Bin]:
 def histogram_description(question: RiskInputs, bins: list[Bin]) -> str:
     """The histogram in words, for screen readers and static pages (its counts are in its
     table)."""
-    fullest = max(bins, key=lambda b: b["count"])
     retention = question.settings.retention
+    yours = f"Your retention: {'records kept for ever' if retention is None else human(retention)}."
+    drawn = sum(b["count"] for b in bins)
+    if drawn == 0:
+        return f"No trial draws a replay: operators never replay here. {yours}"
+    fullest = max(bins, key=lambda b: b["count"])
     return (
-        f"Replay delays of {sum(b['count'] for b in bins):,} of {question.trials:,} trials, "
-        f"seed {question.seed}, counted in bins from 1 s to 30 days; the fullest bin: "
-        f"{fullest['text']}. Your retention: "
-        f"{'records kept for ever' if retention is None else human(retention)}."
+        f"Replay delays drawn in {drawn:,} of {question.trials:,} trials, seed {question.seed}, "
+        f"counted in bins from 1 s to 30 days; the fullest bin: {fullest['text']}. {yours}"
     )
 
 

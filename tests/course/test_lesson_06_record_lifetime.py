@@ -74,9 +74,17 @@ def test_the_histogram_is_the_trials_replays_with_its_own_words_and_table() -> N
         assert b["count"] == sum(b["from_s"] <= s < upper for s in seconds)
     fullest = max(bins, key=lambda b: b["count"])
     trials = f"{len(replays):,} of {BROWSER_TRIALS:,} trials"
-    assert spec["description"].startswith(f"Replay delays of {trials}")
+    assert spec["description"].startswith(f"Replay delays drawn in {trials}")
     assert fullest["text"] in spec["description"] and "Your retention: 1 d." in spec["description"]
     assert spec["description"] in visible_text(page)  # said beside the chart, not only in it
+
+
+def test_a_histogram_with_no_replay_says_so() -> None:
+    question = RiskInputs(trials=1000, replay_median=None)
+    bins = lesson06.histogram_data(question)
+    assert sum(b["count"] for b in bins) == 0
+    said = lesson06.histogram_description(question, bins)
+    assert said.startswith("No trial draws a replay") and "fullest" not in said
 
 
 def test_a_change_of_target_reports_again_from_the_kept_trials() -> None:
