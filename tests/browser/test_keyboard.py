@@ -37,12 +37,18 @@ from tests.browser.keys import (
     tab_to_radio_of,
 )
 from tests.browser.test_course_server import Server, server  # noqa: F401 (the fixture)
-from tests.browser.test_lessons import CASES, Case, everything, said, wait_for_words
+from tests.browser.test_lessons import (
+    CASES,
+    LOAD_MS,
+    Case,
+    everything,
+    said,
+    wait_for_words,
+)
 from tests.notebook_support import lesson_question
 
 pytestmark = pytest.mark.browser
 
-LOAD_MS = 120_000  # a served lesson runs its cells first, more on a busy machine
 
 Step = Callable[[Any, list[Focused]], None]
 """One keyboard action of a guess: the page, and the list every focused element goes to."""
