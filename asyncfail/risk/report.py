@@ -313,8 +313,9 @@ def assess(inputs: RiskInputs, progress: Callable[[int], object] | None = None) 
 def report_of(inputs: RiskInputs, tally: "Tally") -> RiskRun:
     """The report of ``inputs`` from ``tally``, the tally of its trials (``tallied`` of its
     ``trials_question``): a lesson that keeps the tally reports another target from it without
-    running or looking up the trials again. A tally of other trials is refused (``ValueError``):
-    its count or its retention would not be the question's."""
+    running or looking up the trials again. A tally whose count or retention is not the
+    question's is refused (``ValueError``); one of other draws (another seed, say) cannot be
+    told apart, so a caller passes the tally it made from this question."""
     retention = inputs.settings.retention
     if tally.trials != inputs.trials or tally.retention != retention:
         raise ValueError(
