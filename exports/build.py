@@ -10,7 +10,8 @@ Layout of the site (default ``exports/site/``):
   by setuptools (see ``wheels.py``);
 - ``lessons/NN_name/``: ``index.html`` (WebAssembly, ``--mode run``), which shows the static
   snapshot until Python is ready (``preview.py``); ``static.html`` (a snapshot with outputs);
-  ``picture.png`` (the top of the snapshot, ``pictures.py``);
+  ``picture.png`` (the top of the snapshot, ``pictures.py``); ``sequence.svg`` at the root, the
+  home's sequence view;
 - ``lessons/01_async_failure_lab/present/``: lesson 1 in marimo's slides layout, for a
   projector: ``index.html``, which shows ``start.html`` (its slides as they start) until
   Python is ready.
@@ -365,7 +366,7 @@ def build_site(  # type: ignore[no-untyped-def]
     if pictures:
         log(f"export: pictures of every lesson (Chromium) -> lessons/*/{PICTURE}")
         take_pictures(out, pages)
-    sequence = draw_sequence(out)  # vl-convert, no Chromium: with or without pictures
+    sequence = draw_sequence(out)  # the library's SVG, no Chromium: with or without pictures
     (out / "index.html").write_text(
         home_page(pages, home_links(pages, pictures, base, sequence)), encoding="utf-8"
     )

@@ -1,12 +1,12 @@
 """Each lesson's picture: the first screen of its static snapshot (the 1280 x 800 window the
 browser tests call a lesson's first screen), as Chromium draws it; and the home's picture of
-the sequence view, drawn by vl-convert.
+the sequence view, the SVG the library draws for the lessons.
 
 The course home shows them, the home's social preview uses the first, and ``make picture``
 copies lesson 1's into ``docs/images/`` for the README. The lessons' pictures are made by the
 build, never by hand, with Debian's Chromium through Playwright (``browser.py``), offline like
 every browser test: the build stops in one line when Chromium or Playwright is missing. The
-sequence view's picture needs no browser (``draw_sequence``): every build draws it, with
+sequence view's picture needs no browser (``draw_sequence``): every build writes it, with
 ``--no-pictures`` too.
 """
 
@@ -18,18 +18,17 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from document import picture_vega_lite
 from home import PICTURE_SIZE, SEQUENCE_CAPTION, SequencePicture
 from lessons import Lesson
 from serve import serving
 
-from asyncfail.charts.specs import sequence_view
+from asyncfail.charts.sequence_drawing import sequence_view
 from asyncfail.course.catalog import LESSONS
 from asyncfail.lab.scenario import SEED_FAULT, Mode, Scenario
 from asyncfail.lab.simulation import simulate_each_mode
 
 PICTURE = "picture.png"
-SEQUENCE = "sequence.png"
+SEQUENCE = "sequence.svg"
 """The sequence view's picture, at the site's root."""
 # Drawn at one device pixel per CSS pixel: the picture is the first screen, as a learner's
 # 1280 x 800 window shows it.
@@ -146,21 +145,16 @@ def png_size(data: bytes) -> tuple[int, int]:
 
 
 def draw_sequence(site: Path) -> SequencePicture:
-    """Draw the sequence view of lesson 1's seed case under the naive loop (the run that
-    debits twice) into ``site/SEQUENCE``, with vl-convert as the static snapshots draw their
-    charts; its text alternative is the chart's own description, its caption says which run
-    it is."""
+    """Write the sequence view of lesson 1's seed case under the naive loop (the run that
+    debits twice) into ``site/SEQUENCE``: the drawing the lessons show, as an SVG file. Its
+    text alternative is the drawing's own description, its caption says which run it is."""
     result = simulate_each_mode(Scenario(fault=SEED_FAULT))[Mode.NAIVE]
-    spec, _ = sequence_view(result)
-    data = picture_vega_lite(spec)
-    (site / SEQUENCE).write_bytes(data)
-    width, height = png_size(data)
+    drawing, _ = sequence_view(result)
+    (site / SEQUENCE).write_text(drawing.svg, encoding="utf-8")
     caption = SEQUENCE_CAPTION.format(
         lesson=LESSONS[0].title,
         mode=result.mode.value,
         fault=SEED_FAULT.value,
         status=result.status.value,
     )
-    alt = str(spec.get("description", ""))
-    # Drawn at twice the chart's size for sharp text: shown at its own.
-    return SequencePicture(SEQUENCE, width // 2, height // 2, alt, caption)
+    return SequencePicture(SEQUENCE, drawing.width, drawing.height, drawing.description, caption)

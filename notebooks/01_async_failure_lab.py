@@ -19,7 +19,7 @@ def _():
 @app.cell
 def _():
     from asyncfail import ASSUMPTIONS, Fault, Scenario
-    from asyncfail.charts.specs import sequence_view
+    from asyncfail.charts.sequence_drawing import sequence_view
     from asyncfail.charts.timeline import narrate
     from asyncfail.course import page
     from asyncfail.course.catalog import lesson

@@ -20,7 +20,8 @@ def _():
 @app.cell
 def _():
     from asyncfail import Mode
-    from asyncfail.charts.specs import sequence_view, time_timeline_spec
+    from asyncfail.charts.sequence_drawing import sequence_view
+    from asyncfail.charts.specs import time_timeline_spec
     from asyncfail.charts.tables import timeline_table
     from asyncfail.course import controls, page
     from asyncfail.course import lesson05_two_workers as lesson05

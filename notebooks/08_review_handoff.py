@@ -19,7 +19,7 @@ def _():
 
 @app.cell
 def _():
-    from asyncfail.charts.specs import sequence_view
+    from asyncfail.charts.sequence_drawing import sequence_view
     from asyncfail.course import page
     from asyncfail.course.catalog import lesson
     from asyncfail.ground.quiz import Question

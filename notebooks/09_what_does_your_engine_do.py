@@ -19,7 +19,7 @@ def _():
 
 @app.cell
 def _():
-    from asyncfail.charts.specs import sequence_view
+    from asyncfail.charts.sequence_drawing import sequence_view
     from asyncfail.course import lesson09_what_does_your_engine_do as engine_lesson
     from asyncfail.course import live, page
     from asyncfail.course.catalog import lesson
@@ -199,7 +199,7 @@ def _(engine_lesson, mo, snapshot):
 @app.cell
 def trace_panel(mo, page, results, revealed, sequence_view, trace_choice):
     mo.stop(not revealed)
-    _spec, _rows = sequence_view(results[trace_choice.value])
+    _drawing, _rows = sequence_view(results[trace_choice.value])
     mo.vstack(
         [
             mo.md(
@@ -208,7 +208,7 @@ def trace_panel(mo, page, results, revealed, sequence_view, trace_choice):
                 "each delivery opens with an arrow from the channel."
             ),
             trace_choice,
-            page.chart(mo, _spec, _rows),
+            page.chart(mo, _drawing, _rows),
         ]
     )
     return

@@ -20,6 +20,8 @@ _VEGA = re.compile(
     r"data-mime='&quot;application/vnd\.vegalite\.v\d\+json&quot;' data-data='([^']*)'"
 )
 
+_SEQUENCE = re.compile(r'<svg [^>]*class="sequence-view".*?</svg>', re.S)
+
 
 def load_notebook(stem: str) -> ModuleType:
     """Import ``notebooks/<stem>.py`` as a module (its ``app`` and named cells)."""
@@ -67,6 +69,13 @@ def rendered_text(outputs: tuple[Any, ...]) -> str:
 def vega_specs(page: str) -> list[dict[str, Any]]:
     """The Vega-Lite specs embedded in rendered output, in page order."""
     return [json.loads(json.loads(html.unescape(m))) for m in _VEGA.findall(page)]
+
+
+def sequence_drawings(page: str) -> list[str]:
+    """The sequence views (the library's SVG, ``charts.sequence_drawing``) in rendered output,
+    in page order, unescaped as ``unescape_nested`` unescapes the page: compare them with
+    ``unescape_nested(drawing.svg)``."""
+    return _SEQUENCE.findall(unescape_nested(page))
 
 
 def unescape_nested(page: str) -> str:

@@ -22,7 +22,6 @@ from asyncfail.charts.look import (
     timeline_title,
 )
 from asyncfail.charts.risk_builders import replay_histogram_layers, risk_curve_layers
-from asyncfail.charts.sequence_builders import sequence_layers
 from asyncfail.charts.timeline import Marker, markers_present, timeline_rows
 from asyncfail.lab.results import LabResult
 
@@ -354,8 +353,6 @@ def templates() -> dict[str, dict[str, Any]]:
         "time_timeline": by_actor,
         "workers_timeline": by_worker,
         "bare_timeline": bare,
-        "sequence": sequence_layers(TEMPLATE_WIDTH, ACTOR_LANES).to_dict(),
-        "workers_sequence": sequence_layers(TEMPLATE_WIDTH, WORKER_LANES).to_dict(),
         "heatmap": heatmap,
         "risk_curve": risk_curve_layers(TEMPLATE_WIDTH).to_dict(),
         "replay_histogram": replay_histogram_layers(TEMPLATE_WIDTH).to_dict(),

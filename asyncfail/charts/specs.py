@@ -24,16 +24,13 @@ from asyncfail.charts.instants import instant_markers, instant_rows
 from asyncfail.charts.lanes import has_workers
 from asyncfail.charts.look import (
     FINDING_COLOURS,
-    ROW_HEIGHT,
     finding_label,
-    sequence_title,
     time_timeline_title,
     timeline_title,
 )
 from asyncfail.charts.risk_charts import Bin, CurveRow, Mark
-from asyncfail.charts.sequence import describe_sequence, sequence_rows, sequence_table
 from asyncfail.charts.templates import TEMPLATES
-from asyncfail.charts.timeline import Marker, describe_timeline, markers_present, timeline_rows
+from asyncfail.charts.timeline import describe_timeline, markers_present, timeline_rows
 from asyncfail.contract.experiment import evaluate
 from asyncfail.contract.rules import Finding
 from asyncfail.contract.sweep import RetentionSweep
@@ -115,25 +112,6 @@ def time_timeline_spec(
         width=width,
         title=time_timeline_title(result),
         description=f"{describe_timeline(result)} {describe_records(result)}".strip(),
-    )
-
-
-def sequence_spec(result: LabResult, step: int | None = None, width: int = 520) -> dict[str, Any]:
-    """The Vega-Lite spec of ``sequence_builders.sequence_layers`` for one run: its messages
-    as arrows between lanes, row by row (``sequence.sequence_rows``), a lost one cut by a ✗.
-    The height grows with the rows; the legend lists the markers the diagram draws; the text
-    alternative is one sentence (``describe_sequence``), the whole story ``sequence_table``.
-    With ``step`` set, later rows are faded and that step's drawn larger."""
-    rows = sequence_rows(result, step)
-    used = {row["marker"] for row in rows}
-    return fill(
-        "workers_sequence" if has_workers(result) else "sequence",
-        params={"rows": len(rows), "present": [m.value for m in Marker if m.value in used]},
-        datasets={"rows": rows},
-        width=width,
-        height=ROW_HEIGHT * len(rows),
-        title=sequence_title(result),
-        description=describe_sequence(result),
     )
 
 
@@ -233,11 +211,3 @@ def retention_heatmap_spec(sweep: RetentionSweep, title: str, width: int = 360) 
         title=title,
         description=describe_heatmap(sweep),
     )
-
-
-def sequence_view(
-    result: LabResult, step: int | None = None, width: int = 520
-) -> tuple[dict[str, Any], list[dict[str, object]]]:
-    """What a lesson shows for a run's sequence view: the spec (``sequence_spec``) and its
-    table (``sequence_table``), as ``course.page.chart(mo, spec, table)`` takes them."""
-    return sequence_spec(result, step, width), sequence_table(result)

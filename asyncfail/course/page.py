@@ -11,6 +11,7 @@ lesson's own words (its prompts, its headings) are the lesson's: it hands them i
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
+from asyncfail.charts.drawing import Drawing
 from asyncfail.charts.specs import VegaLite
 from asyncfail.course.catalog import LessonInfo
 from asyncfail.course.prediction import GUESS_RANGE, PredictionCheck, check_predictions
@@ -90,15 +91,20 @@ def fold(mo: Any, label: str, build: Callable[[], Any]) -> Any:
 
 def chart(
     mo: Any,
-    spec: dict[str, Any],
+    figure: dict[str, Any] | Drawing,
     table: Sequence[dict[str, object]] | Callable[[], Sequence[dict[str, object]]],
     caption: str = "",
 ) -> Any:
-    """A chart, then ``caption`` (Markdown) if any, its text description (marimo draws charts
-    on a canvas, which screen readers cannot read), and its data as a table in a fold, built
-    when the fold opens (in a snapshot, at once). ``table`` is the rows, or what makes them
-    when the fold opens (where they cost more to make than the chart: a heatmap's). Charts
-    set side by side start at the same height, whatever their captions."""
+    """A chart (a Vega-Lite spec, or a ``Drawing`` the library made as SVG), then ``caption``
+    (Markdown) if any, its text description (marimo draws Vega-Lite charts on a canvas, which
+    screen readers cannot read), and its data as a table in a fold, built when the fold opens
+    (in a snapshot, at once). ``table`` is the rows, or what makes them when the fold opens
+    (where they cost more to make than the chart: a heatmap's). Charts set side by side start
+    at the same height, whatever their captions."""
+
+    description = (
+        figure.description if isinstance(figure, Drawing) else str(figure.get("description", ""))
+    )
 
     def as_table() -> Any:
         rows = list(table() if callable(table) else table)
@@ -106,9 +112,9 @@ def chart(
 
     return mo.vstack(
         [
-            VegaLite(spec),
+            figure if isinstance(figure, Drawing) else VegaLite(figure),
             *([mo.md(caption)] if caption else []),
-            mo.md(f"<small>{html_text(str(spec.get('description', '')))}</small>"),
+            mo.md(f"<small>{html_text(description)}</small>"),
             fold(mo, TABLE_LABEL, as_table).style(TABLE_FITS),
         ]
     )

@@ -140,7 +140,7 @@ def test_a_served_lesson_runs_its_python_on_the_server(guarded_page: Any, server
     page.get_by_role("link", name=LESSON_LINK).first.click()
     expect(page.get_by_role("heading", name=LESSONS[0].title)).to_be_visible(timeout=SERVED_MS)
     page.get_by_role("switch").first.click()  # skip predicting: the traces are drawn
-    expect(page.locator(".vega-embed .marks")).to_have_count(2, timeout=SERVED_MS)
+    expect(page.locator("svg.sequence-view")).to_have_count(2, timeout=SERVED_MS)
     assert page.url == f"{server.url}lessons/{LESSONS[0].stem}/"
     assert guard.blocked == []
 

@@ -5,6 +5,7 @@ view's picture, drawn without a browser, is on the home with its caption and tex
 from __future__ import annotations
 
 import sys
+import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -16,9 +17,9 @@ sys.path.insert(0, str(ROOT / "exports"))
 from build import BuildReport  # noqa: E402
 from home import PICTURE_SIZE, HomeLinks, home_page  # noqa: E402
 from lessons import discover  # noqa: E402
-from pictures import SEQUENCE, draw_sequence, png_size  # noqa: E402
+from pictures import SEQUENCE, draw_sequence  # noqa: E402
 
-from asyncfail.charts.specs import sequence_view  # noqa: E402
+from asyncfail.charts.sequence_drawing import sequence_view  # noqa: E402
 from asyncfail.lab.scenario import SEED_FAULT, Mode, Scenario  # noqa: E402
 from asyncfail.lab.simulation import simulate_each_mode  # noqa: E402
 from tests.browser.test_lessons import VIEWPORT  # noqa: E402
@@ -57,8 +58,15 @@ def the_run() -> tuple[str, str]:
     """Lesson 1's seed case under the naive loop, from the model: its sequence view's text
     description and its status."""
     result = simulate_each_mode(Scenario(fault=SEED_FAULT))[Mode.NAIVE]
-    spec, _ = sequence_view(result)
-    return str(spec["description"]), result.status.value
+    drawing, _ = sequence_view(result)
+    return drawing.description, result.status.value
+
+
+def svg_size(data: bytes) -> tuple[int, int]:
+    """An SVG file's width and height, read as XML (which it must be, to show in an <img>)."""
+    root = ET.fromstring(data)
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    return int(root.attrib["width"]), int(root.attrib["height"])
 
 
 def sequence_image(page: str) -> dict[str, str | None]:
@@ -77,8 +85,8 @@ def test_the_sequence_view_is_drawn_without_a_browser_the_same_each_time(
     monkeypatch.setitem(sys.modules, "playwright", None)
     first = draw_sequence(tmp_path)
     data = (tmp_path / SEQUENCE).read_bytes()
-    assert data.startswith(b"\x89PNG\r\n\x1a\n")
-    assert png_size(data) == (2 * first.width, 2 * first.height)
+    # An SVG file, well formed (an <img> shows nothing of one that is not), at its own size.
+    assert svg_size(data) == (first.width, first.height)
     again = draw_sequence(tmp_path)
     assert again == first and (tmp_path / SEQUENCE).read_bytes() == data
     description, status = the_run()
@@ -103,5 +111,5 @@ def test_the_built_home_shows_the_sequence_view(built_site: BuildReport) -> None
     data = (out / SEQUENCE).read_bytes()
     image = sequence_image((out / "index.html").read_text(encoding="utf-8"))
     assert image["alt"] == the_run()[0]
-    width, height = png_size(data)
-    assert (image["width"], image["height"]) == (str(width // 2), str(height // 2))
+    width, height = svg_size(data)
+    assert (image["width"], image["height"]) == (str(width), str(height))

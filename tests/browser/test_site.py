@@ -84,7 +84,9 @@ def test_every_page_has_a_key_result_to_check() -> None:
     assert set(KEY_RESULTS) == {page.slug for page in PAGES}
 
 
-CHART = ".vega-embed canvas, .vega-embed svg"
+SEQUENCE_VIEW = "svg.sequence-view"
+"""A sequence view: the library's own SVG (charts/sequence_drawing.py), in every page alike."""
+CHART = f".vega-embed canvas, .vega-embed svg, {SEQUENCE_VIEW}"
 # How long a WebAssembly page may take to boot or recompute before the test reads it anyway.
 BOOT_WAIT_S = 180
 RECOMPUTE_WAIT_S = 60
@@ -137,17 +139,20 @@ def wait_for_lab(page: Page, expected: dict[str, Any], seconds: float) -> dict[s
 def chart_count(built_site: BuildReport, lesson: Lesson) -> int:
     """How many charts the snapshot holds (drawn at build time): the page must show each."""
     text = (built_site.out / lesson.site_dir / "static.html").read_text(encoding="utf-8")
-    return len(re.findall(r'<figure\b[^>]*\bclass="chart"', text))
+    return len(
+        re.findall(r'<figure\b[^>]*\bclass="chart"|<svg\b[^>]*\bclass="sequence-view"', text)
+    )
 
 
-# A snapshot's chart: inline SVG, or a picture when the SVG would be too large.
-SNAPSHOT_CHART = "figure.chart > svg, figure.chart > img"
+# A snapshot's chart: a Vega-Lite chart drawn as inline SVG (or a picture when the SVG would be
+# too large), or a sequence view, the library's SVG as every page shows it.
+SNAPSHOT_CHART = f"figure.chart > svg, figure.chart > img, {SEQUENCE_VIEW}"
 
 
-def assert_charts_drawn(page: Page, expected: int, drawn: str = ".vega-embed .marks") -> None:
+def assert_charts_drawn(page: Page, expected: int, drawn: str) -> None:
     """Every chart is drawn, at a sane size (a failed Vega view leaves no canvas or svg, and an
     unclipped outlier can blow a view up to tens of thousands of pixels). ``drawn`` selects a
-    drawn chart (live: vega's view, canvas or svg)."""
+    drawn chart."""
     charts = page.locator(drawn)
     expect(charts).to_have_count(expected)
     for index in range(expected):
@@ -353,7 +358,10 @@ def test_offline_wasm_page_boots_without_errors(
             expect(visible_text(page, REVEAL[lesson.slug])).to_be_visible()
             switch.click()
             if lesson.slug not in NO_CHART_AT_FIRST:
-                expect(page.locator(CHART).first).to_be_visible(timeout=RECOMPUTE_WAIT_S * 1000)
+                # The first drawn on screen: a sequence view is SVG from the start, and the
+                # page may hold hidden ones (a tab not shown, the preview it replaced).
+                drawn = page.locator(CHART).filter(visible=True).first
+                expect(drawn).to_be_visible(timeout=RECOMPUTE_WAIT_S * 1000)
         for text in KEY_RESULTS.get(lesson.slug, []):
             expect(visible_text(page, text)).to_be_visible(timeout=BOOT_WAIT_S * 1000)
         settle(page, quiet_s=3.0, within_s=RECOMPUTE_WAIT_S)
@@ -403,12 +411,12 @@ def test_presenter_view_shows_lesson_1_as_slides(
         if switch.count() and not switch.first.is_checked():
             switch.first.click()
             expect(switch.first).to_be_checked()
-        charts = current_slide(page).locator(".vega-embed .marks")
+        charts = current_slide(page).locator(SEQUENCE_VIEW)
         if charts.count():
             break
         following.click()
         page.wait_for_timeout(500)  # reveal.js moves to the next slide
-    expect(current_slide(page).locator(".vega-embed .marks")).to_have_count(2)
+    expect(current_slide(page).locator(SEQUENCE_VIEW)).to_have_count(2)
     page.screenshot(path=str(screenshots / "present-traces.png"))
     found = violations(page)
     known = known_issues(LAB.slug, live=True)

@@ -1,15 +1,9 @@
-"""The sequence view: messages between lanes derived from the trace, checked against
-hand-derived diagrams of the seed's runs, and its spec against the altair builder."""
+"""The sequence view's rows: messages between lanes derived from the trace, checked against
+hand-derived diagrams of the seed's runs (its drawing: test_sequence_drawing.py)."""
 
-import json
-from pathlib import Path
-
-import altair
-import jsonschema
 import pytest
 
 from asyncfail import Fault, Mode, Scenario, simulate
-from asyncfail.charts.look import ROW_HEIGHT
 from asyncfail.charts.sequence import (
     DELIVERY,
     HOPS,
@@ -18,18 +12,10 @@ from asyncfail.charts.sequence import (
     sequence_rows,
     sequence_table,
 )
-from asyncfail.charts.sequence_builders import sequence_layers
-from asyncfail.charts.specs import VegaLite, sequence_spec, sequence_view
 from asyncfail.charts.timeline import Marker
 from asyncfail.lab.events import EventKind
 from asyncfail.lab.faults import FaultPoint, parse_plan
 from asyncfail.lab.settings import LabSettings
-
-VEGA_LITE_SCHEMA = json.loads(
-    (
-        Path(altair.__file__).parent / "vegalite" / "v6" / "schema" / "vega-lite-schema.json"
-    ).read_text(encoding="utf-8")
-)
 
 # (step, from, to, message, fate): drawn by hand from the seed's traces (docs/seed and
 # `asyncfail lab --format text`), not from the code.
@@ -200,35 +186,6 @@ def test_the_text_alternative_is_one_sentence_and_the_table_has_every_arrow() ->
     assert table[3]["to"] == "" and table[0]["step"] == ""
 
 
-@pytest.mark.parametrize("scenario", RUNS[::7], ids=lambda s: f"{s.fault}-{s.mode}")
-def test_the_spec_is_valid_and_equals_the_altair_chart(scenario: Scenario) -> None:
-    result = simulate(scenario)
-    spec = sequence_spec(result, width=480)
-    jsonschema.validate(spec, VEGA_LITE_SCHEMA)
-    rows = sequence_rows(result)
-    assert spec["datasets"] == {"rows": rows}
-    assert spec["height"] == ROW_HEIGHT * len(rows) and spec["width"] == 480
-    params = {p["name"]: p["value"] for p in spec["params"]}
-    used = {r["marker"] for r in rows}
-    assert params == {"rows": len(rows), "present": [m.value for m in Marker if m.value in used]}
-    lanes = ("channel", "worker 1", "worker 2", "store", "receiver")
-    if scenario.settings.workers == 1:
-        lanes = ("channel", "worker", "store", "receiver")
-    chart = sequence_layers(480, lanes).to_dict()
-    assert [p["name"] for p in chart.pop("params")] == ["rows", "present"]
-    for key in ("datasets", "params", "height", "title", "description"):
-        spec.pop(key)
-    chart.pop("height")
-    assert spec == chart
-
-
-def test_sequence_view_gives_the_chart_and_its_table() -> None:
-    result = simulate(Scenario())
-    spec, table = sequence_view(result)
-    assert spec == sequence_spec(result) and table == sequence_table(result)
-    assert VegaLite(spec)._mime_()[0] == "application/vnd.vegalite.v6+json"
-
-
 def test_stepping_fades_what_comes_later_and_marks_the_shown_step() -> None:
     result = simulate(Scenario(fault=Fault.CRASH_AFTER_EFFECT, mode=Mode.DURABLE))
     # By hand, from EXPECTED: delivery 1, steps 1 (two rows), 2, 3, delivery 2, 4, 5, 5, 6.
@@ -241,4 +198,3 @@ def test_stepping_fades_what_comes_later_and_marks_the_shown_step() -> None:
     ]  # fmt: skip
     assert {r["state"] for r in sequence_rows(result)} == {"past"}
     assert sequence_rows(result, step=99) == sequence_rows(result, step=6)
-    assert sequence_spec(result, step=2)["datasets"]["rows"] == sequence_rows(result, step=2)

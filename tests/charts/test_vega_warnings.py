@@ -82,8 +82,6 @@ def drawings() -> dict[str, dict[str, Any]]:
         "bare timeline": specs.time_timeline_spec(naive),
         "time timeline": specs.time_timeline_spec(expiring, step=4),
         "workers timeline": specs.time_timeline_spec(two),
-        "sequence": specs.sequence_spec(expiring, step=4),
-        "workers sequence": specs.sequence_spec(two),
         "heatmap": specs.retention_heatmap_spec(sweep, "t"),
         "heatmap off grid": specs.retention_heatmap_spec(off_grid, "t"),
     }

@@ -11,7 +11,8 @@ import marimo as mo
 import pytest
 
 from asyncfail import Fault, Mode, Scenario, simulate
-from asyncfail.charts.specs import sequence_view, time_timeline_spec
+from asyncfail.charts.sequence_drawing import sequence_view
+from asyncfail.charts.specs import time_timeline_spec
 from asyncfail.cli.main import main
 from asyncfail.course import controls as setting_controls
 from asyncfail.course import lesson02_break_the_assumptions as lesson02
@@ -25,6 +26,7 @@ from tests.notebook_support import (
     RUNTIMES,
     load_notebook,
     run_lesson,
+    sequence_drawings,
     stats,
     unescape_nested,
     vega_specs,
@@ -79,7 +81,7 @@ def test_the_lesson_opens_on_the_expiring_record_and_asks_before_it_shows(
     lessons: Lessons,
 ) -> None:
     page, defs = lessons.run(STEM)
-    assert defs["revealed"] is False and vega_specs(page) == []
+    assert defs["revealed"] is False and vega_specs(page) == [] and sequence_drawings(page) == []
     assert defs["scenario"] == Scenario(
         fault=Fault.CRASH_AFTER_EFFECT,
         settings=LabSettings(retention="60", redelivery_delay="60"),
@@ -110,10 +112,12 @@ def test_nothing_on_the_page_gives_the_answer_before_the_guess(lessons: Lessons)
 
 def test_the_sequence_view_comes_first_and_the_time_view_below_it() -> None:
     page, defs = run(skip_prediction=SKIP)
-    specs = vega_specs(page)
     sequences = [sequence_view(defs["results"][m], width=380)[0] for m in RUNTIMES]
     times = [time_timeline_spec(defs["results"][m], width=380) for m in RUNTIMES]
-    assert [s["title"] for s in specs] == [s["title"] for s in sequences + times]
+    assert sequence_drawings(page) == [unescape_nested(s.svg) for s in sequences]
+    assert [s["title"] for s in vega_specs(page)] == [s["title"] for s in times]
+    flat = unescape_nested(page)
+    assert flat.rindex('class="sequence-view"') < flat.index("application/vnd.vegalite")
     text = visible_text(page)
     assert "stacked" not in text
     assert text.index("Message by message") < text.index("Against time")
@@ -150,10 +154,12 @@ def test_each_starting_point_sets_every_control_and_runs_both_runtimes(
     assert [v for _, v in stats(page)] == [
         str(x) for m in RUNTIMES for x in (expected[m].counts.attempts, expected[m].counts.effects)
     ]
-    specs = vega_specs(page)  # the sequence views, then the views against time
-    assert [s["datasets"] for s in specs] == [
-        sequence_view(expected[m], width=380)[0]["datasets"] for m in RUNTIMES
-    ] + [time_timeline_spec(expected[m], width=380)["datasets"] for m in RUNTIMES]
+    assert sequence_drawings(page) == [
+        unescape_nested(sequence_view(expected[m], width=380)[0].svg) for m in RUNTIMES
+    ]
+    assert [s["datasets"] for s in vega_specs(page)] == [
+        time_timeline_spec(expected[m], width=380)["datasets"] for m in RUNTIMES
+    ]
     text = visible_text(page)
     assert f"{demo.assumption}. " in text.split("Assumptions this run breaks:")[1]
     assert "What restores the durable runtime's promise" in text

@@ -8,7 +8,8 @@ import marimo as mo
 import pytest
 
 from asyncfail import Mode, Scenario, simulate
-from asyncfail.charts.specs import sequence_view, time_timeline_spec
+from asyncfail.charts.sequence_drawing import sequence_view
+from asyncfail.charts.specs import time_timeline_spec
 from asyncfail.explore.explorer import explore
 from asyncfail.ground.prose import counted
 from asyncfail.ground.quiz import Question
@@ -22,6 +23,7 @@ from tests.notebook_support import (
     cells_rerun_by,
     load_notebook,
     run_lesson,
+    sequence_drawings,
     stats,
     unescape_nested,
     vega_specs,
@@ -51,7 +53,7 @@ def run(**controls_: object) -> tuple[str, dict[str, Any]]:
 
 def test_it_asks_before_it_shows(lessons: Lessons) -> None:
     page, defs = lessons.run(STEM)
-    assert defs["revealed"] is False and vega_specs(page) == []
+    assert defs["revealed"] is False and vega_specs(page) == [] and sequence_drawings(page) == []
 
 
 def test_a_stalled_request_without_safeguards_debits_twice_in_both_runtimes() -> None:
@@ -64,10 +66,13 @@ def test_a_stalled_request_without_safeguards_debits_twice_in_both_runtimes() ->
         plan=parse_plan("1:pause-in-request"), settings=LabSettings(workers=2, pause="60")
     )
     assert defs["scenario"] == scenario
-    specs = vega_specs(page)  # per runtime: its sequence view, then its view against time
-    for mode, sequence, spec in zip(SEED_MODES, specs[0::2], specs[1::2], strict=False):
-        result = simulate(scenario.model_copy(update={"mode": mode}))
-        assert sequence["datasets"] == sequence_view(result, width=380)[0]["datasets"]
+    # Per runtime: its sequence view, then its view against time.
+    results = [simulate(scenario.model_copy(update={"mode": mode})) for mode in SEED_MODES]
+    assert sequence_drawings(page) == [
+        unescape_nested(sequence_view(result, width=380)[0].svg) for result in results
+    ]
+    specs = vega_specs(page)[:2]  # the third is the explorer's counterexample
+    for result, spec in zip(results, specs, strict=True):
         assert spec["datasets"] == time_timeline_spec(result, width=380)["datasets"]
         lanes = {r["lane_name"] for r in spec["datasets"]["events"]}
         assert {"worker 1", "worker 2"} <= lanes
@@ -98,7 +103,8 @@ def test_the_explorer_verdict_is_the_explorers() -> None:
     page, _ = run(**controls(claim="lease"), skip_prediction=SKIP)
     text = visible_text(page)
     assert "Yes. The explorer found" in text and "The smallest is 1:pause-in-request" in text
-    assert len(vega_specs(page)) == 5, "both runtimes (two views each), then the counterexample"
+    # Both runtimes (two views each), then the counterexample against time.
+    assert (len(sequence_drawings(page)), len(vega_specs(page))) == (2, 3)
 
 
 def test_a_change_of_stall_does_not_ask_the_explorer_again() -> None:

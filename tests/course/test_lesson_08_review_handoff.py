@@ -1,19 +1,26 @@
 """Lesson 8, "Read the review handoff the model writes", runs headless: the handoff of the
 chosen fault, with its evidence as timelines."""
 
+import re
 from types import SimpleNamespace
 
 import marimo as mo
 import pytest
 
-from asyncfail.charts.specs import sequence_view
+from asyncfail.charts.sequence_drawing import sequence_view
 from asyncfail.ground.quiz import Question
 from asyncfail.ground.seed import BEFORE_REPLAY, BEFORE_REPLAY_TITLE, RECOMMENDATIONS, Priority
 from asyncfail.lab.faults import Fault
 from asyncfail.lab.scenario import Mode
 from asyncfail.review.handoff import build_review
 from tests.course.conftest import Lessons
-from tests.notebook_support import load_notebook, run_lesson, vega_specs, visible_text
+from tests.notebook_support import (
+    load_notebook,
+    run_lesson,
+    sequence_drawings,
+    unescape_nested,
+    visible_text,
+)
 
 STEM = "08_review_handoff"
 nb = load_notebook(STEM)
@@ -32,7 +39,7 @@ def test_the_handoff_waits_for_the_learners_draft(lessons: Lessons) -> None:
     assert "Draft the decision first." in text
     for words in ("Prioritized recommendations", BEFORE_REPLAY_TITLE, "sample handoff"):
         assert words not in text
-    assert review.html(standalone=False) not in page and vega_specs(page) == []
+    assert review.html(standalone=False) not in page and sequence_drawings(page) == []
     # Every recommendation is offered, P0 or not, in an order that is not the model's.
     assert defs["p0_options"] == sorted(P0 + P1) != P0 + P1
     assert set(BEFORE_REPLAY) < set(defs["replay_options"])
@@ -44,9 +51,8 @@ def test_skipping_shows_the_seed_handoff_and_its_sequence_views() -> None:
     assert defs["review"] == review
     assert review.html(standalone=False) in page
     assert "Async Reliability Review: sample handoff" in visible_text(page)
-    specs = vega_specs(page)
-    assert [s["datasets"] for s in specs] == [
-        sequence_view(r, width=340)[0]["datasets"] for r in review.runs
+    assert sequence_drawings(page) == [
+        unescape_nested(sequence_view(r, width=340)[0].svg) for r in review.runs
     ]
 
 
@@ -92,8 +98,11 @@ def test_the_handoff_follows_the_chosen_fault() -> None:
 
 def test_sequence_views_without_a_step_slider_highlight_no_event() -> None:
     page, _ = run_lesson(nb, skip_prediction=SKIP)
-    for spec in vega_specs(page):
-        assert {row["state"] for row in spec["datasets"]["rows"]} == {"past"}
+    drawings = sequence_drawings(page)
+    assert drawings
+    for drawing in drawings:
+        assert set(re.findall(r'data-state="(\w+)"', drawing)) == {"past"}
+        assert "opacity" not in drawing
 
 
 def test_the_check_matches_the_model(lessons: Lessons) -> None:
@@ -116,7 +125,7 @@ def test_more_settings_put_an_engine_step_under_review() -> None:
     review = build_review(Fault.CRASH_AFTER_EFFECT, mode=Mode.CHECKPOINT)
     assert defs["review"] == review
     assert review.html(standalone=False) in page
-    assert [s["datasets"] for s in vega_specs(page)] == [
-        sequence_view(r, width=340)[0]["datasets"] for r in review.runs
+    assert sequence_drawings(page) == [
+        unescape_nested(sequence_view(r, width=340)[0].svg) for r in review.runs
     ]
     assert "review-handoff-crash-after-effect-checkpoint.md" in page

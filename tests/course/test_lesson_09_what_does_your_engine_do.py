@@ -15,6 +15,7 @@ from typing import Any
 import marimo as mo
 import pytest
 
+from asyncfail.charts.sequence_drawing import sequence_view
 from asyncfail.cli.verdicts import verdict_lines
 from asyncfail.course import lesson09_what_does_your_engine_do as engine_lesson
 from asyncfail.course import live as live_policy
@@ -29,6 +30,7 @@ from tests.course.conftest import Lessons
 from tests.notebook_support import (
     load_notebook,
     run_lesson,
+    sequence_drawings,
     stats,
     unescape_nested,
     vega_specs,
@@ -93,7 +95,7 @@ def test_defaults_ask_before_they_show(lessons: Lessons) -> None:
     # Nothing of the answer before a guess: no figure, no trace, no status, no DBOS row, no
     # verdict.
     assert stats(page) == []
-    assert vega_specs(page) == []
+    assert vega_specs(page) == [] and sequence_drawings(page) == []
     for word in ("Duplicate debit", "Deduplicated by the receiver", "Recovered by operation key"):
         assert word not in text
     assert "Where the pattern stops protecting you" not in text
@@ -159,11 +161,13 @@ def test_the_trace_is_the_chosen_runs_sequence_view(run: engine_lesson.EngineRun
         skip_prediction=mo.ui.switch(value=True),
         trace_choice=mo.ui.dropdown(options, value=run.name),
     )
-    (spec,) = vega_specs(page)
     expected = simulate(run.scenario())
-    assert spec["title"] == f"{run.mode.value} runtime: crash-after-effect, message by message"
+    drawing, _ = sequence_view(expected)
+    assert sequence_drawings(page) == [unescape_nested(drawing.svg)]
+    assert drawing.title == f"{run.mode.value} runtime: crash-after-effect, message by message"
     debits = "1 debit" if expected.counts.effects == 1 else f"{expected.counts.effects} debits"
-    assert spec["description"].endswith(f"{debits} applied.")
+    assert drawing.description.endswith(f"{debits} applied.")
+    assert drawing.description in visible_text(page)
 
 
 def test_the_table_is_the_recorded_one_with_its_date_version_and_platform(
