@@ -218,11 +218,15 @@ def sequence_rows(result: LabResult, step: int | None = None) -> list[SequenceRo
 SEQUENCE_COLUMNS: Final = ("step", "from", "to", "message", "what happens")
 
 
-def sequence_table(result: LabResult) -> list[dict[str, object]]:
+def sequence_table(
+    result: LabResult, rows: list[SequenceRow] | None = None
+) -> list[dict[str, object]]:
     """The diagram as a table, one row per arrow: the text alternative a screen reader or a
-    learner asks for. A lost message says so; a fact on one lane has no recipient."""
+    learner asks for. A lost message says so; a fact on one lane has no recipient. ``rows``
+    are the run's ``sequence_rows`` when a drawing made them already (at any step: the table
+    does not read a row's state)."""
     table: list[dict[str, object]] = []
-    for row in sequence_rows(result):
+    for row in sequence_rows(result) if rows is None else rows:
         local = row["fate"] == "local"
         message = row["message"] + (" (lost)" if row["fate"] == "lost" else "")
         values = (
@@ -236,11 +240,11 @@ def sequence_table(result: LabResult) -> list[dict[str, object]]:
     return table
 
 
-def describe_sequence(result: LabResult) -> str:
+def describe_sequence(result: LabResult, rows: list[SequenceRow] | None = None) -> str:
     """One short sentence for the diagram (its title's text alternative): the runtime, the
     fault, how many messages, which were lost, and the effects. The whole story is in
-    ``sequence_table``."""
-    rows = sequence_rows(result)
+    ``sequence_table``; ``rows`` as it takes them."""
+    rows = sequence_rows(result) if rows is None else rows
     arrows = [r for r in rows if r["fate"] != "local"]
     lost = [r["message"] for r in arrows if r["fate"] == "lost"]
     c = result.counts

@@ -118,15 +118,21 @@ def _row(row: SequenceRow, x: dict[float, float], y: float, last_lane: int) -> s
     )
 
 
-def sequence_drawing(result: LabResult, step: int | None = None, width: int = 520) -> Drawing:
+def sequence_drawing(
+    result: LabResult,
+    step: int | None = None,
+    width: int = 520,
+    rows: list[SequenceRow] | None = None,
+) -> Drawing:
     """A run's sequence view as SVG, ``width`` pixels wide, its rows ``ROW_HEIGHT`` apart.
 
     The lanes sit where Vega placed them: lane ``i`` of ``n`` at ``(i + 0.75) / (n + 0.25)`` of
     the width, so the step numbers have the left edge and a note on the last lane fits. The
     legend lists only the markers drawn, in ``Marker`` order. With ``step`` set, rows still to
     come are faded and the shown step's are drawn larger (``sequence_rows`` says which).
+    ``rows`` are ``sequence_rows(result, step)`` when the caller made them already.
     """
-    rows = sequence_rows(result, step)
+    rows = sequence_rows(result, step) if rows is None else rows
     lanes = lanes_of(result)
     title = sequence_title(result)
     span = len(lanes) + 0.25
@@ -165,7 +171,11 @@ def sequence_drawing(result: LabResult, step: int | None = None, width: int = 52
         f'style="max-width:100%;height:auto;overflow:visible">{"".join(parts)}</svg>'
     )
     return Drawing(
-        svg=svg, title=title, description=describe_sequence(result), width=width, height=height
+        svg=svg,
+        title=title,
+        description=describe_sequence(result, rows),
+        width=width,
+        height=height,
     )
 
 
@@ -173,5 +183,7 @@ def sequence_view(
     result: LabResult, step: int | None = None, width: int = 520
 ) -> tuple[Drawing, list[dict[str, object]]]:
     """What a lesson shows for a run's sequence view: the drawing (``sequence_drawing``) and
-    its table (``sequence_table``), as ``course.page.chart(mo, figure, table)`` takes them."""
-    return sequence_drawing(result, step, width), sequence_table(result)
+    its table (``sequence_table``), as ``course.page.chart(mo, figure, table)`` takes them:
+    the run's rows are made once for both."""
+    rows = sequence_rows(result, step)
+    return sequence_drawing(result, step, width, rows), sequence_table(result, rows)

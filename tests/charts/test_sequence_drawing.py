@@ -203,6 +203,10 @@ def test_the_view_is_the_drawing_its_description_and_its_table() -> None:
     )
     assert (root.attrib["width"], root.attrib["height"]) == ("380", str(drawing.height))
     assert drawing._mime_() == ("text/html", drawing.svg)
+    # At a step, the rows made once for both still give the whole run's table and sentence.
+    stepped, table = sequence_view(result, step=2)
+    assert stepped == sequence_drawing(result, step=2) and table == sequence_table(result)
+    assert stepped.description == describe_sequence(result)
 
 
 def test_the_title_wraps_between_words_within_the_width() -> None:
