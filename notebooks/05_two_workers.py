@@ -182,13 +182,6 @@ def _(lease, lesson05, mo, page, pause, safeguards):
 
 
 @app.cell
-def _(lesson05, settings, simulate_each_mode, stall):
-    scenario = lesson05.stalled(stall.value, settings)
-    results = simulate_each_mode(scenario)
-    return results, scenario
-
-
-@app.cell
 def _(mo, page):
     prediction = page.prediction_form(
         mo,
@@ -215,17 +208,25 @@ def _(mo, page, prediction, skip_prediction, snapshot):
 
 @app.cell
 def _(
+    command_lines,
+    lesson05,
     mo,
     page,
     prediction,
-    results,
     revealed,
     sequence_view,
+    settings,
+    simulate_each_mode,
+    stall,
     time_timeline_spec,
     timeline_table,
 ):
+    # The runs, and all that shows them, in one cell: a stall's change re-runs this cell alone
+    # (in the WebAssembly page every re-run cell costs marimo's machinery 10-15 ms).
+    scenario = lesson05.stalled(stall.value, settings)
+    results = simulate_each_mode(scenario)
     # The sequence view first (who sent what to whom), then the leases and the stall in time.
-    page.reveal(
+    _runs = page.reveal(
         mo,
         revealed,
         "Commit a guess for each runtime, or switch on *skip predicting*, to see the runs.",
@@ -249,7 +250,18 @@ def _(
         above=[mo.md("## Both workers, message by message, then against time")],
         feedback_first=True,
     )
-    return
+    mo.vstack(
+        [
+            _runs,
+            # Made when the fold opens: a change does not highlight commands nobody opened.
+            page.fold(
+                mo,
+                "**The same runs in a terminal**",
+                lambda: mo.md(f"```sh\n{command_lines(scenario)}\n```"),
+            ),
+        ]
+    )
+    return results, scenario
 
 
 @app.cell
@@ -288,25 +300,12 @@ def _(
             # change redraws no run nobody opened. A snapshot, a document to read, shows it (a
             # chart in a closed fold would be drawn at no size).
             _parts.append(
-                mo.vstack([mo.md(_label), _run()])
-                if snapshot
-                else page.fold(mo, _label, _run)
+                mo.vstack([mo.md(_label), _run()]) if snapshot else page.fold(mo, _label, _run)
             )
         _view = mo.vstack(_parts)
     else:
         _view = mo.md("")
     _view
-    return
-
-
-@app.cell(hide_code=True)
-def _(command_lines, mo, page, scenario):
-    # Made when the fold opens: a change does not highlight commands nobody opened.
-    page.fold(
-        mo,
-        "**The same runs in a terminal**",
-        lambda: mo.md(f"```sh\n{command_lines(scenario)}\n```"),
-    )
     return
 
 
