@@ -139,11 +139,6 @@ def take_pictures(site: Path, lessons: Sequence[Lesson]) -> list[Path]:
     return outcome[0]
 
 
-def png_size(data: bytes) -> tuple[int, int]:
-    """A PNG's width and height, from its header."""
-    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
-
-
 def draw_sequence(site: Path) -> SequencePicture:
     """Write the sequence view of lesson 1's seed case under the naive loop (the run that
     debits twice) into ``site/SEQUENCE``: the drawing the lessons show, as an SVG file. Its
