@@ -44,7 +44,10 @@ FADED: Final = 0.15
 """The opacity of a row still to come when a lesson steps through the run."""
 
 TITLE_SIZE: Final = 13
+"""The title's font size in pixels (bold; it wraps between words to the drawing's width)."""
+
 TITLE_LINE: Final = 17
+"""Pixels from one line of a wrapped title to the next."""
 
 
 def hover_text(row: SequenceRow) -> str:
