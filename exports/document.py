@@ -5,8 +5,9 @@ draws them: 300+ requests and seconds before the title shows, blank with JavaScr
 ``file://``. The snapshot the site publishes (``static.html``) is instead written here from the
 outputs that export holds (its embedded session), in order, one ``<section id="output-<cell>">``
 per cell (the ids marimo uses, so the interactive page's preview can match cells): the lesson's
-text as marimo rendered it, its tables as ``<table>``, its charts as inline SVG drawn at build
-time by ``vl-convert`` (with the chart's description as its name), its controls as native
+text as marimo rendered it, its tables as ``<table>``, its Vega-Lite charts as inline SVG drawn
+at build time by ``vl-convert`` (with the chart's description as its name; a sequence view is
+already the library's SVG, and stays as it is), its controls as native
 controls showing their value, disabled (a snapshot does not recompute), accordions as
 ``<details>``, downloads as ``data:`` links. It loads nothing: one request, no script, readable
 by a printer, a feed reader, a search engine and a screen reader.

@@ -1,6 +1,7 @@
 """How the lessons' charts look: colours, shapes and titles, fixed so a mark means the same thing
-in every chart. Read by the altair builders (when templates are generated) and by the specs
-(when a chart is drawn), so neither depends on the other.
+in every chart. Read by the altair builders (when templates are generated), by the specs
+(when a Vega-Lite chart is drawn) and by the SVG drawings (``drawing``, ``sequence_drawing``),
+so none depends on another.
 """
 
 from typing import Final

@@ -11,6 +11,7 @@ hover text says its step, delivery, time, message and what happens; the whole st
 table ``sequence_table`` a lesson offers beside it.
 """
 
+from collections.abc import Callable
 from typing import Final
 
 from asyncfail.charts.drawing import (
@@ -62,17 +63,18 @@ def hover_text(row: SequenceRow) -> str:
     return f"{step}delivery {row['attempt']}, at {row['at_text']}. {what}. {row['description']}"
 
 
-def _row(row: SequenceRow, x: dict[float, float], y: float, last_lane: int) -> str:
-    """One row's group: its arrow (or note), label, marker and step number."""
+def _row(row: SequenceRow, x: Callable[[float], float], y: float, last_lane: int) -> str:
+    """One row's group: its arrow (or note), label, marker and step number; ``x`` places a
+    lane position (a lane's index, a half-lane, -0.7 for step numbers) in pixels."""
     current = row["state"] == "current"
     size = 12 if current else 10
     parts: list[str] = [f"<title>{text(hover_text(row))}</title>"]
     if row["step_label"]:
         parts.append(
-            f'<text x="{number(x[-0.7])}" y="{number(y + 3.5)}" font-size="10" fill="#666666">'
+            f'<text x="{number(x(-0.7))}" y="{number(y + 3.5)}" font-size="10" fill="#666666">'
             f"{text(row['step_label'])}</text>"
         )
-    start, head = x[row["from_x"]], x[row["head_x"]]
+    start, head = x(row["from_x"]), x(row["head_x"])
     if row["fate"] == "local":
         # A fact on the last lane is labelled to its left, so the label stays inside.
         left = row["from_x"] == last_lane
@@ -101,14 +103,14 @@ def _row(row: SequenceRow, x: dict[float, float], y: float, last_lane: int) -> s
             shape = "triangle-right" if way > 0 else "triangle-left"
             parts.append(f'<path d="{symbol(shape, head - way * 5, y, 70)}" fill="{INK}"/>')
         parts.append(
-            f'<text x="{number(x[row["label_x"]])}" y="{number(y - 7 + size * 0.35)}" '
+            f'<text x="{number(x(row["label_x"]))}" y="{number(y - 7 + size * 0.35)}" '
             f'font-size="{size}" fill="#222222" text-anchor="middle">{text(row["message"])}</text>'
         )
     if row["marker"] is not None and row["point_x"] is not None:
         parts.append(
             marker_symbol(
                 Marker(row["marker"]),
-                x[row["point_x"]],
+                x(row["point_x"]),
                 y,
                 area=260 if current else 110,
                 stroke_width=2 if current else 0.5,
@@ -143,9 +145,6 @@ def sequence_drawing(
     def at(value: float) -> float:
         return (value + 0.75) / span * width
 
-    # Every position a row names: half-lanes for lost arrows and labels, -0.7 for steps.
-    x = {v: at(v) for r in rows for v in (r["from_x"], r["head_x"], r["label_x"])}
-    x |= {float(i): at(i) for i in range(len(lanes))} | {-0.7: at(-0.7)}
     title_lines = wrapped(title, TITLE_SIZE, width)
     lanes_y = len(title_lines) * TITLE_LINE + 14
     top = lanes_y + 8
@@ -165,7 +164,7 @@ def sequence_drawing(
             f'<line x1="{number(at(index))}" y1="{number(top)}" x2="{number(at(index))}" '
             f'y2="{number(bottom)}" stroke="#bbbbbb" stroke-width="1.5"/>'
         )
-    parts += [_row(r, x, top + (r["row"] + 0.7) * ROW_HEIGHT, len(lanes) - 1) for r in rows]
+    parts += [_row(r, at, top + (r["row"] + 0.7) * ROW_HEIGHT, len(lanes) - 1) for r in rows]
     parts += key
     svg = (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="sequence-view" width="{width}" '
