@@ -243,7 +243,7 @@ class Renderer:
 
     def vega(self, spec: dict[str, Any]) -> str:
         """The chart as inline SVG (a PNG when the SVG would be over ``SVG_LIMIT`` bytes, as a
-        heatmap of many cells is), named by its description (its title otherwise)."""
+        chart of thousands of marks would be), named by its description (its title otherwise)."""
         self.charts += 1
         title = spec.get("title")
         name = spec.get("description") or (title.get("text") if isinstance(title, dict) else title)

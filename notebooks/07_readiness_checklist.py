@@ -20,7 +20,7 @@ def _():
 @app.cell
 def _():
     from asyncfail.charts.heatmap import overview_axis
-    from asyncfail.charts.specs import retention_heatmap_spec
+    from asyncfail.charts.heatmap_drawing import heatmap_drawing
     from asyncfail.charts.tables import heatmap_table
     from asyncfail.contract.sweep import sweep_retention
     from asyncfail.contract.terms import SCOPE_WORDS
@@ -51,13 +51,13 @@ def _():
         UNKNOWN_SCOPE,
         assess,
         design_from_answers,
+        heatmap_drawing,
         heatmap_table,
         html_text,
         lesson,
         lesson07,
         overview_axis,
         page,
-        retention_heatmap_spec,
         sweep_retention,
     )
 
@@ -397,12 +397,12 @@ def _(assess, design, input_errors, lesson07, mo, page, revealed):
 @app.cell
 def _(
     RecommendationId,
+    heatmap_drawing,
     heatmap_table,
     mo,
     overview_axis,
     page,
     report,
-    retention_heatmap_spec,
     revealed,
     sweep_retention,
 ):
@@ -423,7 +423,7 @@ def _(
                 ),
                 page.chart(
                     mo,
-                    retention_heatmap_spec(_sweep, "Your retention and replay window"),
+                    heatmap_drawing(_sweep, "Your retention and replay window"),
                     heatmap_table(_sweep),
                 ),
             ]

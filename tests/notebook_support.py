@@ -22,6 +22,8 @@ _VEGA = re.compile(
 
 _SEQUENCE = re.compile(r'<svg [^>]*class="sequence-view".*?</svg>', re.S)
 
+_HEATMAP = re.compile(r'<svg [^>]*class="heatmap-view".*?</svg>', re.S)
+
 
 def load_notebook(stem: str) -> ModuleType:
     """Import ``notebooks/<stem>.py`` as a module (its ``app`` and named cells)."""
@@ -76,6 +78,12 @@ def sequence_drawings(page: str) -> list[str]:
     in page order, unescaped as ``unescape_nested`` unescapes the page: compare them with
     ``unescape_nested(drawing.svg)``."""
     return _SEQUENCE.findall(unescape_nested(page))
+
+
+def heatmap_drawings(page: str) -> list[str]:
+    """The retention heatmaps (the library's SVG, ``charts.heatmap_drawing``) in rendered
+    output, in page order, unescaped as ``sequence_drawings`` does."""
+    return _HEATMAP.findall(unescape_nested(page))
 
 
 def unescape_nested(page: str) -> str:

@@ -17,8 +17,6 @@ from asyncfail.charts.lanes import ACTOR_LANES, LANES, WORKER_LANES
 from asyncfail.charts.look import (
     BAND_COLOURS,
     BAND_EDGES,
-    FINDING_COLOURS,
-    finding_label,
     timeline_title,
 )
 from asyncfail.charts.risk_builders import replay_histogram_layers, risk_curve_layers
@@ -230,109 +228,6 @@ def time_timeline_layers(
     return chart
 
 
-def heatmap_layers(width: int) -> alt.LayerChart:
-    """The retention x delay heatmap of the finding.
-
-    Layers: one rectangle per cell coloured by finding (a fixed colour per finding in every
-    chart: right findings in cool colours, wrong ones in warm colours, and the legend marks each
-    with ✓ or ✗; the legend lists the findings in the parameter ``present``); a ✗ over every cell
-    with a wrong finding, so the pattern survives colour blindness; the exact boundary
-    delay = retention as a dashed diagonal; and the scenario's own (retention, delay) as a ringed
-    point filled with its finding's colour.
-
-    Data is in seconds; every layer divides by the parameter ``unit`` (seconds per unit, named
-    ``unit_name`` on the labels), so the axes tick in round numbers of a human unit. The
-    parameters ``x_min`` .. ``y_max`` are where the axes end (the grid's edges, in that unit) and
-    ``glyph`` is the ✗'s font size.
-    """
-    names = ("x_min", "x_max", "y_min", "y_max", "unit", "unit_name", "glyph", "present")
-    params = [alt.param(name=name, value=0) for name in names]
-    cells = alt.NamedData(name="cells")
-    tooltip = [
-        alt.Tooltip("retention_text:N", title="Retention"),
-        alt.Tooltip("delay_text:N", title="Second request after"),
-        alt.Tooltip("record:N", title="Record"),
-        alt.Tooltip("disposition:N", title="Disposition"),
-        alt.Tooltip("effects:Q", title="Total effects"),
-        alt.Tooltip("finding_label:N", title="Finding"),
-    ]
-    axis = alt.Axis(labelExpr="format(datum.value, ',~f') + ' ' + unit_name", labelOverlap=True)
-
-    def scale(low: str, high: str) -> alt.Scale:
-        return alt.Scale(domain=alt.ExprRef(expr=f"[{low}, {high}]"), nice=False, zero=False)
-
-    x = alt.X("x:Q", title="Idempotency retention", scale=scale("x_min", "x_max"), axis=axis)
-    y = alt.Y("y:Q", title="Second request after", scale=scale("y_min", "y_max"), axis=axis)
-    rect = (
-        alt.Chart(cells)
-        .transform_calculate(
-            x="datum.retention_from / unit",
-            x2="datum.retention_to / unit",
-            y="datum.delay_from / unit",
-            y2="datum.delay_to / unit",
-        )
-        .mark_rect()
-        .encode(
-            x=x,
-            x2="x2:Q",
-            y=y,
-            y2="y2:Q",
-            color=alt.Color(
-                "finding_label:N",
-                title="Finding (✓ right, ✗ wrong)",
-                scale=alt.Scale(
-                    domain=[finding_label(f) for f in FINDING_COLOURS],
-                    range=list(FINDING_COLOURS.values()),
-                ),
-                legend=alt.Legend(
-                    orient="bottom",
-                    columns=1,
-                    labelLimit=0,
-                    values=alt.ExprRef(expr="present"),
-                ),
-            ),
-            tooltip=tooltip,
-        )
-    )
-    points = {"x": "datum.retention_seconds / unit", "y": "datum.delay_seconds / unit"}
-    wrong = (
-        alt.Chart(cells)
-        .transform_filter("!datum.correct")
-        .transform_calculate(**points)
-        .mark_text(text="✗", color="#ffffff", opacity=0.85, fontSize=alt.ExprRef(expr="glyph"))
-        .encode(x=x, y=y, tooltip=tooltip)
-    )
-    boundary = (
-        alt.Chart(alt.NamedData(name="boundary"))
-        .transform_calculate(**points)
-        .mark_line(color="#000000", strokeDash=[6, 3], strokeWidth=1.5, clip=True)
-        .encode(x=x, y=y)
-    )
-    # The ring is filled with the current inputs' own finding: a coarse cell on the diagonal
-    # straddles the boundary, so its colour alone can differ from the exact result. It is not
-    # clipped (a ring at the grid's corner would lose half of itself): the spec leaves it out
-    # when the inputs lie outside the grid.
-    current = (
-        alt.Chart(alt.NamedData(name="current"))
-        .transform_calculate(**points)
-        .mark_point(shape="circle", size=220, filled=True, stroke="#000000", strokeWidth=2.5)
-        .encode(
-            x=x,
-            y=y,
-            fill=alt.Fill("colour:N", scale=None),
-            tooltip=[
-                alt.Tooltip("label:N", title="Your inputs"),
-                alt.Tooltip("finding_label:N", title="Finding"),
-            ],
-        )
-    )
-    return (
-        alt.LayerChart(layer=[rect, wrong, boundary, current])
-        .add_params(*params)
-        .properties(width=width, height=width)
-    )
-
-
 def templates() -> dict[str, dict[str, Any]]:
     """The Vega-Lite spec of every chart against named data sources, for ``charts.templates``.
 
@@ -344,7 +239,6 @@ def templates() -> dict[str, dict[str, Any]]:
     timeline: dict[str, Any] = timeline_layers(
         events, TEMPLATE_EVENTS, TEMPLATE_WIDTH, every
     ).to_dict()
-    heatmap: dict[str, Any] = heatmap_layers(TEMPLATE_WIDTH).to_dict()
     by_actor: dict[str, Any] = time_timeline_layers(TEMPLATE_WIDTH, ACTOR_LANES).to_dict()
     by_worker: dict[str, Any] = time_timeline_layers(TEMPLATE_WIDTH, WORKER_LANES).to_dict()
     bare: dict[str, Any] = time_timeline_layers(TEMPLATE_WIDTH, ACTOR_LANES, False).to_dict()
@@ -353,7 +247,6 @@ def templates() -> dict[str, dict[str, Any]]:
         "time_timeline": by_actor,
         "workers_timeline": by_worker,
         "bare_timeline": bare,
-        "heatmap": heatmap,
         "risk_curve": risk_curve_layers(TEMPLATE_WIDTH).to_dict(),
         "replay_histogram": replay_histogram_layers(TEMPLATE_WIDTH).to_dict(),
     }

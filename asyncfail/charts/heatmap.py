@@ -61,9 +61,11 @@ class HeatmapCell(TypedDict):
     correct: bool
 
 
-def _edges(durations: tuple[Duration, ...]) -> list[tuple[float, float]]:
-    # Each value owns the span halfway to its neighbours; the ends mirror their inner half.
-    # Geometry for drawing only: the verdicts were reached on exact milliseconds.
+def cell_edges(durations: tuple[Duration, ...]) -> list[tuple[float, float]]:
+    """Where each value's cell begins and ends along an axis, in seconds: each value owns the
+    span halfway to its neighbours, the ends mirror their inner half, and a lone value owns
+    half a second either side. Geometry for drawing only: the verdicts were reached on exact
+    milliseconds."""
     axis = [float(d.seconds) for d in durations]
     if len(axis) == 1:
         return [(axis[0] - 0.5, axis[0] + 0.5)]
@@ -75,8 +77,8 @@ def _edges(durations: tuple[Duration, ...]) -> list[tuple[float, float]]:
 
 def heatmap_cells(sweep: RetentionSweep) -> list[HeatmapCell]:
     """One cell per (retention, delay) of the sweep, retention-major, with its edges."""
-    retention_edges = _edges(sweep.retentions)
-    delay_edges = _edges(sweep.delays)
+    retention_edges = cell_edges(sweep.retentions)
+    delay_edges = cell_edges(sweep.delays)
     columns = sweep.columns()
     width = len(sweep.delays)
     texts = {d.millis: human(d) for d in (*sweep.retentions, *sweep.delays)}

@@ -19,22 +19,16 @@ from asyncfail.charts.bands import (
     expiries,
     time_end,
 )
-from asyncfail.charts.heatmap import describe_heatmap, findings_present, heatmap_cells
 from asyncfail.charts.instants import instant_markers, instant_rows
 from asyncfail.charts.lanes import has_workers
 from asyncfail.charts.look import (
-    FINDING_COLOURS,
-    finding_label,
     time_timeline_title,
     timeline_title,
 )
 from asyncfail.charts.risk_charts import Bin, CurveRow, Mark
 from asyncfail.charts.templates import TEMPLATES
 from asyncfail.charts.timeline import describe_timeline, markers_present, timeline_rows
-from asyncfail.contract.experiment import evaluate
-from asyncfail.contract.rules import Finding
-from asyncfail.contract.sweep import RetentionSweep
-from asyncfail.ground.durations import Duration, human, human_unit
+from asyncfail.ground.durations import human_unit
 from asyncfail.lab.results import LabResult
 
 _TEMPLATES: Final[dict[str, dict[str, Any]]] = TEMPLATES
@@ -158,56 +152,3 @@ class VegaLite:
     def _mime_(self) -> tuple[str, str]:
         version = "v6" if "/v6" in str(self.spec.get("$schema", "")) else "v5"
         return f"application/vnd.vegalite.{version}+json", json.dumps(self.spec)
-
-
-def retention_heatmap_spec(sweep: RetentionSweep, title: str, width: int = 360) -> dict[str, Any]:
-    """The Vega-Lite spec of ``builders.heatmap_layers`` for one sweep.
-
-    The axes end where the grid ends and read in one human unit chosen for the grid's span
-    (``human_unit``), so no label ever prints an exponent. The legend lists the findings present
-    in the sweep, in ``Finding`` order, each marked right or wrong. The ring for the current
-    inputs is drawn only when they lie on the grid (a zoom elsewhere leaves it out).
-    """
-    cells = heatmap_cells(sweep)
-    x_min, x_max = cells[0]["retention_from"], cells[-1]["retention_to"]
-    y_min, y_max = cells[0]["delay_from"], cells[-1]["delay_to"]
-    low, high = max(x_min, y_min), min(x_max, y_max)
-    span = max(sweep.retentions[-1].millis - sweep.retentions[0].millis, 1)
-    unit_name, unit = human_unit(Duration(span))
-    scenario = sweep.scenario
-    retention, delay = scenario.settings.retention, scenario.delay_seconds
-    finding = evaluate(scenario).finding
-    current = {
-        "retention_seconds": retention.json_number,
-        "delay_seconds": delay.json_number,
-        "label": f"retention {human(retention)}, delay {human(delay)}",
-        "finding_label": finding_label(finding),
-        "colour": FINDING_COLOURS[finding],
-    }
-    on_grid = x_min <= float(retention.seconds) <= x_max and y_min <= float(delay.seconds) <= y_max
-    cell_px = width / max(len(sweep.retentions), len(sweep.delays))
-    return fill(
-        "heatmap",
-        params={
-            "x_min": x_min / unit,
-            "x_max": x_max / unit,
-            "y_min": y_min / unit,
-            "y_max": y_max / unit,
-            "unit": unit,
-            "unit_name": unit_name,
-            "glyph": round(min(max(cell_px * 0.8, 6), 16), 1),
-            "present": [finding_label(Finding(f)) for f in findings_present(sweep)],
-        },
-        datasets={
-            "cells": cells,
-            "boundary": [
-                {"retention_seconds": low, "delay_seconds": low},
-                {"retention_seconds": high, "delay_seconds": high},
-            ],
-            "current": [current] if on_grid else [],
-        },
-        width=width,
-        height=width,
-        title=title,
-        description=describe_heatmap(sweep),
-    )

@@ -133,7 +133,8 @@ def tab_to_radio_of(page: Any, option: str, seen: list[Focused]) -> Focused:
 
 
 LAYOUT = """() => [Math.max(...[...document.querySelectorAll("*")].map((e) => e.scrollHeight)),
-  document.querySelectorAll(".vega-embed svg, .vega-embed canvas, svg.sequence-view").length,
+  document.querySelectorAll(
+    ".vega-embed svg, .vega-embed canvas, svg.sequence-view, svg.heatmap-view").length,
   ...[...document.querySelectorAll(".vega-embed")].map((e) => e.getBoundingClientRect().height)]
   .join(",")"""
 """The page's layout in a few numbers: the height of what scrolls (marimo scrolls a box inside

@@ -86,7 +86,9 @@ def test_every_page_has_a_key_result_to_check() -> None:
 
 SEQUENCE_VIEW = "svg.sequence-view"
 """A sequence view: the library's own SVG (charts/sequence_drawing.py), in every page alike."""
-CHART = f".vega-embed canvas, .vega-embed svg, {SEQUENCE_VIEW}"
+DRAWN = f"{SEQUENCE_VIEW}, svg.heatmap-view"
+"""A chart the library draws as SVG (a sequence view, a retention heatmap)."""
+CHART = f".vega-embed canvas, .vega-embed svg, {DRAWN}"
 # How long a WebAssembly page may take to boot or recompute before the test reads it anyway.
 BOOT_WAIT_S = 180
 RECOMPUTE_WAIT_S = 60
@@ -140,13 +142,15 @@ def chart_count(built_site: BuildReport, lesson: Lesson) -> int:
     """How many charts the snapshot holds (drawn at build time): the page must show each."""
     text = (built_site.out / lesson.site_dir / "static.html").read_text(encoding="utf-8")
     return len(
-        re.findall(r'<figure\b[^>]*\bclass="chart"|<svg\b[^>]*\bclass="sequence-view"', text)
+        re.findall(
+            r'<figure\b[^>]*\bclass="chart"|<svg\b[^>]*\bclass="(?:sequence|heatmap)-view"', text
+        )
     )
 
 
 # A snapshot's chart: a Vega-Lite chart drawn as inline SVG (or a picture when the SVG would be
-# too large), or a sequence view, the library's SVG as every page shows it.
-SNAPSHOT_CHART = f"figure.chart > svg, figure.chart > img, {SEQUENCE_VIEW}"
+# too large), or the library's own SVG (a sequence view, a heatmap) as every page shows it.
+SNAPSHOT_CHART = f"figure.chart > svg, figure.chart > img, {DRAWN}"
 
 
 def assert_charts_drawn(page: Page, expected: int, drawn: str) -> None:

@@ -19,7 +19,7 @@ from wheels import library_wheel  # noqa: E402
 def test_the_templates_are_the_json_file_in_the_package() -> None:
     path = ROOT / "asyncfail" / "charts" / TEMPLATES_FILE
     assert json.loads(path.read_text(encoding="utf-8")) == TEMPLATES
-    assert {"timeline", "heatmap"} <= set(TEMPLATES)
+    assert {"timeline", "time_timeline", "risk_curve"} <= set(TEMPLATES)
 
 
 def test_the_library_wheel_holds_the_templates_and_they_load_from_it(tmp_path: Path) -> None:
@@ -47,12 +47,12 @@ def test_a_filled_spec_is_its_own_copy_of_the_template() -> None:
     # A spec is handed on (to marimo, to a caller): changing one, however deep, changes
     # neither the template nor the next spec filled from it.
     before = json.dumps(TEMPLATES, sort_keys=True)
-    params = {p["name"]: 0 for p in TEMPLATES["heatmap"].get("params", ())}
-    first = specs.fill("heatmap", params=params, datasets={"cells": []}, title="first")
+    params = {p["name"]: 0 for p in TEMPLATES["time_timeline"].get("params", ())}
+    first = specs.fill("time_timeline", params=params, datasets={"cells": []}, title="first")
     for layer in first.get("layer", ()):
         layer["mark"] = "mutated-by-the-test"
     first["params"][0]["value"] = "mutated-by-the-test"
-    second = specs.fill("heatmap", params=params, datasets={"cells": []}, title="second")
+    second = specs.fill("time_timeline", params=params, datasets={"cells": []}, title="second")
     assert json.dumps(TEMPLATES, sort_keys=True) == before
     assert "mutated-by-the-test" not in json.dumps(second)
     assert second["title"] == "second" and second["datasets"] == {"cells": []}

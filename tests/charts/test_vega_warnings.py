@@ -12,8 +12,6 @@ import pytest
 from asyncfail import Fault, Mode, Scenario, simulate
 from asyncfail.charts import specs
 from asyncfail.charts.templates import TEMPLATES as LOADED
-from asyncfail.contract.experiment import ContractScenario
-from asyncfail.contract.sweep import sweep_around_boundary
 from asyncfail.lab.faults import parse_plan
 from asyncfail.lab.settings import LabSettings
 
@@ -73,17 +71,11 @@ def drawings() -> dict[str, dict[str, Any]]:
     two = simulate(
         Scenario(plan=parse_plan("1:pause-after-effect"), settings=LabSettings(workers=2))
     )
-    sweep = sweep_around_boundary(ContractScenario(retention_seconds="7.5"), radius_seconds=2)
-    off_grid = sweep_around_boundary(
-        ContractScenario(retention_seconds=100, delay_seconds=3000), radius_seconds=2
-    )
     return {
         "timeline": specs.timeline_spec(naive, step=3),
         "bare timeline": specs.time_timeline_spec(naive),
         "time timeline": specs.time_timeline_spec(expiring, step=4),
         "workers timeline": specs.time_timeline_spec(two),
-        "heatmap": specs.retention_heatmap_spec(sweep, "t"),
-        "heatmap off grid": specs.retention_heatmap_spec(off_grid, "t"),
     }
 
 

@@ -25,10 +25,10 @@ from asyncfail.readiness.report import assess
 from asyncfail.readiness.verdict import STATUS_LABELS, CheckStatus, ContractRule
 from tests.course.conftest import Lessons
 from tests.notebook_support import (
+    heatmap_drawings,
     load_notebook,
     run_lesson,
     unescape_nested,
-    vega_specs,
     visible_text,
 )
 
@@ -57,7 +57,7 @@ def test_nothing_on_the_page_gives_the_answer_before_the_guess(lessons: Lessons)
     whole = unescape_nested(page)
     assert [c.reason for c in unmet if c.reason in whole] == []
     assert STATUS_LABELS[CheckStatus.UNMET] not in whole
-    assert report.summary() not in text and vega_specs(page) == []
+    assert report.summary() not in text and heatmap_drawings(page) == []
     after = visible_text(run()[0])
     assert all(c.reason in after for c in unmet) and report.summary() in after
 
@@ -202,7 +202,7 @@ def test_duration_text_rejects_bad_input_naming_the_field(text: str) -> None:
 
 def test_the_chart_shows_the_learners_retention_once_both_durations_are_given() -> None:
     page, defs = run()
-    assert vega_specs(page) == []
+    assert heatmap_drawings(page) == []
     assert "Give both the retention and the longest replay window" in visible_text(page)
 
     page, defs = run(
@@ -211,12 +211,13 @@ def test_the_chart_shows_the_learners_retention_once_both_durations_are_given() 
         window_amount=mo.ui.text(value="2"),
         window_unit=mo.ui.dropdown(["days"], value="days"),
     )
-    (heatmap,) = vega_specs(page)
-    assert heatmap["title"] == "Your retention and replay window"
+    (heatmap,) = heatmap_drawings(page)
+    assert 'aria-label="Your retention and replay window"' in heatmap
     probe = defs["report"].check(RecommendationId.RETENTION_COVERS_REPLAY).probes[0]
-    (current,) = heatmap["datasets"]["current"]
-    assert (current["retention_seconds"], current["delay_seconds"]) == (86_400, 172_800)
-    assert current["finding_label"].endswith(probe.result.finding.value)
+    # The ring: a replay as late as the window, against the retention, with its own finding.
+    (ring,) = re.findall(r"<circle [^>]*>", heatmap)
+    assert 'data-retention-ms="86400000"' in ring and 'data-delay-ms="172800000"' in ring
+    assert f'data-finding="{probe.result.finding.value}"' in ring
 
 
 @pytest.mark.parametrize(
