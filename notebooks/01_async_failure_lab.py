@@ -106,25 +106,29 @@ def _(Fault, SEED_FAULT, mo, snapshot):
 
 
 @app.cell
-def _(Fault, describe_fault, fault, mo):
-    mo.md(f"{fault}\n\n**{fault.value}**: {describe_fault(Fault(fault.value))}")
-    return
-
-
-@app.cell
-def _(Fault, Scenario, fault, simulate_each_mode):
+def fault_runs(Fault, Scenario, describe_fault, fault, mo, page, simulate_each_mode, snapshot):
+    # What a fault's change always makes again, made in one cell (each cell a change re-runs
+    # costs the WebAssembly page 15-30 ms): the fault's description, its runs under both
+    # runtimes, the slider that steps through their traces, and the prediction, asked afresh
+    # for each fault.
     results = simulate_each_mode(Scenario(fault=Fault(fault.value)))
-    return (results,)
-
-
-@app.cell
-def _(fault, mo, page):
+    _longest = max(len(r.events) for r in results.values())
+    step = mo.ui.slider(
+        start=1,
+        stop=_longest,
+        step=1,
+        value=_longest,
+        show_value=True,
+        label="Step through the traces (arrow keys move one event)",
+        disabled=snapshot,
+    )
     prediction = page.prediction_form(
         mo,
         f"**Predict first.** Under **{fault.value}**, how many debits reach the ledger? "
         "Naive runtime: {naive} Durable runtime: {durable}",
     )
-    return (prediction,)
+    mo.md(f"{fault}\n\n**{fault.value}**: {describe_fault(Fault(fault.value))}")
+    return prediction, results, step
 
 
 @app.cell
@@ -156,21 +160,6 @@ def counts_panel(mo, page, prediction, results, revealed):
         figures=True,
     )
     return
-
-
-@app.cell
-def _(mo, results, snapshot):
-    _longest = max(len(r.events) for r in results.values())
-    step = mo.ui.slider(
-        start=1,
-        stop=_longest,
-        step=1,
-        value=_longest,
-        show_value=True,
-        label="Step through the traces (arrow keys move one event)",
-        disabled=snapshot,
-    )
-    return (step,)
 
 
 @app.cell

@@ -19,7 +19,7 @@ def _():
 @app.cell
 def _():
     from asyncfail.charts.heatmap import overview_axis
-    from asyncfail.charts.specs import retention_heatmap_spec
+    from asyncfail.charts.heatmap_drawing import heatmap_drawing
     from asyncfail.charts.tables import heatmap_table
     from asyncfail.contract.experiment import evaluate
     from asyncfail.contract.requests import SECOND_WORDS
@@ -56,13 +56,13 @@ def _():
         SCOPE_WORDS,
         SECOND_WORDS,
         evaluate,
+        heatmap_drawing,
         heatmap_table,
         lesson,
         lesson03,
         md_text,
         overview_axis,
         page,
-        retention_heatmap_spec,
         sweep_around_boundary,
         sweep_retention,
     )
@@ -96,10 +96,7 @@ def recall_question(Question):
         ),
         options=(
             "The operation key changed between deliveries.",
-            (
-                "The record had expired, so the lookup found nothing and the runtime "
-                "called again."
-            ),
+            ("The record had expired, so the lookup found nothing and the runtime called again."),
             "The lookup service was down.",
         ),
         answer="The record had expired, so the lookup found nothing and the runtime called again.",
@@ -151,112 +148,23 @@ def _(ContractProfile, lesson03, mo, snapshot):
 
 
 @app.cell
-def _(ContractProfile, lesson03, profile):
-    # Every knob's control starts at what the chosen profile's system does.
-    start = lesson03.controls_for(ContractProfile(profile.value))
-    return (start,)
-
-
-@app.cell
-def _(SCOPE_WORDS, mo, snapshot, start):
-    scope = mo.ui.radio(
-        options={text: scope.value for scope, text in SCOPE_WORDS.items()},
-        value=SCOPE_WORDS[start.scope],
-        label=(
-            "**Idempotency key scope**: a delivery attempt is not the identity of a business "
-            "intent."
-        ),
-        disabled=snapshot,
-    )
-    return (scope,)
-
-
-@app.cell
-def _(SECOND_WORDS, lesson03, mo, snapshot):
-    second = mo.ui.radio(
-        options={text: second.value for second, text in SECOND_WORDS.items()},
-        value=SECOND_WORDS[lesson03.DEFAULTS.second],
-        label="**Second request**: fictional requests only.",
-        disabled=snapshot,
-    )
-    return (second,)
-
-
-@app.cell
-def _(POLICY_WORDS, mo, snapshot, start):
-    policy = mo.ui.radio(
-        options={text: policy.value for policy, text in POLICY_WORDS.items()},
-        value=POLICY_WORDS[start.policy],
-        label="**Retained payload conflict policy**: does the receiver compare fingerprints?",
-        disabled=snapshot,
-    )
-    return (policy,)
-
-
-@app.cell
-def _(MAX_DURATION_TEXT, lesson03, mo, snapshot, start):
-    retention = mo.ui.text(
-        value=lesson03.seconds_text(start),
-        placeholder="seconds, e.g. 3600 or 0.5",
-        max_length=MAX_DURATION_TEXT,
-        label="**Idempotency retention (seconds)**: only the record expires, never the effect",
-        disabled=snapshot,
-    )
-    return (retention,)
-
-
-@app.cell
-def _(MAX_DURATION_TEXT, lesson03, mo, snapshot):
-    delay = mo.ui.text(
-        value=lesson03.DELAY_TEXT,
-        placeholder="seconds, e.g. 3600 or 0.5",
-        max_length=MAX_DURATION_TEXT,
-        label="**Second request after (seconds)**",
-        disabled=snapshot,
-    )
-    return (delay,)
-
-
-@app.cell
-def _(BOUNDARY_WORDS, mo, snapshot, start):
-    boundary = mo.ui.radio(
-        options={text: b.value for b, text in BOUNDARY_WORDS.items()},
-        value=BOUNDARY_WORDS[start.boundary],
-        label=("**Boundary convention**: at exactly the retention boundary, is the record there?"),
-        disabled=snapshot,
-    )
-    return (boundary,)
-
-
-@app.cell
-def _(boundary, delay, mo, policy, profile, retention, scope, second):
-    # One control first, the profile the guess is about; the knobs it sets wait, folded, for a
-    # learner who wants to change one.
-    mo.vstack(
-        [
-            profile,
-            mo.accordion(
-                {
-                    "**More settings**: the second request, the key scope, the fingerprint "
-                    "policy, the boundary convention and the durations": mo.vstack(
-                        [
-                            mo.hstack([second, scope], widths="equal", align="start"),
-                            mo.hstack([policy, boundary], widths="equal", align="start"),
-                            mo.hstack([retention, delay], widths="equal", align="start"),
-                        ]
-                    )
-                }
-            ),
-        ]
-    )
-    return
-
-
-@app.cell
-def _(mo, page, profile):
-    # Built from the profile only: the guess is about the system a learner chose; changing a
-    # knob afterwards updates the result without asking again.
-    _ = profile.value
+def knobs(
+    BOUNDARY_WORDS,
+    ContractProfile,
+    MAX_DURATION_TEXT,
+    POLICY_WORDS,
+    SCOPE_WORDS,
+    lesson03,
+    mo,
+    page,
+    profile,
+    snapshot,
+):
+    # What a profile's change always makes again, made in one cell (each cell a change re-runs
+    # costs the WebAssembly page 15-30 ms): every knob the profile sets, starting at what its
+    # system does, with the fold that shows them; and the prediction, asked afresh for the
+    # system the learner chose (changing a knob afterwards updates the result without asking
+    # again).
     outcome_words = {
         "reused": "It reuses the first result: no second debit.",
         "conflict": "It refuses request 2 as a conflict: no second debit.",
@@ -267,7 +175,81 @@ def _(mo, page, profile):
         "**Predict first.** With these settings, what does the receiver do with request 2?",
         list(outcome_words.values()),
     )
-    return outcome_words, prediction
+    _start = lesson03.controls_for(ContractProfile(profile.value))
+    scope = mo.ui.radio(
+        options={text: scope.value for scope, text in SCOPE_WORDS.items()},
+        value=SCOPE_WORDS[_start.scope],
+        label=(
+            "**Idempotency key scope**: a delivery attempt is not the identity of a business "
+            "intent."
+        ),
+        disabled=snapshot,
+    )
+    policy = mo.ui.radio(
+        options={text: policy.value for policy, text in POLICY_WORDS.items()},
+        value=POLICY_WORDS[_start.policy],
+        label="**Retained payload conflict policy**: does the receiver compare fingerprints?",
+        disabled=snapshot,
+    )
+    boundary = mo.ui.radio(
+        options={text: b.value for b, text in BOUNDARY_WORDS.items()},
+        value=BOUNDARY_WORDS[_start.boundary],
+        label=("**Boundary convention**: at exactly the retention boundary, is the record there?"),
+        disabled=snapshot,
+    )
+    retention = mo.ui.text(
+        value=lesson03.seconds_text(_start),
+        placeholder="seconds, e.g. 3600 or 0.5",
+        max_length=MAX_DURATION_TEXT,
+        label="**Idempotency retention (seconds)**: only the record expires, never the effect",
+        disabled=snapshot,
+    )
+    # One control first, the profile the guess is about; the knobs it sets wait, folded, for a
+    # learner who wants to change one.
+    mo.vstack(
+        [
+            profile,
+            mo.accordion(
+                {
+                    "**More settings**: the key scope, the fingerprint policy, the boundary "
+                    "convention and the retention, as the profile sets them": mo.vstack(
+                        [
+                            mo.hstack([scope, policy], widths="equal", align="start"),
+                            mo.hstack([boundary, retention], widths="equal", align="start"),
+                        ]
+                    )
+                }
+            ),
+        ]
+    )
+    return boundary, outcome_words, policy, prediction, retention, scope
+
+
+@app.cell
+def second_request(MAX_DURATION_TEXT, SECOND_WORDS, lesson03, mo, snapshot):
+    # The second request is the experiment's, not the profile's: it keeps its values when the
+    # profile changes, so it has its own cell and its own fold.
+    second = mo.ui.radio(
+        options={text: second.value for second, text in SECOND_WORDS.items()},
+        value=SECOND_WORDS[lesson03.DEFAULTS.second],
+        label="**Second request**: fictional requests only.",
+        disabled=snapshot,
+    )
+    delay = mo.ui.text(
+        value=lesson03.DELAY_TEXT,
+        placeholder="seconds, e.g. 3600 or 0.5",
+        max_length=MAX_DURATION_TEXT,
+        label="**Second request after (seconds)**",
+        disabled=snapshot,
+    )
+    mo.accordion(
+        {
+            "**The second request**: which request arrives, and how long after the first": (
+                mo.hstack([second, delay], widths="equal", align="start")
+            )
+        }
+    )
+    return delay, second
 
 
 @app.cell
@@ -287,16 +269,34 @@ def _(mo, page, prediction, skip_prediction, snapshot):
 
 @app.cell
 def _(
+    DISPOSITION_LABEL,
+    EFFECTS_LABEL,
+    ONE_INTENT_LABEL,
+    PROFILE_NAMES,
+    RECORD_LABEL,
     boundary,
     delay,
     evaluate,
+    heatmap_drawing,
+    heatmap_table,
     lesson03,
+    md_text,
+    mo,
+    outcome_words,
+    overview_axis,
+    page,
     policy,
+    prediction,
     profile,
     retention,
+    revealed,
     scope,
     second,
+    sweep_around_boundary,
+    sweep_retention,
 ):
+    # The experiment, its result and its heatmaps in one cell: a change of any control re-runs
+    # this cell alone below the guess, so the page answers sooner.
     scenario, input_errors = lesson03.scenario_from_controls(
         {
             "profile": profile.value,
@@ -309,26 +309,6 @@ def _(
         delay.value,
     )
     result = evaluate(scenario)
-    return input_errors, result, scenario
-
-
-@app.cell
-def _(
-    DISPOSITION_LABEL,
-    EFFECTS_LABEL,
-    ONE_INTENT_LABEL,
-    PROFILE_NAMES,
-    RECORD_LABEL,
-    input_errors,
-    lesson03,
-    md_text,
-    mo,
-    outcome_words,
-    page,
-    prediction,
-    result,
-    revealed,
-):
     _notes = [page.errors(mo, input_errors, lead="**Not read; the profile's value is used.**")]
     if result.departures:
         _title = f"**Not what {PROFILE_NAMES[result.scenario.profile]} does:**"
@@ -338,17 +318,30 @@ def _(
                 kind="info",
             )
         )
-    _judged = (
-        [page.choice_callout(mo, prediction.value, outcome_words[result.disposition.value])]
-        if prediction.value is not None
-        else []
-    )
-    _waiting = mo.callout(
-        mo.md("Commit your prediction, or switch on *skip predicting*, to see the result."),
-        kind="neutral",
-    )
-    mo.vstack([*_notes, _waiting]) if not revealed else mo.vstack(
-        [
+    if not revealed:
+        _shown = [
+            *_notes,
+            mo.callout(
+                mo.md("Commit your prediction, or switch on *skip predicting*, to see the result."),
+                kind="neutral",
+            ),
+        ]
+    else:
+        _judged = (
+            [page.choice_callout(mo, prediction.value, outcome_words[result.disposition.value])]
+            if prediction.value is not None
+            else []
+        )
+        # Every cell of the heatmaps is a result, the predicted one included: after the guess.
+        _axis = overview_axis(scenario)
+        _sweeps = (
+            (sweep_retention(scenario, _axis, _axis), "Overview"),
+            (
+                sweep_around_boundary(scenario, radius_seconds=lesson03.ZOOM_RADIUS_SECONDS),
+                "Zoom: the seconds around the boundary",
+            ),
+        )
+        _shown = [
             *_notes,
             *_judged,
             mo.callout(
@@ -375,31 +368,6 @@ def _(
             ),
             mo.md(f"*{result.boundary_rule}*"),
             mo.md(lesson03.requests_table(result)),
-        ]
-    )
-    return
-
-
-@app.cell
-def _(
-    heatmap_table,
-    lesson03,
-    mo,
-    overview_axis,
-    page,
-    retention_heatmap_spec,
-    revealed,
-    scenario,
-    sweep_around_boundary,
-    sweep_retention,
-):
-    # Every cell of the heatmaps is a result, the predicted one included: after the guess.
-    mo.stop(not revealed)
-    _axis = overview_axis(scenario)
-    overview = sweep_retention(scenario, _axis, _axis)
-    zoom = sweep_around_boundary(scenario, radius_seconds=lesson03.ZOOM_RADIUS_SECONDS)
-    mo.vstack(
-        [
             mo.md(
                 "## The retention boundary\n\n"
                 "Every cell is the same experiment with another retention and delay; the dashed "
@@ -410,24 +378,21 @@ def _(
             mo.hstack(
                 [
                     # A heatmap's table is made when its fold opens: a change redraws the
-                    # charts, not two tables nobody opened.
+                    # drawings, not two tables nobody opened.
                     page.chart(
                         mo,
-                        retention_heatmap_spec(sweep, title),
+                        heatmap_drawing(sweep, title),
                         lambda sweep=sweep: heatmap_table(sweep),
                     )
-                    for sweep, title in (
-                        (overview, "Overview"),
-                        (zoom, "Zoom: the seconds around the boundary"),
-                    )
+                    for sweep, title in _sweeps
                 ],
                 widths="equal",
                 gap=2,
                 align="start",
             ),
         ]
-    )
-    return
+    mo.vstack(_shown)
+    return input_errors, result, scenario
 
 
 @app.cell(hide_code=True)

@@ -10,6 +10,7 @@ attributes (a callout's ``data-html``), so markup hidden one level down is found
 import ast
 import json
 from collections.abc import Callable, Iterator
+from functools import cache
 from html.parser import HTMLParser
 from types import SimpleNamespace
 
@@ -25,7 +26,7 @@ from asyncfail.lab.scenario import Scenario
 from asyncfail.readiness.design import MAX_TEXT
 from asyncfail.risk.inputs import MAX_NUMBER_TEXT
 from tests.course.conftest import Lessons
-from tests.notebook_support import NOTEBOOKS, run_lesson
+from tests.notebook_support import NOTEBOOKS, load_notebook, run_lesson
 
 PAYLOADS = (
     "<img src=x onerror=alert(1)>",
@@ -158,8 +159,18 @@ def _lesson02(text: Text) -> dict[str, object]:
     }
 
 
+@cache
+def _lesson03_made() -> dict[str, object]:
+    # The retention and the delay are made in cells with other controls (the knobs and the
+    # prediction, the second request), which are substituted with them: as the lesson makes
+    # them.
+    _, made = run_lesson(load_notebook("03_idempotency_contract"))
+    together = ("scope", "policy", "boundary", "prediction", "outcome_words", "second")
+    return {name: made[name] for name in together}
+
+
 def _lesson03(text: Text) -> dict[str, object]:
-    return {
+    return _lesson03_made() | {
         "retention": mo.ui.text(value=text("retention")),
         "delay": mo.ui.text(value=text("delay")),
     }

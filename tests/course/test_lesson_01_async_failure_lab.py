@@ -26,6 +26,7 @@ from tests.cli_support import ROOT
 from tests.course.conftest import Lessons
 from tests.notebook_support import (
     RUNTIMES,
+    cells_rerun_by,
     load_notebook,
     run_lesson,
     sequence_drawings,
@@ -38,7 +39,16 @@ STEM = "01_async_failure_lab"
 nb = load_notebook(STEM)
 
 
+# What the lesson makes together in one cell (`fault_runs`), which is substituted together.
+FAULT_RUNS = ("prediction", "results", "step")
+
+
 def run(**controls: object) -> tuple[str, dict[str, Any]]:
+    """The lesson with ``controls`` substituted; one of ``FAULT_RUNS`` may be given alone, the
+    others then come as the lesson makes them for the fault given (or the default)."""
+    if set(FAULT_RUNS) & set(controls) and not set(FAULT_RUNS) <= set(controls):
+        _, made = run_lesson(nb, **{k: v for k, v in controls.items() if k == "fault"})
+        controls = {name: made[name] for name in FAULT_RUNS} | controls
     return run_lesson(nb, **controls)
 
 
@@ -369,3 +379,15 @@ def test_each_page_of_the_recorded_table_is_one_fault(lessons: Lessons) -> None:
     assert re.search(
         rf"data-page-size='{size}'", unescape_nested(lessons.run(STEM, snapshot=True)[0])
     )
+
+
+def test_a_fault_re_runs_its_runs_in_one_cell_and_a_step_one_cell() -> None:
+    # Each cell a change re-runs costs marimo's machinery 15-30 ms in the WebAssembly page
+    # (exports/README.md): what a fault always makes again (its description, runs, step slider
+    # and prediction) is one cell; the rest shows the guess's outcome or the counts.
+    rerun = cells_rerun_by(nb, "fault")
+    assert len(rerun) == 8, rerun
+    (made,) = [code for code in rerun if "simulate_each_mode(" in code]
+    assert "mo.ui.slider(" in made and "page.prediction_form(" in made
+    (stepped,) = cells_rerun_by(nb, "step")
+    assert "sequence_view(" in stepped

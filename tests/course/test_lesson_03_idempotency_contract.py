@@ -1,6 +1,7 @@
 """Lesson 3, "Stress the idempotency contract": it runs headless with its defaults and with
 substituted controls, and an unreadable input is one inline line."""
 
+import re
 from decimal import Decimal
 from types import SimpleNamespace
 from typing import Any
@@ -8,7 +9,8 @@ from typing import Any
 import marimo as mo
 import pytest
 
-from asyncfail.charts.heatmap import heatmap_cells, overview_axis
+from asyncfail.charts.heatmap import overview_axis
+from asyncfail.charts.heatmap_drawing import heatmap_drawing
 from asyncfail.contract.experiment import ContractScenario, evaluate
 from asyncfail.contract.rules import Disposition
 from asyncfail.contract.sweep import sweep_around_boundary, sweep_retention
@@ -16,6 +18,8 @@ from asyncfail.ground.quiz import Question
 from tests.course.conftest import Lessons
 from tests.notebook_support import (
     NOTEBOOKS,
+    cells_rerun_by,
+    heatmap_drawings,
     load_notebook,
     run_lesson,
     stats,
@@ -31,8 +35,21 @@ nb = load_notebook(STEM)
 SKIP = mo.ui.switch(value=True)
 
 
+# Controls made together in one cell of the lesson, which are substituted together.
+KNOBS = ("scope", "policy", "boundary", "retention")
+PROFILE_MADE = (*KNOBS, "prediction", "outcome_words")
+SECOND_REQUEST = ("second", "delay")
+
+
 def run(**controls: object) -> tuple[str, dict[str, Any]]:
-    """The lesson with ``controls`` substituted, predicting skipped unless they say."""
+    """The lesson with ``controls`` substituted, predicting skipped unless they say. A control
+    made in one cell with others comes with them as the lesson makes them (the knobs as the
+    profile given, or the default, sets them), so one may be substituted alone."""
+    for together in (PROFILE_MADE, SECOND_REQUEST):
+        if set(together) & set(controls) and not set(together) <= set(controls):
+            profile = {"profile": controls["profile"]} if "profile" in controls else {}
+            _, made = run_lesson(nb, **profile)
+            controls = {name: made[name] for name in together} | controls
     return run_lesson(nb, **({"skip_prediction": SKIP} | controls))
 
 
@@ -45,9 +62,9 @@ def test_nothing_on_the_page_gives_the_answer_before_the_guess(lessons: Lessons)
     assert "Predict first." in text and "what does the receiver do with request 2?" in text
     assert result.finding.value not in unescape_nested(page)
     assert result.boundary_rule not in unescape_nested(page)
-    assert stats(page) == [] and vega_specs(page) == []
+    assert stats(page) == [] and heatmap_drawings(page) == [] and vega_specs(page) == []
     after, _ = run()
-    assert result.finding.value in visible_text(after) and len(vega_specs(after)) == 2
+    assert result.finding.value in visible_text(after) and len(heatmap_drawings(after)) == 2
 
 
 @pytest.mark.parametrize(
@@ -149,13 +166,18 @@ def test_substituted_controls_show_the_librarys_result_and_heatmaps(
         assert row.receiver_key in text and row.fingerprint_tuple in text
     if expected.rejection is not None:
         assert expected.rejection.error in text
-    overview, zoom = vega_specs(page)
     axis = overview_axis(scenario)
-    assert overview["datasets"]["cells"] == heatmap_cells(sweep_retention(scenario, axis, axis))
-    assert zoom["datasets"]["cells"] == heatmap_cells(sweep_around_boundary(scenario, 5))
-    assert Decimal(str(overview["datasets"]["current"][0]["delay_seconds"])) == Decimal(
-        case["delay"]
-    )
+    assert heatmap_drawings(page) == [
+        unescape_nested(heatmap_drawing(sweep_retention(scenario, axis, axis), "Overview").svg),
+        unescape_nested(
+            heatmap_drawing(
+                sweep_around_boundary(scenario, 5), "Zoom: the seconds around the boundary"
+            ).svg
+        ),
+    ]
+    # The ring sits at the learner's own delay, read exactly.
+    ring = re.search(r'<circle [^>]*data-delay-ms="(\d+)"', heatmap_drawings(page)[0])
+    assert ring is not None and Decimal(ring[1]) / 1000 == Decimal(case["delay"])
 
 
 def test_check_question_matches_the_model(lessons: Lessons) -> None:
@@ -222,3 +244,16 @@ def test_no_record_is_ever_called_absent(lessons: Lessons) -> None:
     source = (NOTEBOOKS / f"{STEM}.py").read_text(encoding="utf-8")
     assert "never stored" in source and "absent" not in source.lower()
     assert "absent" not in lessons.run(STEM)[1]["question"].explanation.lower()
+
+
+def test_a_change_re_runs_few_cells_so_the_page_answers_soon() -> None:
+    # Each cell a change re-runs costs marimo's machinery 15-30 ms in the WebAssembly page
+    # (exports/README.md): the profile re-makes its knobs in one cell and asks again; a knob,
+    # the second request or its delay re-runs the experiment's one cell.
+    rerun = cells_rerun_by(nb, "profile")
+    assert len(rerun) == 4, rerun
+    (made,) = [code for code in rerun if "mo.ui.radio(" in code]
+    assert "page.choice_form(" in made, "the knobs and the prediction, asked again, in one cell"
+    for control in (*KNOBS, *SECOND_REQUEST):
+        (only,) = cells_rerun_by(nb, control)
+        assert "evaluate(scenario)" in only and "heatmap_drawing(" in only, control
