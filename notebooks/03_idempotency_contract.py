@@ -148,6 +148,29 @@ def _(ContractProfile, lesson03, mo, snapshot):
 
 
 @app.cell
+def second_request(MAX_DURATION_TEXT, SECOND_WORDS, lesson03, mo, snapshot):
+    # The second request is the experiment's, not the profile's: it keeps its values when the
+    # profile changes, so it is made here, not with the knobs. The knobs' fold shows it as
+    # `second_request_row`, a layout and not the controls themselves, so changing one does not
+    # make the knobs again.
+    second = mo.ui.radio(
+        options={text: second.value for second, text in SECOND_WORDS.items()},
+        value=SECOND_WORDS[lesson03.DEFAULTS.second],
+        label="**Second request**: fictional requests only.",
+        disabled=snapshot,
+    )
+    delay = mo.ui.text(
+        value=lesson03.DELAY_TEXT,
+        placeholder="seconds, e.g. 3600 or 0.5",
+        max_length=MAX_DURATION_TEXT,
+        label="**Second request after (seconds)**",
+        disabled=snapshot,
+    )
+    second_request_row = mo.hstack([second, delay], widths="equal", align="start")
+    return delay, second, second_request_row
+
+
+@app.cell
 def knobs(
     BOUNDARY_WORDS,
     ContractProfile,
@@ -158,6 +181,7 @@ def knobs(
     mo,
     page,
     profile,
+    second_request_row,
     snapshot,
 ):
     # What a profile's change always makes again, made in one cell (each cell a change re-runs
@@ -211,9 +235,10 @@ def knobs(
             profile,
             mo.accordion(
                 {
-                    "**More settings**: the key scope, the fingerprint policy, the boundary "
-                    "convention and the retention, as the profile sets them": mo.vstack(
+                    "**More settings**: the second request, the key scope, the fingerprint "
+                    "policy, the boundary convention and the durations": mo.vstack(
                         [
+                            second_request_row,
                             mo.hstack([scope, policy], widths="equal", align="start"),
                             mo.hstack([boundary, retention], widths="equal", align="start"),
                         ]
@@ -223,33 +248,6 @@ def knobs(
         ]
     )
     return boundary, outcome_words, policy, prediction, retention, scope
-
-
-@app.cell
-def second_request(MAX_DURATION_TEXT, SECOND_WORDS, lesson03, mo, snapshot):
-    # The second request is the experiment's, not the profile's: it keeps its values when the
-    # profile changes, so it has its own cell and its own fold.
-    second = mo.ui.radio(
-        options={text: second.value for second, text in SECOND_WORDS.items()},
-        value=SECOND_WORDS[lesson03.DEFAULTS.second],
-        label="**Second request**: fictional requests only.",
-        disabled=snapshot,
-    )
-    delay = mo.ui.text(
-        value=lesson03.DELAY_TEXT,
-        placeholder="seconds, e.g. 3600 or 0.5",
-        max_length=MAX_DURATION_TEXT,
-        label="**Second request after (seconds)**",
-        disabled=snapshot,
-    )
-    mo.accordion(
-        {
-            "**The second request**: which request arrives, and how long after the first": (
-                mo.hstack([second, delay], widths="equal", align="start")
-            )
-        }
-    )
-    return delay, second
 
 
 @app.cell

@@ -156,6 +156,7 @@ def _lesson02(text: Text) -> dict[str, object]:
         "retention": mo.ui.text(value=text("retention")),
         "delay": mo.ui.text(value=text("delay")),
         "plan": mo.ui.text(value=text("plan")),
+        "prediction": course_page.prediction_form(mo, "Naive: {naive} Durable: {durable}"),
     }
 
 
@@ -170,9 +171,11 @@ def _lesson03_made() -> dict[str, object]:
 
 
 def _lesson03(text: Text) -> dict[str, object]:
+    delay = mo.ui.text(value=text("delay"))
     return _lesson03_made() | {
         "retention": mo.ui.text(value=text("retention")),
-        "delay": mo.ui.text(value=text("delay")),
+        "delay": delay,
+        "second_request_row": mo.hstack([_lesson03_made()["second"], delay]),
     }
 
 
