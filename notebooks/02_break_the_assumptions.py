@@ -94,8 +94,7 @@ def recall_question(Question):
             "An attempt is a debit that failed; an effect is one that succeeded.",
         ),
         answer=(
-            "An attempt is the operation reaching a worker; an effect is the ledger being"
-            " debited."
+            "An attempt is the operation reaching a worker; an effect is the ledger being debited."
         ),
         explanation=(
             "The model keeps the two counts apart: under `crash-after-effect` both "
@@ -171,10 +170,19 @@ def _(
     controls,
     lesson02,
     mo,
+    page,
     snapshot,
     start,
 ):
-    # Rebuilt when the starting point changes: every control starts at that point's value.
+    # What a new starting point always makes again, made in one cell (each cell a change
+    # re-runs costs the WebAssembly page 15-30 ms): every control, starting at that point's
+    # value, and the prediction, asked afresh for the run a learner chose to break (changing a
+    # setting afterwards updates the runs without asking again).
+    prediction = page.prediction_form(
+        mo,
+        "**Predict first.** With these settings, how many debits reach the ledger? "
+        "Naive runtime: {naive} Durable runtime: {durable}",
+    )
     _scenario = lesson02.start_options()[start.value]
     _choices = lesson02.choices_of(_scenario)
 
@@ -235,7 +243,7 @@ def _(
         full_width=True,
         disabled=snapshot,
     )
-    return choices, delay, deliveries, plan, retention
+    return choices, delay, deliveries, plan, prediction, retention
 
 
 @app.cell
@@ -330,19 +338,6 @@ def _(
 
 
 @app.cell
-def _(mo, page, start):
-    # Built from the starting point only: the guess is about the run a learner chose to break;
-    # changing a setting afterwards updates the runs without asking again.
-    _ = start.value
-    prediction = page.prediction_form(
-        mo,
-        "**Predict first.** With these settings, how many debits reach the ledger? "
-        "Naive runtime: {naive} Durable runtime: {durable}",
-    )
-    return (prediction,)
-
-
-@app.cell
 def _(mo, page, snapshot):
     skip_prediction = page.skip_switch(
         mo, "Skip predicting: show the runs as the settings change", snapshot
@@ -358,24 +353,13 @@ def _(mo, page, prediction, skip_prediction, snapshot):
 
 
 @app.cell
-def _(Mode, lesson02, mo, page, prediction, results, revealed):
-    page.reveal(
-        mo,
-        revealed,
-        "Commit a guess for each runtime, or switch on *skip predicting*, to see the runs.",
-        results,
-        prediction,
-        below=[mo.md(lesson02.broken_text(results[Mode.DURABLE]))],
-    )
-    return
-
-
-@app.cell
 def _(
     Mode,
+    command_lines,
     lesson02,
     mo,
     page,
+    prediction,
     results,
     revealed,
     scenario,
@@ -383,6 +367,17 @@ def _(
     time_timeline_spec,
     timeline_table,
 ):
+    # The runs as a learner sees them after the guess (the counts, the traces, the commands)
+    # in one cell: each cell a change re-runs costs the WebAssembly page 15-30 ms.
+    _counts = page.reveal(
+        mo,
+        revealed,
+        "Commit a guess for each runtime, or switch on *skip predicting*, to see the runs.",
+        results,
+        prediction,
+        below=[mo.md(lesson02.broken_text(results[Mode.DURABLE]))],
+    )
+
     def _sequence_panel(mode):
         return page.chart(mo, *sequence_view(results[mode], width=380))
 
@@ -433,17 +428,17 @@ def _(
         )
     else:
         _view = mo.md("")
-    _view
-    return
-
-
-@app.cell(hide_code=True)
-def _(command_lines, mo, page, scenario):
-    # Made when the fold opens: a change does not highlight commands nobody opened.
-    page.fold(
-        mo,
-        "**The same runs in a terminal**",
-        lambda: mo.md(f"```sh\n{command_lines(scenario)}\n```"),
+    mo.vstack(
+        [
+            _counts,
+            _view,
+            # Made when the fold opens: a change does not highlight commands nobody opened.
+            page.fold(
+                mo,
+                "**The same runs in a terminal**",
+                lambda: mo.md(f"```sh\n{command_lines(scenario)}\n```"),
+            ),
+        ]
     )
     return
 

@@ -16,6 +16,7 @@ from asyncfail.charts.specs import time_timeline_spec
 from asyncfail.cli.main import main
 from asyncfail.course import controls as setting_controls
 from asyncfail.course import lesson02_break_the_assumptions as lesson02
+from asyncfail.course import page as course_page
 from asyncfail.ground.prose import counted
 from asyncfail.ground.quiz import Question
 from asyncfail.lab.restore import restorations
@@ -24,6 +25,7 @@ from asyncfail.lab.settings import LabSettings
 from tests.course.conftest import Lessons
 from tests.notebook_support import (
     RUNTIMES,
+    cells_rerun_by,
     load_notebook,
     run_lesson,
     sequence_drawings,
@@ -56,7 +58,8 @@ def controls(
     **choices: str,
 ) -> dict[str, object]:
     """Every control of the settings cell, as a learner would leave them: the scenario's
-    values, with the given ones changed (marimo substitutes a cell's definitions all at once)."""
+    values, with the given ones changed, and the prediction it asks (marimo substitutes a
+    cell's definitions all at once)."""
     values = lesson02.choices_of(scenario) | choices
     settings = scenario.settings
     return {
@@ -74,6 +77,7 @@ def controls(
             value=lesson02.seconds_of(settings.redelivery_delay) if delay is None else delay
         ),
         "plan": mo.ui.text(value=lesson02.plan_of(scenario) if plan is None else plan),
+        "prediction": course_page.prediction_form(mo, "Naive: {naive} Durable: {durable}"),
     }
 
 
@@ -308,3 +312,18 @@ def test_the_assumptions_table_is_run_once_and_shown_again(monkeypatch: pytest.M
     monkeypatch.setattr(lesson02, "restorations", no_run)
     assert (lesson02.assumption_table(True), lesson02.assumption_table(False)) == first
     assert "0 debits, lost" in first[0] and "0 debits, lost" not in first[1]
+
+
+def test_a_change_re_runs_few_cells_so_the_page_answers_soon() -> None:
+    # Each cell a change re-runs costs marimo's machinery 15-30 ms in the WebAssembly page
+    # (exports/README.md): a starting point makes its controls and the prediction in one cell,
+    # and the runs show in one cell (counts, traces, commands).
+    rerun = cells_rerun_by(nb, "start")
+    assert len(rerun) == 8, rerun
+    (made,) = [code for code in rerun if "mo.ui.dictionary(" in code]
+    assert "page.prediction_form(" in made
+    for control in ("choices", "deliveries", "retention", "delay", "plan"):
+        shown = [code for code in cells_rerun_by(nb, control) if "page.reveal(" in code]
+        assert len(cells_rerun_by(nb, control)) == 3, control
+        (runs,) = shown
+        assert "sequence_view(" in runs and "command_lines(" in runs, control
