@@ -96,7 +96,7 @@ def recall_question(Question):
         ),
         options=(
             "The operation key changed between deliveries.",
-            ("The record had expired, so the lookup found nothing and the runtime called again."),
+            "The record had expired, so the lookup found nothing and the runtime called again.",
             "The lookup service was down.",
         ),
         answer="The record had expired, so the lookup found nothing and the runtime called again.",
