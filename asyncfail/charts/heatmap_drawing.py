@@ -227,25 +227,32 @@ def _axes(
 ) -> list[str]:
     """The two axes: ticks and labels in ``unit`` (seconds per unit), and their titles."""
     top, bottom = rows
-    parts: list[str] = []
-    x_step = tick_step((x_range[1] - x_range[0]) / unit)
-    for value in tick_values(x_range[0] / unit, x_range[1] / unit):
-        x = px(value * unit)
-        parts.append(
-            f'<line x1="{number(x)}" y1="{number(bottom)}" x2="{number(x)}" '
-            f'y2="{number(bottom + 5)}" stroke="#888888"/>'
-            f'<text x="{number(x)}" y="{number(bottom + 16)}" text-anchor="middle">'
-            f"{text(tick_label(value, x_step, unit_name))}</text>"
+
+    def ticks(ends: tuple[float, float], draw: Callable[[float, str], str]) -> list[str]:
+        # One axis's ticks, each drawn at its value in seconds with its label.
+        step = tick_step((ends[1] - ends[0]) / unit)
+        return [
+            draw(value * unit, text(tick_label(value, step, unit_name)))
+            for value in tick_values(ends[0] / unit, ends[1] / unit)
+        ]
+
+    def x_tick(seconds: float, label: str) -> str:
+        x = number(px(seconds))
+        return (
+            f'<line x1="{x}" y1="{number(bottom)}" x2="{x}" y2="{number(bottom + 5)}" '
+            f'stroke="#888888"/><text x="{x}" y="{number(bottom + 16)}" '
+            f'text-anchor="middle">{label}</text>'
         )
-    y_step = tick_step((y_range[1] - y_range[0]) / unit)
-    for value in tick_values(y_range[0] / unit, y_range[1] / unit):
-        y = py(value * unit)
-        parts.append(
+
+    def y_tick(seconds: float, label: str) -> str:
+        y = py(seconds)
+        return (
             f'<line x1="{number(LEFT - 5)}" y1="{number(y)}" x2="{number(LEFT)}" '
-            f'y2="{number(y)}" stroke="#888888"/>'
-            f'<text x="{number(LEFT - 8)}" y="{number(y + 3.5)}" text-anchor="end">'
-            f"{text(tick_label(value, y_step, unit_name))}</text>"
+            f'y2="{number(y)}" stroke="#888888"/><text x="{number(LEFT - 8)}" '
+            f'y="{number(y + 3.5)}" text-anchor="end">{label}</text>'
         )
+
+    parts = ticks(x_range, x_tick) + ticks(y_range, y_tick)
     middle = (top + bottom) / 2
     parts.append(
         f'<text x="{number((LEFT + px(x_range[1])) / 2)}" y="{number(bottom + 32)}" '
