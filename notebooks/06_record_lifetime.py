@@ -252,7 +252,20 @@ def _(fitted_question, mo, revealed, tallied):
 
 
 @app.cell
-def _(asked, lesson06, mo, page, prediction, report_of, risk_curve_spec, tally, target):
+def _(
+    asked,
+    command_line,
+    lesson06,
+    mo,
+    page,
+    prediction,
+    report_of,
+    risk_curve_spec,
+    tally,
+    target,
+):
+    # The report and its command in one cell: a target's change re-runs this cell alone (each
+    # cell a change re-runs costs the WebAssembly page 15-30 ms).
     inputs, _cut = lesson06.fitted(lesson06.aimed(asked, target.value))
     run = None if tally is None else report_of(inputs, tally)
     _parts = [] if _cut is None else [mo.callout(mo.md(_cut), kind="info")]
@@ -283,6 +296,9 @@ def _(asked, lesson06, mo, page, prediction, report_of, risk_curve_spec, tally, 
                 kind="neutral",
             )
         )
+    _parts.append(
+        mo.md(f"## The same estimate in a terminal\n\n```sh\n{command_line(inputs)}\n```")
+    )
     mo.vstack(_parts)
     return inputs, run
 
@@ -304,12 +320,6 @@ def _(fitted_question, lesson06, mo, page, replay_histogram_spec, tally):
     else:
         _view = mo.md("")
     _view
-    return
-
-
-@app.cell(hide_code=True)
-def _(command_line, inputs, mo):
-    mo.md(f"## The same estimate in a terminal\n\n```sh\n{command_line(inputs)}\n```")
     return
 
 
