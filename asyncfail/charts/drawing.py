@@ -22,6 +22,12 @@ FONT: Final = "sans-serif"
 CHAR_WIDTH: Final = 0.52
 """A character's width as a share of its font size, on average: what wraps a title."""
 
+TITLE_SIZE: Final = 13
+"""A drawing's title's font size in pixels (bold; it wraps between words to the width)."""
+
+TITLE_LINE: Final = 17
+"""Pixels from one line of a wrapped title to the next."""
+
 
 class Drawing(BaseModel):
     """A chart as SVG text, with its title and its one-sentence text description; marimo shows
@@ -62,6 +68,17 @@ def wrapped(words: str, size: float, width: float) -> list[str]:
         else:
             lines.append(word)
     return lines or [""]
+
+
+def title_lines(title: str, width: float) -> tuple[list[str], int]:
+    """A drawing's title at its top left, bold, wrapped to ``width`` (``wrapped``): its SVG
+    text elements, one per line, and how many lines it takes."""
+    lines = wrapped(title, TITLE_SIZE, width)
+    return [
+        f'<text x="0.0" y="{number(TITLE_SIZE + index * TITLE_LINE)}" font-size="{TITLE_SIZE}" '
+        f'font-weight="bold">{text(line)}</text>'
+        for index, line in enumerate(lines)
+    ], len(lines)
 
 
 SHAPES: Final[dict[str, tuple[tuple[float, float], ...]]] = {

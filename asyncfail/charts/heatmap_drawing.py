@@ -19,7 +19,7 @@ import math
 from collections.abc import Callable
 from typing import Final
 
-from asyncfail.charts.drawing import FONT, Drawing, number, text, wrapped
+from asyncfail.charts.drawing import FONT, TITLE_LINE, Drawing, number, text, title_lines, wrapped
 from asyncfail.charts.heatmap import cell_edges, describe_heatmap, findings_present
 from asyncfail.charts.look import FINDING_COLOURS, finding_label
 from asyncfail.contract.experiment import evaluate
@@ -27,12 +27,6 @@ from asyncfail.contract.rules import CORRECT_FINDINGS, Finding
 from asyncfail.contract.sweep import RetentionSweep
 from asyncfail.ground.durations import Duration, human, human_unit
 from asyncfail.ground.prose import counted
-
-TITLE_SIZE: Final = 13
-"""The title's font size in pixels (bold; it wraps between words to the drawing's width)."""
-
-TITLE_LINE: Final = 17
-"""Pixels from one line of a wrapped title (or legend label) to the next."""
 
 LEFT: Final = 64
 """Pixels left of the grid: the delay axis's labels and its title."""
@@ -102,8 +96,8 @@ def heatmap_drawing(sweep: RetentionSweep, title: str, width: int = 360) -> Draw
     span = max(sweep.retentions[-1].millis - sweep.retentions[0].millis, 1)
     unit_name, unit = human_unit(Duration(span))
 
-    title_lines = wrapped(title, TITLE_SIZE, width)
-    top = len(title_lines) * TITLE_LINE + 10
+    parts, lines = title_lines(title, width)
+    top = lines * TITLE_LINE + 10
     size = width - LEFT - RIGHT
     bottom = top + size
 
@@ -113,11 +107,6 @@ def heatmap_drawing(sweep: RetentionSweep, title: str, width: int = 360) -> Draw
     def py(seconds: float) -> float:
         return bottom - (seconds - y_min) / (y_max - y_min) * size
 
-    parts = [
-        f'<text x="0.0" y="{number(TITLE_SIZE + index * TITLE_LINE)}" font-size="{TITLE_SIZE}" '
-        f'font-weight="bold">{text(line)}</text>'
-        for index, line in enumerate(title_lines)
-    ]
     # The cells: one rectangle per run of equal outcomes up a column. What every column
     # shares (each delay's edges, cross and text) is written once, not once per cell.
     delays = len(sweep.delays)

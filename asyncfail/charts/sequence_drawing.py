@@ -16,13 +16,14 @@ from typing import Final
 
 from asyncfail.charts.drawing import (
     FONT,
+    TITLE_LINE,
     Drawing,
     legend,
     marker_symbol,
     number,
     symbol,
     text,
-    wrapped,
+    title_lines,
 )
 from asyncfail.charts.lanes import lanes_of
 from asyncfail.charts.look import ROW_HEIGHT, sequence_title
@@ -43,12 +44,6 @@ INK: Final = "#333333"
 
 FADED: Final = 0.15
 """The opacity of a row still to come when a lesson steps through the run."""
-
-TITLE_SIZE: Final = 13
-"""The title's font size in pixels (bold; it wraps between words to the drawing's width)."""
-
-TITLE_LINE: Final = 17
-"""Pixels from one line of a wrapped title to the next."""
 
 
 def hover_text(row: SequenceRow) -> str:
@@ -145,18 +140,13 @@ def sequence_drawing(
     def at(value: float) -> float:
         return (value + 0.75) / span * width
 
-    title_lines = wrapped(title, TITLE_SIZE, width)
-    lanes_y = len(title_lines) * TITLE_LINE + 14
+    parts, lines = title_lines(title, width)
+    lanes_y = lines * TITLE_LINE + 14
     top = lanes_y + 8
     bottom = top + ROW_HEIGHT * len(rows)
     used = {r["marker"] for r in rows}
     key, key_height = legend([m for m in Marker if m.value in used], bottom + 10, width)
     height = round(bottom + 10 + key_height + 4)
-    parts = [
-        f'<text x="0.0" y="{number(TITLE_SIZE + index * TITLE_LINE)}" font-size="{TITLE_SIZE}" '
-        f'font-weight="bold">{text(line)}</text>'
-        for index, line in enumerate(title_lines)
-    ]
     for index, lane in enumerate(lanes):
         parts.append(
             f'<text x="{number(at(index))}" y="{number(lanes_y)}" font-size="12" '
