@@ -1,7 +1,8 @@
 """A retention sweep laid out as heatmap cells, with its axes and its text description.
 
-Plain data for ``asyncfail.charts.specs``: each cell carries its edges, so cells of any width
-tile the plane and the diagonal delay == retention (the exact boundary) runs through the grid.
+Plain data for ``heatmap_drawing`` and the heatmap's table (``tables.heatmap_table``): each
+value's cell has edges (``cell_edges``), so cells of any width tile the plane and the diagonal
+delay == retention (the exact boundary) runs through the grid.
 """
 
 from collections import Counter

@@ -1,7 +1,7 @@
 """How the lessons' charts look: colours, shapes and titles, fixed so a mark means the same thing
 in every chart. Read by the altair builders (when templates are generated), by the specs
-(when a Vega-Lite chart is drawn) and by the SVG drawings (``drawing``, ``sequence_drawing``),
-so none depends on another.
+(when a Vega-Lite chart is drawn) and by the SVG drawings (``drawing``, ``sequence_drawing``,
+``heatmap_drawing``), so none depends on another.
 """
 
 from typing import Final

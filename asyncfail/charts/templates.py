@@ -17,4 +17,4 @@ TEMPLATES_FILE: Final = "templates.json"
 TEMPLATES: Final[dict[str, dict[str, Any]]] = json.loads(
     files(__package__ or "asyncfail.charts").joinpath(TEMPLATES_FILE).read_text(encoding="utf-8")
 )
-"""Every chart's template by name (``timeline``, ``heatmap``, ...)."""
+"""Every Vega-Lite chart's template by name (``timeline``, ``risk_curve``, ...)."""
