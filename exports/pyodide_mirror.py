@@ -67,25 +67,44 @@ packages = ["yaml"]
 """
 
 
+# What a `slim` pin's wheel leaves out, by package: files no lesson page ever reads.
+SLIM_AWAY: dict[str, tuple[str, ...]] = {
+    # jedi's bundled stubs (typeshed, django-stubs): 5,536 of its 5,626 files, which jedi reads
+    # only to infer types for code completion, in an editor. A lesson page runs in marimo's run
+    # mode, which has no editor; marimo's kernel imports jedi all the same (for a side effect on
+    # the recursion limit), so Pyodide unpacked all of them at every start: 1.5 s of a page's
+    # 7 s of package loading, measured in Node.
+    "jedi": ("jedi/third_party/",),
+}
+
+
 @dataclass(frozen=True)
 class Pin:
     name: str
     version: str
-    kind: str  # "pure", "wasm" or "purify"
+    kind: str  # "pure", "wasm", "purify" or "slim"
 
 
 def read_pins(path: Path = PINS) -> list[Pin]:
-    """The pins, one ``name==version [wasm|purify]`` a line; a malformed line stops the build."""
+    """The pins, one ``name==version [wasm|purify|slim]`` a line; a malformed line stops the
+    build, as does a ``slim`` pin of a package ``SLIM_AWAY`` says nothing of."""
     pins = []
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         line = line.split("#", 1)[0].strip()
         if not line:
             continue
-        match = re.fullmatch(r"([A-Za-z0-9._-]+)==(\S+)(?:\s+(wasm|purify))?", line)
+        match = re.fullmatch(r"([A-Za-z0-9._-]+)==(\S+)(?:\s+(wasm|purify|slim))?", line)
         if match is None:
-            raise SystemExit(f"{shown(path)}:{number}: not `name==version [wasm|purify]`")
+            raise SystemExit(f"{shown(path)}:{number}: not `name==version [wasm|purify|slim]`")
         name, version, kind = match.groups()
-        pins.append(Pin(canonicalize_name(name), version, kind or "pure"))
+        pin = Pin(canonicalize_name(name), version, kind or "pure")
+        if pin.kind == "slim" and pin.name not in SLIM_AWAY:
+            known = ", ".join(sorted(SLIM_AWAY))
+            raise SystemExit(
+                f"{shown(path)}:{number}: `slim` needs what {pin.name} leaves out "
+                f"(SLIM_AWAY in {Path(__file__).name} knows {known})"
+            )
+        pins.append(pin)
     return pins
 
 
@@ -188,6 +207,29 @@ def purify_wheel(pin: Pin, binary: Path, out: Path) -> Path:
         return build_wheel(project, out)
 
 
+def slim_wheel(pin: Pin, wheel: Path, out: Path) -> Path:
+    """``wheel`` without the files under ``SLIM_AWAY[pin.name]``, as ``out/<its name>``.
+
+    Every other entry is copied as it is (name, date, mode, bytes), in its order, and the
+    wheel's RECORD lists exactly what is left, so the result is a valid wheel and the same
+    bytes in every build.
+    """
+    away = SLIM_AWAY[pin.name]
+    with zipfile.ZipFile(wheel) as source:
+        kept = [info for info in source.infolist() if not info.filename.startswith(away)]
+        entries = [(info, source.read(info)) for info in kept]
+    out.mkdir(parents=True, exist_ok=True)
+    slim = out / wheel.name
+    with zipfile.ZipFile(slim, "w", zipfile.ZIP_DEFLATED) as target:
+        for info, data in entries:
+            if info.filename.endswith(".dist-info/RECORD"):
+                lines = data.decode("utf-8").splitlines(keepends=True)
+                data = "".join(line for line in lines if not line.startswith(away)).encode()
+            info.compress_type = zipfile.ZIP_DEFLATED
+            target.writestr(info, data)
+    return slim
+
+
 def lock_spec(info: dict[str, Any], wheels: list[Path], mirror: Path) -> PyodideLockSpec:
     """The lock of ``wheels`` (all in ``mirror``), made by ``pyodide-lock`` from the wheels.
 
@@ -264,8 +306,8 @@ def mirror_inputs(cache: Path = CACHE, lock: Path = LOCK) -> MirrorInputs:
 def write_mirror(out: Path, inputs: MirrorInputs) -> Path:
     """Write the mirror (core files, wheels, pyodide-lock.json) into ``out``; return it.
 
-    The built wheels (pyyaml's pure wheel) and ``pyodide-lock.json`` are not pinned: they are
-    made reproducibly from the checked downloads.
+    The built wheels (pyyaml's pure wheel, the slim ones) and ``pyodide-lock.json`` are not
+    pinned: they are made reproducibly from the checked downloads.
     """
     if out.exists():
         shutil.rmtree(out)
@@ -278,6 +320,8 @@ def write_mirror(out: Path, inputs: MirrorInputs) -> Path:
             wheel = inputs.wheels[pin.name]
             if pin.kind == "purify":
                 wheel = purify_wheel(pin, wheel, Path(tmp) / pin.name)
+            elif pin.kind == "slim":
+                wheel = slim_wheel(pin, wheel, Path(tmp) / pin.name)
             wheels.append(out / wheel.name)
             shutil.copyfile(wheel, wheels[-1])
     write_lock(inputs.core, wheels, out)

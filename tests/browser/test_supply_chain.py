@@ -7,8 +7,11 @@ Each corruption is made in a copy of the download cache, never in the real one, 
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import re
 import shutil
+import subprocess
 import sys
 import zipfile
 from pathlib import Path
@@ -240,7 +243,61 @@ def test_a_malformed_pin_stops_the_build(tmp_path: Path) -> None:
     pins.write_text("# pins\npydantic==2.14.4\npydantic-core>=2.50 wasm\n", encoding="utf-8")
     with pytest.raises(SystemExit) as stop:
         read_pins(pins)
-    assert stop.value.code == f"{pins}:3: not `name==version [wasm|purify]`"
+    assert stop.value.code == f"{pins}:3: not `name==version [wasm|purify|slim]`"
+
+
+def test_a_slim_pin_needs_what_its_package_leaves_out(tmp_path: Path) -> None:
+    pins = tmp_path / "pyodide-wheels.txt"
+    pins.write_text("jedi==0.20.1 slim\npygments==2.21.0 slim\n", encoding="utf-8")
+    with pytest.raises(SystemExit) as stop:
+        read_pins(pins)
+    assert stop.value.code == (
+        f"{pins}:2: `slim` needs what pygments leaves out "
+        "(SLIM_AWAY in pyodide_mirror.py knows jedi)"
+    )
+
+
+def record_of(wheel: zipfile.ZipFile) -> dict[str, str]:
+    """A wheel's RECORD: each path with its hash (empty for RECORD itself)."""
+    (name,) = [n for n in wheel.namelist() if n.endswith(".dist-info/RECORD")]
+    rows = wheel.read(name).decode("utf-8").splitlines()
+    return {row.split(",")[0]: row.split(",")[1] for row in rows if row}
+
+
+def test_the_mirror_ships_jedi_without_its_stubs_and_as_a_valid_wheel(
+    warm_cache: Path, tmp_path: Path
+) -> None:
+    """The slim wheel is the pinned one less ``jedi/third_party/``: every other entry the same
+    bytes, a RECORD whose every line names a file of the wheel with its own hash, and a jedi
+    that imports (from the wheel alone)."""
+    (pin,) = [pin for pin in read_pins() if pin.name == "jedi"]
+    assert pin.kind == "slim"
+    pinned = zipfile.ZipFile(warm_cache / locked_wheel(load_lock(), pin))
+    mirror = build_mirror(tmp_path / "mirror", warm_cache)
+    slim = zipfile.ZipFile(mirror / Path(pinned.filename or "").name)
+    names = slim.namelist()
+    stubs = [n for n in pinned.namelist() if n.startswith("jedi/third_party/")]
+    assert len(stubs) > 5000  # the stubs a page never reads: most of the wheel
+    assert names == [n for n in pinned.namelist() if n not in stubs]
+    record = record_of(slim)
+    assert sorted(record) == sorted(names)
+    for name in names:
+        if name.endswith("/RECORD"):
+            assert record[name] == ""
+            continue
+        assert slim.read(name) == pinned.read(name), name
+        sha = base64.urlsafe_b64encode(hashlib.sha256(slim.read(name)).digest()).rstrip(b"=")
+        assert record[name] == f"sha256={sha.decode()}", name
+    unpacked = tmp_path / "jedi"
+    slim.extractall(unpacked)
+    probe = "import jedi, jedi.api; print(jedi.__version__, jedi.__file__)"
+    shown = subprocess.run(
+        [sys.executable, "-c", f"import sys; sys.path.insert(0, {str(unpacked)!r}); {probe}"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    assert shown == [pin.version, str(unpacked / "jedi" / "__init__.py")]
 
 
 def test_relocking_the_cache_gives_the_committed_lock(warm_cache: Path, tmp_path: Path) -> None:
