@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from artifacts import LOCK, RELOCK, Downloads, Lock, load_lock, shown
+from bytecode import add_bytecode
 from packaging.utils import canonicalize_name
 from wheels import build_wheel, run, write_project
 
@@ -274,8 +275,9 @@ def require_dependencies(spec: PyodideLockSpec) -> None:
         raise SystemExit(f"{'; '.join(missing)} in the browser: pin them in {PINS.name}")
 
 
-def write_lock(core: Path, wheels: list[Path], mirror: Path) -> None:
-    """``pyodide-lock.json`` of the mirror: the core's info block, one entry per wheel."""
+def mirror_lock(core: Path, wheels: list[Path], mirror: Path) -> PyodideLockSpec:
+    """The lock of the mirror: the core's info block, one entry per wheel. ``pyodide-lock``
+    reads each package's import names from its sources: made before bytecode replaces them."""
     stock = json.loads((core / STOCK_LOCK).read_text(encoding="utf-8"))
     try:
         spec = lock_spec(stock["info"], wheels, mirror)
@@ -283,6 +285,14 @@ def write_lock(core: Path, wheels: list[Path], mirror: Path) -> None:
         # pyodide-lock reports a dependency missing from the wheels, or a wheel it cannot use.
         raise SystemExit(f"pyodide-lock: {' '.join(str(error).split())}") from None
     require_dependencies(spec)
+    return spec
+
+
+def write_lock(spec: PyodideLockSpec, mirror: Path) -> None:
+    """``pyodide-lock.json`` of the mirror, each package with the sha256 of its wheel as shipped
+    (Pyodide checks it before it unpacks one)."""
+    for package in spec.packages.values():
+        package.sha256 = hashlib.sha256((mirror / package.file_name).read_bytes()).hexdigest()
     spec.to_json(mirror / "pyodide-lock.json", indent=1)
 
 
@@ -306,8 +316,9 @@ def mirror_inputs(cache: Path = CACHE, lock: Path = LOCK) -> MirrorInputs:
 def write_mirror(out: Path, inputs: MirrorInputs) -> Path:
     """Write the mirror (core files, wheels, pyodide-lock.json) into ``out``; return it.
 
-    The built wheels (pyyaml's pure wheel, the slim ones) and ``pyodide-lock.json`` are not
-    pinned: they are made reproducibly from the checked downloads.
+    The built wheels (pyyaml's pure wheel, the slim ones, each with its bytecode: see
+    ``bytecode.py``) and ``pyodide-lock.json`` are not pinned: they are made reproducibly from
+    the checked downloads.
     """
     if out.exists():
         shutil.rmtree(out)
@@ -324,7 +335,9 @@ def write_mirror(out: Path, inputs: MirrorInputs) -> Path:
                 wheel = slim_wheel(pin, wheel, Path(tmp) / pin.name)
             wheels.append(out / wheel.name)
             shutil.copyfile(wheel, wheels[-1])
-    write_lock(inputs.core, wheels, out)
+    spec = mirror_lock(inputs.core, wheels, out)
+    add_bytecode(inputs.core, wheels)
+    write_lock(spec, out)
     write_simple_index(out, wheels)
     return out
 

@@ -32,6 +32,7 @@ from pyodide_mirror import (  # noqa: E402
     locked_wheel,
     mirror_inputs,
     read_pins,
+    slim_wheel,
 )
 from relock import relock  # noqa: E402
 
@@ -264,17 +265,16 @@ def record_of(wheel: zipfile.ZipFile) -> dict[str, str]:
     return {row.split(",")[0]: row.split(",")[1] for row in rows if row}
 
 
-def test_the_mirror_ships_jedi_without_its_stubs_and_as_a_valid_wheel(
+def test_the_slim_jedi_wheel_is_the_pinned_one_without_its_stubs(
     warm_cache: Path, tmp_path: Path
 ) -> None:
-    """The slim wheel is the pinned one less ``jedi/third_party/``: every other entry the same
-    bytes, a RECORD whose every line names a file of the wheel with its own hash, and a jedi
-    that imports (from the wheel alone)."""
+    """The slim wheel (before its bytecode, test_bytecode.py) is the pinned one less
+    ``jedi/third_party/``: every other entry the same bytes, a RECORD whose every line names a
+    file of the wheel, with its own hash, and a jedi that imports (from the wheel alone)."""
     (pin,) = [pin for pin in read_pins() if pin.name == "jedi"]
     assert pin.kind == "slim"
     pinned = zipfile.ZipFile(warm_cache / locked_wheel(load_lock(), pin))
-    mirror = build_mirror(tmp_path / "mirror", warm_cache)
-    slim = zipfile.ZipFile(mirror / Path(pinned.filename or "").name)
+    slim = zipfile.ZipFile(slim_wheel(pin, Path(pinned.filename or ""), tmp_path / "slim"))
     names = slim.namelist()
     stubs = [n for n in pinned.namelist() if n.startswith("jedi/third_party/")]
     assert len(stubs) > 5000  # the stubs a page never reads: most of the wheel

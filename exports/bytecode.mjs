@@ -1,0 +1,92 @@
+// Bytecode for the wheels every lesson page unpacks (exports/bytecode.py): run by Node with
+// Pyodide's own core, so each module is compiled by the very Python that will import it.
+//
+//   node bytecode.mjs CORE_DIR [--keep-sources] WHEEL [[--keep-sources] WHEEL ...]
+//
+// Each wheel is rewritten in place, every module `pkg/mod.py` compiled to unchecked-hash
+// bytecode (no timestamp, never checked again: a page's files never change under it). With
+// --keep-sources the bytecode goes beside the module, as `pkg/__pycache__/mod.<tag>.pyc`;
+// without, in its place, as `pkg/mod.pyc` (as Pyodide ships its own packages and standard
+// library). RECORD then lists what the wheel holds. Hash seed 0 and the entries' own dates:
+// the same wheels give the same bytes.
+import { dirname, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const [core, ...rest] = process.argv.slice(2);
+const wheels = [];
+const keep = [];
+rest.forEach((arg, index) => {
+  if (arg === "--keep-sources") return;
+  wheels.push(resolve(arg));
+  keep.push(rest[index - 1] === "--keep-sources");
+});
+const { loadPyodide } = await import(pathToFileURL(resolve(core, "pyodide.mjs")).href);
+const pyodide = await loadPyodide({
+  indexURL: resolve(core) + "/",
+  env: { PYTHONHASHSEED: "0" },
+  stdout: () => {},
+  stderr: (line) => process.stderr.write(line + "\n"),
+});
+const folders = [...new Set(wheels.map((wheel) => dirname(wheel)))];
+folders.forEach((folder, index) => {
+  pyodide.FS.mkdirTree(`/wheels/${index}`);
+  pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root: folder }, `/wheels/${index}`);
+});
+const inside = (wheel) =>
+  `/wheels/${folders.indexOf(dirname(wheel))}/${wheel.slice(dirname(wheel).length + 1)}`;
+pyodide.globals.set("WHEELS", pyodide.toPy(wheels.map(inside)));
+pyodide.globals.set("KEEP", pyodide.toPy(keep));
+pyodide.runPython(String.raw`
+import base64
+import hashlib
+import importlib._bootstrap_external as external
+import importlib.util
+import os
+import sys
+import zipfile
+
+TAG = sys.implementation.cache_tag
+
+
+def beside(module):
+    folder, _, name = module.rpartition("/")
+    return (folder + "/" if folder else "") + f"__pycache__/{name[:-3]}.{TAG}.pyc"
+
+
+def entry(like, name, data):
+    info = zipfile.ZipInfo(name, date_time=like.date_time)
+    info.external_attr = 0o644 << 16
+    return info, data
+
+
+def record_line(name, data):
+    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+    return f"{name},sha256={digest},{len(data)}\n"
+
+
+for wheel, keep_sources in zip(WHEELS, KEEP):
+    entries, record = [], None
+    with zipfile.ZipFile(wheel) as source:
+        for info in source.infolist():
+            data = source.read(info)
+            if info.filename.endswith(".dist-info/RECORD"):
+                record = info
+            elif not info.filename.endswith(".py"):
+                entries.append((info, data))
+            else:
+                code = compile(data, info.filename, "exec", dont_inherit=True)
+                pyc = external._code_to_hash_pyc(code, importlib.util.source_hash(data), False)
+                if keep_sources:
+                    entries += [(info, data), entry(info, beside(info.filename), pyc)]
+                else:
+                    entries.append(entry(info, info.filename + "c", pyc))
+    if record is None:
+        raise SystemExit(f"{os.path.basename(wheel)}: no RECORD")
+    listed = "".join(record_line(info.filename, data) for info, data in entries)
+    entries.append((record, (listed + f"{record.filename},,\n").encode()))
+    with zipfile.ZipFile(wheel + ".part", "w") as target:
+        for info, data in entries:
+            info.compress_type = zipfile.ZIP_DEFLATED
+            target.writestr(info, data)
+    os.replace(wheel + ".part", wheel)
+`);

@@ -1,0 +1,85 @@
+"""Bytecode in the wheels every lesson page unpacks, so Pyodide imports modules instead of
+compiling them at every start.
+
+Python compiles a module's source to bytecode when it first imports it and caches the result
+in ``__pycache__``; in a page, Pyodide's file system is new at every visit, so every visit
+compiled marimo, pydantic and the library afresh (in WebAssembly, seconds). The rule: every
+module of a wheel of ``BYTECODE`` is compiled by the page's own Python (``bytecode.mjs``:
+Pyodide's core, run by Node), so the magic number is the one the page checks, to
+unchecked-hash bytecode (no timestamp, never checked again: a page's files never change under
+it), and the same wheels give the same bytes. A wheel of ``KEEP_SOURCES`` keeps its sources,
+the bytecode beside them in ``__pycache__``; the others ship the bytecode in the sources'
+place, as Pyodide ships its own packages and standard library (half the weight: sources and
+bytecode both made the site 60.1 MB, over its 60 MB). A module without bytecode (a wheel not
+in ``BYTECODE``) is compiled at import, as before: slower, never wrong.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Final
+
+from packaging.utils import canonicalize_name
+from wheels import run
+
+SCRIPT: Final = Path(__file__).resolve().parent / "bytecode.mjs"
+BYTECODE: Final = frozenset(
+    {
+        # What a page imports at start (every lesson's notebook run in Node's Pyodide: 944
+        # modules, 551 of them marimo's): the distributions with most of their modules used.
+        # Not pygments (20 of its 343 modules: the lexers are most of it), docutils, tomlkit,
+        # python-multipart or itsdangerous (none imported): their bytecode would only weigh.
+        "annotated-types",
+        "asyncfail",
+        "jedi",
+        "markdown",
+        "marimo-base",
+        "micropip",
+        "msgspec",
+        "narwhals",
+        "packaging",
+        "parso",
+        "pydantic",
+        "pydantic-core",
+        "pymdown-extensions",
+        "pyodide-http",
+        "pyyaml",
+        "typing-extensions",
+        "typing-inspection",
+    }
+)
+
+
+KEEP_SOURCES: Final = frozenset({"asyncfail"})
+"""The library keeps its sources: a traceback into it shows its lines, as the course's own code
+should; a traceback into marimo or pydantic shows where, without the line."""
+
+
+def distribution(wheel: Path) -> str:
+    """A wheel's distribution name, canonical (``marimo_base-0.25.2-...`` -> ``marimo-base``)."""
+    return canonicalize_name(wheel.name.split("-")[0])
+
+
+def add_bytecode(core: Path, wheels: list[Path]) -> list[Path]:
+    """Rewrite each wheel of ``BYTECODE`` among ``wheels`` in place with its modules' bytecode,
+    compiled by Pyodide's ``core`` (a folder with ``pyodide.mjs``), beside the sources for
+    ``KEEP_SOURCES``, in their place otherwise; return the ones rewritten. Without Node the
+    build stops in one line."""
+    chosen = [wheel for wheel in wheels if distribution(wheel) in BYTECODE]
+    if not chosen:
+        return []
+    node = shutil.which("node")
+    if node is None:
+        raise SystemExit(
+            "node not found: the site's wheels are compiled by Pyodide under Node "
+            "(install Node.js; npm brings it)"
+        )
+    arguments = [str(SCRIPT), str(core)]
+    for wheel in chosen:
+        arguments += [
+            *(["--keep-sources"] if distribution(wheel) in KEEP_SOURCES else []),
+            str(wheel),
+        ]
+    run([node, *arguments])
+    return chosen

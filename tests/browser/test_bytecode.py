@@ -1,0 +1,176 @@
+"""The wheels every page unpacks carry their modules' bytecode (exports/bytecode.py), compiled
+by Pyodide's own Python: the page imports it instead of compiling, and two builds give the same
+bytes. Read back with zipfile, and imported by Pyodide under Node."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "exports"))
+
+import bytecode  # noqa: E402
+from bytecode import BYTECODE, KEEP_SOURCES, add_bytecode, distribution  # noqa: E402
+from pyodide_mirror import CACHE, CORE_DIR  # noqa: E402
+from wheels import library_wheel  # noqa: E402
+
+CORE = CACHE / CORE_DIR
+# Python 3.14's cache tag: the page's Python looks for `__pycache__/<module>.cpython-314.pyc`.
+TAG = "cpython-314"
+
+
+@pytest.fixture(scope="module")
+def library(npm: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The asyncfail wheel as setuptools builds it, without bytecode (of KEEP_SOURCES)."""
+    del npm  # Node comes with it: the build compiles under Node
+    return library_wheel(tmp_path_factory.mktemp("library"))
+
+
+def compiled(wheel: Path, folder: Path) -> Path:
+    """A copy of ``wheel`` in ``folder``, with its bytecode added (a Node process of its own)."""
+    folder.mkdir(parents=True)
+    copy = Path(shutil.copy(wheel, folder / wheel.name))
+    assert add_bytecode(CORE, [copy]) == [copy]
+    return copy
+
+
+# What asyncfail imports besides itself, from the download cache (pydantic and its own).
+NEEDS = ("pydantic-", "pydantic_core-", "annotated_types-", "typing_inspection-", "typing_ext")
+
+
+def pyodide_imports(wheel: Path, module: str, attribute: str) -> str:
+    """What Pyodide (under Node) says of ``module.attribute`` once ``wheel`` is unpacked."""
+    needs = sorted(str(w) for w in (CACHE / "wheels").glob("*.whl") if w.name.startswith(NEEDS))
+    assert len(needs) == len(NEEDS)
+    runner = wheel.parent / "imports.mjs"
+    runner.write_text(
+        f"""import {{ readFileSync }} from "node:fs";
+import {{ loadPyodide }} from {json.dumps((CORE / "pyodide.mjs").as_uri())};
+try {{
+  const pyodide = await loadPyodide({{ indexURL: {json.dumps(str(CORE) + "/")} }});
+  await pyodide.loadPackage({json.dumps(needs)}, {{ messageCallback: () => {{}} }});
+  pyodide.unpackArchive(new Uint8Array(readFileSync({json.dumps(str(wheel))})), "wheel");
+  const code = "import {module}; repr(getattr({module}, '{attribute}', None))";
+  console.log(`said: ${{pyodide.runPython(code)}}`);
+}} catch (error) {{
+  console.log(`failed: ${{String(error.message).slice(-1500)}}`);
+}}
+""",
+        encoding="utf-8",
+    )
+    node = shutil.which("node")
+    assert node is not None
+    done = subprocess.run([node, str(runner)], capture_output=True, text=True)
+    said = [line for line in done.stdout.splitlines() if line.startswith("said: ")]
+    assert said, done.stdout[-2000:]
+    return said[-1].removeprefix("said: ")
+
+
+def test_every_module_gets_its_bytecode_beside_it_listed_in_record(
+    library: Path, tmp_path: Path
+) -> None:
+    wheel = zipfile.ZipFile(compiled(library, tmp_path / "one"))
+    before = zipfile.ZipFile(library)
+    modules = [n for n in before.namelist() if n.endswith(".py")]
+    assert len(modules) > 100
+    added = {
+        f"{m.rpartition('/')[0]}/__pycache__/{m.rpartition('/')[2][:-3]}.{TAG}.pyc" for m in modules
+    }
+    assert set(wheel.namelist()) == set(before.namelist()) | added
+    for name in before.namelist():
+        if not name.endswith("/RECORD"):
+            assert wheel.read(name) == before.read(name), name
+    (record,) = [n for n in wheel.namelist() if n.endswith(".dist-info/RECORD")]
+    listed = {row.split(",")[0] for row in wheel.read(record).decode().splitlines()}
+    assert added <= listed and set(wheel.namelist()) == listed
+    for name in added:
+        header = wheel.read(name)[:16]
+        # PEP 552: flags 0b01, a hash-based pyc that is never checked against its source.
+        assert int.from_bytes(header[4:8], "little") == 0b01, name
+
+
+def test_a_third_party_wheel_ships_bytecode_in_place_of_its_sources(
+    npm: str, tmp_path: Path
+) -> None:
+    """markdown (a wheel of BYTECODE, not of KEEP_SOURCES): each module ``m.py`` becomes
+    ``m.pyc``, every other file stays as it was, RECORD lists each file with its own hash,
+    and Pyodide imports the package from the bytecode and runs it."""
+    del npm
+    (pinned,) = sorted((CACHE / "wheels").glob("markdown-*.whl"))
+    assert distribution(pinned) in BYTECODE and distribution(pinned) not in KEEP_SOURCES
+    wheel = zipfile.ZipFile(compiled(pinned, tmp_path / "markdown"))
+    before = zipfile.ZipFile(pinned)
+    expected = [n + "c" if n.endswith(".py") else n for n in before.namelist()]
+    assert wheel.namelist() == expected
+    assert not [n for n in wheel.namelist() if n.endswith(".py")]
+    for name in before.namelist():
+        if not name.endswith((".py", "/RECORD")):
+            assert wheel.read(name) == before.read(name), name
+    (record,) = [n for n in wheel.namelist() if n.endswith(".dist-info/RECORD")]
+    rows = [row.split(",") for row in wheel.read(record).decode().splitlines()]
+    assert [row[0] for row in rows] == [n for n in expected if n != record] + [record]
+    for name, digest, size in rows[:-1]:
+        data = wheel.read(name)
+        sha = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+        assert (digest, size) == (f"sha256={sha}", str(len(data))), name
+    shown = pyodide_imports(Path(wheel.filename or ""), "markdown", "__file__")
+    assert shown.endswith("/markdown/__init__.pyc'"), shown
+
+
+def test_two_compilations_in_two_processes_give_the_same_bytes(
+    library: Path, tmp_path: Path
+) -> None:
+    first = compiled(library, tmp_path / "first").read_bytes()
+    assert compiled(library, tmp_path / "second").read_bytes() == first
+
+
+def test_pyodide_imports_the_bytecode_not_the_source(library: Path, tmp_path: Path) -> None:
+    """Unchecked bytecode is imported as it is: a source edited after compiling (a line added
+    to it) is not what Pyodide runs, so what it runs came from the bytecode."""
+    wheel = compiled(library, tmp_path / "edited")
+    with zipfile.ZipFile(wheel) as source:
+        entries = [(info, source.read(info)) for info in source.infolist()]
+    with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as target:
+        for info, data in entries:
+            if info.filename == "asyncfail/lab/faults.py":
+                data += b"\nEDITED_AFTER_COMPILING = True\n"
+            target.writestr(info, data)
+    assert pyodide_imports(wheel, "asyncfail.lab.faults", "EDITED_AFTER_COMPILING") == "None"
+    # The same wheel without that module's bytecode runs the edited source.
+    with zipfile.ZipFile(wheel) as source:
+        entries = [(info, source.read(info)) for info in source.infolist()]
+    with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as target:
+        for info, data in entries:
+            if info.filename != f"asyncfail/lab/__pycache__/faults.{TAG}.pyc":
+                target.writestr(info, data)
+    assert pyodide_imports(wheel, "asyncfail.lab.faults", "EDITED_AFTER_COMPILING") == "True"
+
+
+def test_a_wheel_outside_the_rule_is_left_as_it_was(npm: str, tmp_path: Path) -> None:
+    del npm
+    (pygments,) = sorted((CACHE / "wheels").glob("pygments-*.whl"))
+    assert distribution(pygments) not in BYTECODE
+    copy = Path(shutil.copy(pygments, tmp_path / pygments.name))
+    assert add_bytecode(CORE, [copy]) == []
+    assert copy.read_bytes() == pygments.read_bytes()
+
+
+def test_without_node_the_build_stops_in_one_line(
+    library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    copy = Path(shutil.copy(library, tmp_path / library.name))
+    monkeypatch.setattr(bytecode.shutil, "which", lambda _name: None)
+    with pytest.raises(SystemExit) as stop:
+        add_bytecode(CORE, [copy])
+    assert str(stop.value.code).startswith("node not found: ")
+    assert "\n" not in str(stop.value.code)
+    assert copy.read_bytes() == library.read_bytes()
