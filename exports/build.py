@@ -44,7 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from a11y import accessible
 from assets import patch_idle_icon, patch_rpc_timeout
-from bytecode import add_bytecode
+from bytecode import BYTECODE_CACHE, add_bytecode
 from copies import write_copy
 from document import document
 from home import HomeLinks, SequencePicture, base_url, home_page
@@ -337,7 +337,7 @@ def build_site(  # type: ignore[no-untyped-def]
     patch_idle_icon(out / ASSETS_DIR)
     with tempfile.TemporaryDirectory() as tmp:
         library = library_wheel(Path(tmp))
-        add_bytecode(inputs.core, [library])
+        add_bytecode(inputs.core, [library], inputs.cache / BYTECODE_CACHE)
         log(f"export: {library.name} (setuptools, with its bytecode) -> {WHEELS_DIR}/")
         (out / WHEELS_DIR).mkdir()
         shutil.copyfile(library, out / WHEELS_DIR / library.name)

@@ -16,6 +16,8 @@ in ``BYTECODE``) is compiled at import, as before: slower, never wrong.
 
 from __future__ import annotations
 
+import hashlib
+import os
 import shutil
 from pathlib import Path
 from typing import Final
@@ -61,14 +63,58 @@ def distribution(wheel: Path) -> str:
     return canonicalize_name(wheel.name.split("-")[0])
 
 
-def add_bytecode(core: Path, wheels: list[Path]) -> list[Path]:
+BYTECODE_CACHE: Final = "bytecode"
+"""Where, in the download cache, compiled wheels are kept: ``<key>-<sha256>.whl``, the key a
+digest of everything the compilation reads (``compilation_key``), the sha256 the file's own.
+Compiling takes Node some ten seconds a build; a wheel compiled once is copied after that."""
+
+
+def compilation_key(core: Path, wheel: Path, keep_sources: bool) -> str:
+    """A digest of what compiling ``wheel`` reads: the wheel, whether it keeps its sources, the
+    script, and the Python that compiles (Pyodide's core)."""
+    digest = hashlib.sha256(b"keep" if keep_sources else b"replace")
+    for path in (SCRIPT, core / "pyodide.asm.wasm", core / "python_stdlib.zip", wheel):
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()[:32]
+
+
+def kept_compilation(cache: Path, key: str) -> Path | None:
+    """The wheel compiled before under ``key``, if its bytes are still those it was kept with."""
+    for path in sorted(cache.glob(f"{key}-*.whl")):
+        if path.stem.removeprefix(f"{key}-") == hashlib.sha256(path.read_bytes()).hexdigest():
+            return path
+    return None
+
+
+def keep_compilation(cache: Path, key: str, wheel: Path) -> None:
+    """Keep the compiled ``wheel`` under ``key`` (written beside, then renamed into place, so a
+    build never reads half of one)."""
+    cache.mkdir(parents=True, exist_ok=True)
+    name = f"{key}-{hashlib.sha256(wheel.read_bytes()).hexdigest()}.whl"
+    part = cache / f"{name}.{os.getpid()}.part"
+    shutil.copyfile(wheel, part)
+    os.replace(part, cache / name)
+
+
+def add_bytecode(core: Path, wheels: list[Path], cache: Path | None = None) -> list[Path]:
     """Rewrite each wheel of ``BYTECODE`` among ``wheels`` in place with its modules' bytecode,
     compiled by Pyodide's ``core`` (a folder with ``pyodide.mjs``), beside the sources for
-    ``KEEP_SOURCES``, in their place otherwise; return the ones rewritten. Without Node the
-    build stops in one line."""
+    ``KEEP_SOURCES``, in their place otherwise; return the ones rewritten. With a ``cache``
+    folder, a wheel compiled before is copied from it, and a new one kept in it. Without Node
+    (and a wheel to compile) the build stops in one line."""
     chosen = [wheel for wheel in wheels if distribution(wheel) in BYTECODE]
-    if not chosen:
-        return []
+    keys = {
+        wheel: compilation_key(core, wheel, distribution(wheel) in KEEP_SOURCES) for wheel in chosen
+    }
+    todo = []
+    for wheel in chosen:
+        kept = kept_compilation(cache, keys[wheel]) if cache is not None else None
+        if kept is None:
+            todo.append(wheel)
+        else:
+            shutil.copyfile(kept, wheel)
+    if not todo:
+        return chosen
     node = shutil.which("node")
     if node is None:
         raise SystemExit(
@@ -76,10 +122,11 @@ def add_bytecode(core: Path, wheels: list[Path]) -> list[Path]:
             "(install Node.js; npm brings it)"
         )
     arguments = [str(SCRIPT), str(core)]
-    for wheel in chosen:
-        arguments += [
-            *(["--keep-sources"] if distribution(wheel) in KEEP_SOURCES else []),
-            str(wheel),
-        ]
+    for wheel in todo:
+        keep = distribution(wheel) in KEEP_SOURCES
+        arguments += [*(["--keep-sources"] if keep else []), str(wheel)]
     run([node, *arguments])
+    if cache is not None:
+        for wheel in todo:
+            keep_compilation(cache, keys[wheel], wheel)
     return chosen

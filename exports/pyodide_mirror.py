@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from artifacts import LOCK, RELOCK, Downloads, Lock, load_lock, shown
-from bytecode import add_bytecode
+from bytecode import BYTECODE_CACHE, add_bytecode
 from packaging.utils import canonicalize_name
 from wheels import build_wheel, run, write_project
 
@@ -303,6 +303,7 @@ class MirrorInputs:
     core: Path
     pins: list[Pin]
     wheels: dict[str, Path]  # pin name -> its downloaded wheel
+    cache: Path  # the download cache they are in (which keeps compiled wheels too)
 
 
 def mirror_inputs(cache: Path = CACHE, lock: Path = LOCK) -> MirrorInputs:
@@ -310,7 +311,8 @@ def mirror_inputs(cache: Path = CACHE, lock: Path = LOCK) -> MirrorInputs:
     downloads = Downloads(cache, load_lock(lock))
     pins = read_pins()
     core = fetch_core(downloads)
-    return MirrorInputs(core, pins, {pin.name: fetch_wheel(pin, downloads) for pin in pins})
+    wheels = {pin.name: fetch_wheel(pin, downloads) for pin in pins}
+    return MirrorInputs(core, pins, wheels, cache)
 
 
 def write_mirror(out: Path, inputs: MirrorInputs) -> Path:
@@ -336,7 +338,7 @@ def write_mirror(out: Path, inputs: MirrorInputs) -> Path:
             wheels.append(out / wheel.name)
             shutil.copyfile(wheel, wheels[-1])
     spec = mirror_lock(inputs.core, wheels, out)
-    add_bytecode(inputs.core, wheels)
+    add_bytecode(inputs.core, wheels, inputs.cache / BYTECODE_CACHE)
     write_lock(spec, out)
     write_simple_index(out, wheels)
     return out

@@ -174,3 +174,29 @@ def test_without_node_the_build_stops_in_one_line(
     assert str(stop.value.code).startswith("node not found: ")
     assert "\n" not in str(stop.value.code)
     assert copy.read_bytes() == library.read_bytes()
+
+
+def test_a_wheel_compiled_once_is_copied_from_the_cache_unless_its_copy_was_altered(
+    library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = tmp_path / "cache"
+    first = Path(shutil.copy(library, tmp_path / library.name))
+    add_bytecode(CORE, [first], cache)
+    (kept,) = cache.glob("*.whl")
+    assert kept.read_bytes() == first.read_bytes() != library.read_bytes()
+    # Copied, not compiled: no Node needed, the same bytes.
+    monkeypatch.setattr(bytecode.shutil, "which", lambda _name: None)
+    again = tmp_path / "again"
+    again.mkdir()
+    second = Path(shutil.copy(library, again / library.name))
+    assert add_bytecode(CORE, [second], cache) == [second]
+    assert second.read_bytes() == first.read_bytes()
+    # A kept wheel whose bytes changed is not used: it would be compiled again (here, no Node).
+    kept.write_bytes(kept.read_bytes()[:-1])
+    (tmp_path / "third").mkdir()
+    third = Path(shutil.copy(library, tmp_path / "third" / library.name))
+    with pytest.raises(SystemExit, match=r"^node not found: "):
+        add_bytecode(CORE, [third], cache)
+    # Its sources kept or replaced, the same wheel compiles to another wheel: another key.
+    other = bytecode.compilation_key(CORE, third, keep_sources=False)
+    assert other != bytecode.compilation_key(CORE, third, keep_sources=True)
