@@ -318,9 +318,9 @@ def mirror_inputs(cache: Path = CACHE, lock: Path = LOCK) -> MirrorInputs:
 def write_mirror(out: Path, inputs: MirrorInputs) -> Path:
     """Write the mirror (core files, wheels, pyodide-lock.json) into ``out``; return it.
 
-    The built wheels (pyyaml's pure wheel, the slim ones, each with its bytecode: see
-    ``bytecode.py``) and ``pyodide-lock.json`` are not pinned: they are made reproducibly from
-    the checked downloads.
+    What the build makes (pyyaml's pure wheel, the slim ones, the bytecode of the wheels of
+    ``bytecode.BYTECODE``, and ``pyodide-lock.json``) is not pinned: it is made reproducibly
+    from the checked downloads.
     """
     if out.exists():
         shutil.rmtree(out)
