@@ -35,22 +35,33 @@ def library(npm: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return library_wheel(tmp_path_factory.mktemp("library"))
 
 
-def compiled(wheel: Path, folder: Path) -> Path:
-    """A copy of ``wheel`` in ``folder``, with its bytecode added (a Node process of its own)."""
+def compiled(wheel: Path, folder: Path, cache: Path | None = None) -> Path:
+    """A copy of ``wheel`` in ``folder``, with its bytecode added (by a Node process of its own
+    unless ``cache`` holds it)."""
     folder.mkdir(parents=True)
     copy = Path(shutil.copy(wheel, folder / wheel.name))
-    assert add_bytecode(CORE, [copy]) == [copy]
+    assert add_bytecode(CORE, [copy], cache) == [copy]
     return copy
+
+
+@pytest.fixture(scope="module")
+def library_compiled(library: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """The library's wheel with its bytecode, compiled once for this module's tests, and the
+    cache that keeps it (each Node process costs seconds)."""
+    folder = tmp_path_factory.mktemp("compiled")
+    return compiled(library, folder / "wheel", folder / "cache"), folder / "cache"
 
 
 # What asyncfail imports besides itself, from the download cache (pydantic and its own).
 NEEDS = ("pydantic-", "pydantic_core-", "annotated_types-", "typing_inspection-", "typing_ext")
 
 
-def pyodide_imports(wheel: Path, module: str, attribute: str) -> str:
-    """What Pyodide (under Node) says of ``module.attribute`` once ``wheel`` is unpacked."""
+def pyodide_imports(wheel: Path, module: str, attribute: str, library: bool = True) -> str:
+    """What Pyodide (under Node) says of ``module.attribute`` once ``wheel`` is unpacked (with
+    what the ``library`` needs)."""
     needs = sorted(str(w) for w in (CACHE / "wheels").glob("*.whl") if w.name.startswith(NEEDS))
     assert len(needs) == len(NEEDS)
+    needs = needs if library else []
     runner = wheel.parent / "imports.mjs"
     runner.write_text(
         f"""import {{ readFileSync }} from "node:fs";
@@ -76,9 +87,9 @@ try {{
 
 
 def test_every_module_gets_its_bytecode_beside_it_listed_in_record(
-    library: Path, tmp_path: Path
+    library: Path, library_compiled: tuple[Path, Path]
 ) -> None:
-    wheel = zipfile.ZipFile(compiled(library, tmp_path / "one"))
+    wheel = zipfile.ZipFile(library_compiled[0])
     before = zipfile.ZipFile(library)
     modules = [n for n in before.namelist() if n.endswith(".py")]
     assert len(modules) > 100
@@ -122,21 +133,23 @@ def test_a_third_party_wheel_ships_bytecode_in_place_of_its_sources(
         data = wheel.read(name)
         sha = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
         assert (digest, size) == (f"sha256={sha}", str(len(data))), name
-    shown = pyodide_imports(Path(wheel.filename or ""), "markdown", "__file__")
+    shown = pyodide_imports(Path(wheel.filename or ""), "markdown", "__file__", library=False)
     assert shown.endswith("/markdown/__init__.pyc'"), shown
 
 
 def test_two_compilations_in_two_processes_give_the_same_bytes(
-    library: Path, tmp_path: Path
+    library: Path, library_compiled: tuple[Path, Path], tmp_path: Path
 ) -> None:
-    first = compiled(library, tmp_path / "first").read_bytes()
-    assert compiled(library, tmp_path / "second").read_bytes() == first
+    again = compiled(library, tmp_path / "again")  # no cache: a Node process of its own
+    assert again.read_bytes() == library_compiled[0].read_bytes()
 
 
-def test_pyodide_imports_the_bytecode_not_the_source(library: Path, tmp_path: Path) -> None:
+def test_pyodide_imports_the_bytecode_not_the_source(
+    library_compiled: tuple[Path, Path], tmp_path: Path
+) -> None:
     """Unchecked bytecode is imported as it is: a source edited after compiling (a line added
     to it) is not what Pyodide runs, so what it runs came from the bytecode."""
-    wheel = compiled(library, tmp_path / "edited")
+    wheel = Path(shutil.copy(library_compiled[0], tmp_path / library_compiled[0].name))
     with zipfile.ZipFile(wheel) as source:
         entries = [(info, source.read(info)) for info in source.infolist()]
     with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as target:
@@ -177,20 +190,18 @@ def test_without_node_the_build_stops_in_one_line(
 
 
 def test_a_wheel_compiled_once_is_copied_from_the_cache_unless_its_copy_was_altered(
-    library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    library: Path,
+    library_compiled: tuple[Path, Path],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    cache = tmp_path / "cache"
-    first = Path(shutil.copy(library, tmp_path / library.name))
-    add_bytecode(CORE, [first], cache)
+    cache = Path(shutil.copytree(library_compiled[1], tmp_path / "cache"))
     (kept,) = cache.glob("*.whl")
-    assert kept.read_bytes() == first.read_bytes() != library.read_bytes()
+    assert kept.read_bytes() == library_compiled[0].read_bytes() != library.read_bytes()
     # Copied, not compiled: no Node needed, the same bytes.
     monkeypatch.setattr(bytecode.shutil, "which", lambda _name: None)
-    again = tmp_path / "again"
-    again.mkdir()
-    second = Path(shutil.copy(library, again / library.name))
-    assert add_bytecode(CORE, [second], cache) == [second]
-    assert second.read_bytes() == first.read_bytes()
+    again = compiled(library, tmp_path / "again", cache)
+    assert again.read_bytes() == kept.read_bytes()
     # A kept wheel whose bytes changed is not used: it would be compiled again (here, no Node).
     kept.write_bytes(kept.read_bytes()[:-1])
     (tmp_path / "third").mkdir()
