@@ -74,12 +74,19 @@ Compiling took Node some twenty seconds of a build (54 s against 35 s); a wheel 
 is copied after that."""
 
 
-def compilation_key(core: Path, wheel: Path, keep_sources: bool) -> str:
-    """A digest of what compiling ``wheel`` reads: the wheel, whether it keeps its sources, the
-    script, and the Python that compiles (Pyodide's core)."""
-    digest = hashlib.sha256(b"keep" if keep_sources else b"replace")
-    for path in (SCRIPT, core / "pyodide.asm.wasm", core / "python_stdlib.zip", wheel):
+def compiler_digest(core: Path) -> bytes:
+    """A digest of what compiles: the script and Pyodide's core (its runtime and library)."""
+    digest = hashlib.sha256()
+    for path in (SCRIPT, core / "pyodide.asm.wasm", core / "python_stdlib.zip"):
         digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.digest()
+
+
+def compilation_key(compiler: bytes, wheel: Path, keep_sources: bool) -> str:
+    """A digest of what compiling ``wheel`` reads: the wheel, whether it keeps its sources, and
+    what compiles it (``compiler_digest``)."""
+    digest = hashlib.sha256(compiler + (b"keep" if keep_sources else b"replace"))
+    digest.update(hashlib.sha256(wheel.read_bytes()).digest())
     return digest.hexdigest()[:32]
 
 
@@ -108,8 +115,10 @@ def add_bytecode(core: Path, wheels: list[Path], cache: Path | None = None) -> l
     folder, a wheel compiled before is copied from it, and a new one kept in it. Without Node
     (and a wheel to compile) the build stops in one line."""
     chosen = [wheel for wheel in wheels if distribution(wheel) in BYTECODE]
+    compiler = compiler_digest(core)  # once: the core is 12 MB to read
     keys = {
-        wheel: compilation_key(core, wheel, distribution(wheel) in KEEP_SOURCES) for wheel in chosen
+        wheel: compilation_key(compiler, wheel, distribution(wheel) in KEEP_SOURCES)
+        for wheel in chosen
     }
     todo = []
     for wheel in chosen:

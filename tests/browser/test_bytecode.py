@@ -209,5 +209,6 @@ def test_a_wheel_compiled_once_is_copied_from_the_cache_unless_its_copy_was_alte
     with pytest.raises(SystemExit, match=r"^node not found: "):
         add_bytecode(CORE, [third], cache)
     # Its sources kept or replaced, the same wheel compiles to another wheel: another key.
-    other = bytecode.compilation_key(CORE, third, keep_sources=False)
-    assert other != bytecode.compilation_key(CORE, third, keep_sources=True)
+    compiler = bytecode.compiler_digest(CORE)
+    other = bytecode.compilation_key(compiler, third, keep_sources=False)
+    assert other != bytecode.compilation_key(compiler, third, keep_sources=True)
