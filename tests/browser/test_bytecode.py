@@ -4,8 +4,6 @@ bytes. Read back with zipfile, and imported by Pyodide under Node."""
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import json
 import shutil
 import subprocess
@@ -22,6 +20,12 @@ import bytecode  # noqa: E402
 from bytecode import BYTECODE, KEEP_SOURCES, add_bytecode, distribution  # noqa: E402
 from pyodide_mirror import CACHE, CORE_DIR  # noqa: E402
 from wheels import library_wheel  # noqa: E402
+
+from tests.browser.wheel_files import (  # noqa: E402
+    assert_record_lists_the_wheel,
+    record_rows,
+    rewrite_wheel,
+)
 
 CORE = CACHE / CORE_DIR
 # Python 3.14's cache tag: the page's Python looks for `__pycache__/<module>.cpython-314.pyc`.
@@ -100,9 +104,7 @@ def test_every_module_gets_its_bytecode_beside_it_listed_in_record(
     for name in before.namelist():
         if not name.endswith("/RECORD"):
             assert wheel.read(name) == before.read(name), name
-    (record,) = [n for n in wheel.namelist() if n.endswith(".dist-info/RECORD")]
-    listed = {row.split(",")[0] for row in wheel.read(record).decode().splitlines()}
-    assert added <= listed and set(wheel.namelist()) == listed
+    assert_record_lists_the_wheel(wheel)
     for name in added:
         header = wheel.read(name)[:16]
         # PEP 552: flags 0b01, a hash-based pyc that is never checked against its source.
@@ -127,12 +129,9 @@ def test_a_third_party_wheel_ships_bytecode_in_place_of_its_sources(
         if not name.endswith((".py", "/RECORD")):
             assert wheel.read(name) == before.read(name), name
     (record,) = [n for n in wheel.namelist() if n.endswith(".dist-info/RECORD")]
-    rows = [row.split(",") for row in wheel.read(record).decode().splitlines()]
-    assert [row[0] for row in rows] == [n for n in expected if n != record] + [record]
-    for name, digest, size in rows[:-1]:
-        data = wheel.read(name)
-        sha = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
-        assert (digest, size) == (f"sha256={sha}", str(len(data))), name
+    listed = [path for path, _, _ in record_rows(wheel)]
+    assert listed == [n for n in expected if n != record] + [record]  # in the wheel's order
+    assert_record_lists_the_wheel(wheel)
     shown = pyodide_imports(Path(wheel.filename or ""), "markdown", "__file__", library=False)
     assert shown.endswith("/markdown/__init__.pyc'"), shown
 
@@ -150,21 +149,14 @@ def test_pyodide_imports_the_bytecode_not_the_source(
     """Unchecked bytecode is imported as it is: a source edited after compiling (a line added
     to it) is not what Pyodide runs, so what it runs came from the bytecode."""
     wheel = Path(shutil.copy(library_compiled[0], tmp_path / library_compiled[0].name))
-    with zipfile.ZipFile(wheel) as source:
-        entries = [(info, source.read(info)) for info in source.infolist()]
-    with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as target:
-        for info, data in entries:
-            if info.filename == "asyncfail/lab/faults.py":
-                data += b"\nEDITED_AFTER_COMPILING = True\n"
-            target.writestr(info, data)
+    source, pyc = "asyncfail/lab/faults.py", f"asyncfail/lab/__pycache__/faults.{TAG}.pyc"
+    rewrite_wheel(
+        wheel,
+        lambda name, data: data + b"\nEDITED_AFTER_COMPILING = True\n" if name == source else data,
+    )
     assert pyodide_imports(wheel, "asyncfail.lab.faults", "EDITED_AFTER_COMPILING") == "None"
     # The same wheel without that module's bytecode runs the edited source.
-    with zipfile.ZipFile(wheel) as source:
-        entries = [(info, source.read(info)) for info in source.infolist()]
-    with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as target:
-        for info, data in entries:
-            if info.filename != f"asyncfail/lab/__pycache__/faults.{TAG}.pyc":
-                target.writestr(info, data)
+    rewrite_wheel(wheel, lambda name, data: None if name == pyc else data)
     assert pyodide_imports(wheel, "asyncfail.lab.faults", "EDITED_AFTER_COMPILING") == "True"
 
 

@@ -7,8 +7,6 @@ Each corruption is made in a copy of the download cache, never in the real one, 
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import re
 import shutil
 import subprocess
@@ -35,6 +33,8 @@ from pyodide_mirror import (  # noqa: E402
     slim_wheel,
 )
 from relock import relock  # noqa: E402
+
+from tests.browser.wheel_files import assert_record_lists_the_wheel, rewrite_wheel  # noqa: E402
 
 WORKFLOWS = ROOT / ".github" / "workflows"
 USES = re.compile(r"^\s*(?:-\s+)?uses:\s*(?P<action>\S+)(?P<rest>.*)$", re.MULTILINE)
@@ -82,11 +82,7 @@ def truncate(path: Path) -> bytes:
 
 def edit_wheel(path: Path, member: str) -> None:
     """Rewrite one file inside a wheel: still a valid zip (and wheel), with other bytes."""
-    with zipfile.ZipFile(path) as zf:
-        entries = [(info, zf.read(info)) for info in zf.infolist()]
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
-        for info, data in entries:
-            zf.writestr(info, data + b"\nEDITED = True\n" if info.filename == member else data)
+    rewrite_wheel(path, lambda name, data: data + b"\nEDITED = True\n" if name == member else data)
 
 
 def assert_clear_the_cache(message: str, cache: Path, name: str) -> None:
@@ -259,13 +255,6 @@ def test_a_slim_pin_needs_what_its_package_leaves_out(tmp_path: Path) -> None:
     )
 
 
-def record_of(wheel: zipfile.ZipFile) -> dict[str, str]:
-    """A wheel's RECORD: each path with its hash (empty for RECORD itself)."""
-    (name,) = [n for n in wheel.namelist() if n.endswith(".dist-info/RECORD")]
-    rows = wheel.read(name).decode("utf-8").splitlines()
-    return {row.split(",")[0]: row.split(",")[1] for row in rows if row}
-
-
 def test_the_slim_jedi_wheel_is_the_pinned_one_without_its_stubs(
     warm_cache: Path, tmp_path: Path
 ) -> None:
@@ -280,15 +269,10 @@ def test_the_slim_jedi_wheel_is_the_pinned_one_without_its_stubs(
     stubs = [n for n in pinned.namelist() if n.startswith("jedi/third_party/")]
     assert len(stubs) > 5000  # the stubs a page never reads: most of the wheel
     assert names == [n for n in pinned.namelist() if n not in stubs]
-    record = record_of(slim)
-    assert sorted(record) == sorted(names)
+    assert_record_lists_the_wheel(slim)
     for name in names:
-        if name.endswith("/RECORD"):
-            assert record[name] == ""
-            continue
-        assert slim.read(name) == pinned.read(name), name
-        sha = base64.urlsafe_b64encode(hashlib.sha256(slim.read(name)).digest()).rstrip(b"=")
-        assert record[name] == f"sha256={sha.decode()}", name
+        if not name.endswith("/RECORD"):
+            assert slim.read(name) == pinned.read(name), name
     unpacked = tmp_path / "jedi"
     slim.extractall(unpacked)
     probe = "import jedi, jedi.api; print(jedi.__version__, jedi.__file__)"
