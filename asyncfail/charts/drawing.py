@@ -11,10 +11,11 @@ import html
 import math
 from typing import Final
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel
 
 from asyncfail.charts.look import MARKER_COLOURS, MARKER_SHAPES
 from asyncfail.charts.timeline import Marker
+from asyncfail.ground.frozen import FROZEN_LENIENT
 
 FONT: Final = "sans-serif"
 """The drawings' typeface: the browser's own, as Vega's charts used."""
@@ -34,7 +35,7 @@ class Drawing(BaseModel):
     it as HTML (``_mime_``), and ``course.page.chart`` puts the description and the data's
     table under it."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = FROZEN_LENIENT
 
     svg: str
     title: str

@@ -6,7 +6,7 @@ Build a ``ContractScenario``, ``evaluate`` it; the rules it applies are in
 
 from typing import Final
 
-from pydantic import BaseModel, ConfigDict, Field, computed_field
+from pydantic import BaseModel, Field, computed_field
 
 from asyncfail.contract.profiles import PROFILES, Rejection
 from asyncfail.contract.requests import (
@@ -41,6 +41,7 @@ from asyncfail.contract.terms import (
     SecondRequest,
 )
 from asyncfail.ground.durations import Duration
+from asyncfail.ground.frozen import FROZEN
 from asyncfail.ground.retention import BOUNDARY_RULES, BoundaryConvention
 
 _OWN: Final = "When not given, the profile's (or, where its system sets none, the seed's)."
@@ -56,7 +57,7 @@ class ContractScenario(BaseModel):
     3600 s of retention, the seed's boundary convention.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = FROZEN
 
     profile: ContractProfile = Field(
         DEFAULT_PROFILE,
@@ -113,7 +114,7 @@ class ContractScenario(BaseModel):
 class RequestRow(BaseModel):
     """One row of the seed's table "Fictional requests and their receiver keys"."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = FROZEN
 
     attempt: int
     business_identity: str
@@ -140,7 +141,7 @@ class ContractResult(BaseModel):
     ``asyncfail.contract.rules``, so a result cannot disagree with its own inputs.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = FROZEN
 
     scenario: ContractScenario
 

@@ -3,8 +3,9 @@
 from collections.abc import Mapping
 from typing import Final
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel
 
+from asyncfail.ground.frozen import FROZEN
 from asyncfail.ground.prose import plural
 from asyncfail.lab.results import LabResult
 from asyncfail.lab.scenario import MAX_DELIVERIES, Mode
@@ -34,7 +35,7 @@ class PredictionCheck(BaseModel):
     run: lesson 9's plain engine step and keyed engine step are both ``checkpoint``).
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = FROZEN
 
     mode: Mode
     guess: int | None

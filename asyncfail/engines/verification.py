@@ -18,9 +18,10 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Final
 
-from pydantic import BaseModel, ConfigDict, Field, computed_field
+from pydantic import BaseModel, Field, computed_field
 
 from asyncfail.engines.adapter import Engine, EngineRun
+from asyncfail.ground.frozen import FROZEN
 from asyncfail.ground.inconclusive import INCONCLUSIVE_ROW
 from asyncfail.lab.scenario import DEFAULT_DELIVERIES, MAX_DELIVERIES
 from asyncfail.reference.scratch import scratch_folder
@@ -42,7 +43,7 @@ DEFAULT_ENGINE_JOBS: Final = 4
 class EngineRow(InconclusiveWhenSo):
     """One case: the model's figures, the real ones, the engine's records, and a note."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = FROZEN
 
     case: Case
     model: Figures
@@ -70,7 +71,7 @@ class EngineRow(InconclusiveWhenSo):
 class EngineVerification(BaseModel):
     """Every case of one engine's verification, in its matrix's order."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = FROZEN
 
     engine: str
     version: str

@@ -26,10 +26,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Final
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from asyncfail.explore.invariants import RULES, Invariant, broken_by, broken_in
 from asyncfail.explore.plans import MAX_FAULTS, injection_space, plans_up_to
+from asyncfail.ground.frozen import FROZEN
 from asyncfail.lab.events import Event
 from asyncfail.lab.faults import FaultPlan, FaultPoint, Injection
 from asyncfail.lab.reading import Counts, Outcome, Status
@@ -102,7 +103,7 @@ def rank(chosen: tuple[int, ...], n: int) -> int:
 class Counterexample(BaseModel):
     """The smallest plan that breaks an invariant, and its run as ``asyncfail lab`` prints it."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = FROZEN
 
     plan: tuple[Injection, ...]
     command: str = Field(description="The `asyncfail lab` command that replays this run.")
@@ -115,7 +116,7 @@ class Counterexample(BaseModel):
 class InvariantReport(BaseModel):
     """One invariant over every plan explored."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = FROZEN
 
     name: Invariant
     rule: str
@@ -126,7 +127,7 @@ class InvariantReport(BaseModel):
 class Exploration(BaseModel):
     """Every plan of up to ``max_faults`` injections for one runtime, budget and settings."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = FROZEN
 
     mode: Mode
     deliveries: int = Field(ge=1, le=MAX_DELIVERIES)

@@ -1,12 +1,14 @@
 """A check-your-understanding question: its prompt, its options, and how an answer is judged."""
 
-from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic import BaseModel, model_validator
+
+from asyncfail.ground.frozen import FROZEN
 
 
 class Question(BaseModel):
     """A multiple-choice question with exactly one right option and an explanation."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = FROZEN
 
     prompt: str
     options: tuple[str, ...]

@@ -7,9 +7,10 @@ words plus one clause per setting that breaks it.
 
 from typing import Final
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from asyncfail.ground.durations import human
+from asyncfail.ground.frozen import FROZEN
 from asyncfail.ground.retention import retained
 from asyncfail.ground.seed import ASSUMPTIONS
 from asyncfail.lab.schedules import delivery_times
@@ -22,7 +23,7 @@ SINGLE_FAULT, STABLE_KEY, RETAINED_ATOMIC, LOOKUP_AND_STORE, NOT_MODELED = range
 class BrokenAssumption(BaseModel):
     """One of the seed's assumptions a run sets aside, and the settings that do it."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = FROZEN
 
     assumption: int = Field(ge=1, le=len(ASSUMPTIONS), description="Its number, from 1.")
     text: str = Field(description="The seed's sentence, word for word.")

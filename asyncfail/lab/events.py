@@ -12,7 +12,6 @@ from typing import Final
 
 from pydantic import (
     BaseModel,
-    ConfigDict,
     Field,
     SerializerFunctionWrapHandler,
     computed_field,
@@ -20,6 +19,7 @@ from pydantic import (
 )
 
 from asyncfail.ground.durations import ClockTime
+from asyncfail.ground.frozen import FROZEN
 from asyncfail.lab.faults import POINT_PROSE, FaultPoint
 
 
@@ -269,7 +269,7 @@ class Event(BaseModel):
     Actor, layer and description are derived from the kind (and the point and key).
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = FROZEN
 
     seq: int = Field(ge=1, description="Position in the trace, from 1, without gaps.")
     kind: EventKind

@@ -9,8 +9,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, Field, field_validator
 
+from asyncfail.ground.frozen import FROZEN
 from asyncfail.ground.prose import capitalised, echoed
 
 
@@ -208,7 +209,7 @@ class Injection(BaseModel):
     call later in the same attempt passes the point unharmed.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = FROZEN
 
     attempt: int = Field(ge=1)
     point: FaultPoint
@@ -221,7 +222,7 @@ class Injection(BaseModel):
 class FaultPlan(BaseModel):
     """The injections of one run, kept sorted so equal plans are equal values."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = FROZEN
 
     injections: tuple[Injection, ...] = ()
 

@@ -9,8 +9,9 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import Final
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel
 
+from asyncfail.ground.frozen import FROZEN_LENIENT
 from asyncfail.lab.events import LOOKUP_KINDS, TOOL_CALL_KINDS, Event, EventKind, has_kind
 
 # ---------------------------------------------------------------------------------------------
@@ -20,7 +21,7 @@ from asyncfail.lab.events import LOOKUP_KINDS, TOOL_CALL_KINDS, Event, EventKind
 class Counts(BaseModel):
     """The four figures of a run (definitions in ``counts_of``)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = FROZEN_LENIENT
 
     attempts: int
     effects: int

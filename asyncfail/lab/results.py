@@ -8,7 +8,6 @@ from typing import Any
 
 from pydantic import (
     BaseModel,
-    ConfigDict,
     Field,
     SerializerFunctionWrapHandler,
     computed_field,
@@ -16,6 +15,7 @@ from pydantic import (
     model_validator,
 )
 
+from asyncfail.ground.frozen import FROZEN
 from asyncfail.ground.seed import ASSUMPTIONS
 from asyncfail.lab.assumptions import BrokenAssumption, broken_assumptions
 from asyncfail.lab.events import Event
@@ -43,7 +43,7 @@ _DOCUMENT_ORDER = (
 class LabResult(BaseModel):
     """One run of the lab: its inputs, its trace, and what follows from the trace."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = FROZEN
 
     fault: Fault | None = Field(
         description="The named fault; null when the run followed an explicit plan."

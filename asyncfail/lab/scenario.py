@@ -4,9 +4,10 @@ runtime, how many deliveries the channel makes, and the settings."""
 from enum import StrEnum
 from typing import Any, Final
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, Field, model_validator
 
 from asyncfail.ground.durations import Duration
+from asyncfail.ground.frozen import FROZEN
 from asyncfail.lab.faults import Fault, FaultPlan, injection_text, plan_text
 from asyncfail.lab.settings import DEFAULT_SETTINGS, KeyStability, LabSettings
 
@@ -55,7 +56,7 @@ class Scenario(BaseModel):
     replay, the attempt after the budget's last (``last_attempt``).
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = FROZEN
 
     fault: Fault | None = Field(
         SEED_FAULT,

@@ -10,9 +10,10 @@ model applies it (``actors``, ``runtimes``, ``simulation``).
 from enum import StrEnum
 from typing import Final
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, Field, model_validator
 
 from asyncfail.ground.durations import Duration
+from asyncfail.ground.frozen import FROZEN
 from asyncfail.ground.retention import BoundaryConvention
 from asyncfail.lab.schedules import DEFAULT_REDELIVERY_DELAY, Schedule
 
@@ -168,7 +169,7 @@ lesson's labels all read it from here."""
 class LabSettings(BaseModel):
     """The knobs of one run; every default is the seed's assumption."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = FROZEN
 
     schedule: Schedule = Field(Schedule.FIXED, description=SETTING_DESCRIPTIONS["schedule"])
     redelivery_delay: Duration = Field(

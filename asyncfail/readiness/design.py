@@ -9,7 +9,7 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Final
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
 
 from asyncfail.contract.terms import KeyScope
 from asyncfail.document.markup import plain
@@ -20,6 +20,7 @@ from asyncfail.ground.durations import (
     duration_of,
     parse_amount,
 )
+from asyncfail.ground.frozen import FROZEN
 from asyncfail.ground.prose import echoed
 
 MAX_TEXT: Final = 10_000
@@ -47,7 +48,7 @@ class StatedDuration(BaseModel):
     (``ground.durations.duration_of``): whole milliseconds, at most 30 days.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = FROZEN
 
     amount: Decimal = Field(ge=0, allow_inf_nan=False)
     unit: TimeUnit = TimeUnit.SECONDS
@@ -163,7 +164,7 @@ class ReplayDesign(BaseModel):
     while blank (see ``named``). Nothing here is sent anywhere: it is a value in memory.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = FROZEN
 
     key_across_attempts: Answer = Field(
         Answer.UNKNOWN, description=QUESTIONS["key_across_attempts"]

@@ -6,7 +6,7 @@ open questions are derived from it, so a report cannot disagree with its own inp
 
 from typing import Final, assert_never
 
-from pydantic import BaseModel, ConfigDict, computed_field
+from pydantic import BaseModel, computed_field
 
 from asyncfail.contract.terms import SCOPE_WORDS, KeyScope
 from asyncfail.document.html_page import to_html, to_html_fragment
@@ -22,6 +22,7 @@ from asyncfail.document.markup import (
     Tone,
     plain,
 )
+from asyncfail.ground.frozen import FROZEN
 from asyncfail.ground.prose import quoted
 from asyncfail.ground.seed import CANNOT_DECIDE
 from asyncfail.readiness.checks import CHECKS
@@ -55,7 +56,7 @@ class ReadinessReport(BaseModel):
     """The checklist's answer to one design. Only the design is stored; the checks and the open
     questions are derived from it, so a report cannot disagree with its own inputs."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = FROZEN
 
     design: ReplayDesign
 

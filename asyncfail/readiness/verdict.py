@@ -7,9 +7,10 @@ experiment; its title and priority are read from where each is written, never ma
 from enum import StrEnum
 from typing import Final, TypeAlias
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from asyncfail.contract.experiment import ContractResult
+from asyncfail.ground.frozen import FROZEN
 from asyncfail.ground.seed import RECOMMENDATIONS, Priority, RecommendationId
 
 
@@ -48,7 +49,7 @@ CheckId: TypeAlias = RecommendationId | ContractRule
 class Probe(BaseModel):
     """One run of the contract experiment that a check rests on, and the question it answers."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = FROZEN
 
     question: str
     result: ContractResult
@@ -57,7 +58,7 @@ class Probe(BaseModel):
 class Check(BaseModel):
     """One recommendation applied to the design: its status, the reason, and the evidence."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = FROZEN
 
     id: CheckId
     priority: Priority | None = Field(description="P0 or P1 for the handoff's recommendations.")

@@ -37,13 +37,13 @@ from typing import Final, TypeVar
 
 from pydantic import (
     BaseModel,
-    ConfigDict,
     Field,
     SerializerFunctionWrapHandler,
     computed_field,
     model_serializer,
 )
 
+from asyncfail.ground.frozen import FROZEN
 from asyncfail.ground.inconclusive import INCONCLUSIVE_ROW
 from asyncfail.lab.events import EventKind
 from asyncfail.lab.faults import Fault
@@ -84,7 +84,7 @@ class Case(BaseModel):
     """One case of the matrix: a named fault into the first delivery, a runtime, and the
     supported settings."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = FROZEN
 
     fault: Fault
     mode: Mode
@@ -119,7 +119,7 @@ class Case(BaseModel):
 class Figures(BaseModel):
     """What one run came to (definitions in the module's docstring)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = FROZEN
 
     attempts: int
     effects: int
@@ -134,6 +134,8 @@ class InconclusiveWhenSo(BaseModel):
     """A row's ``inconclusive`` field is written only when true: a conclusive run's document is
     the same as before the field was (and as the recorded tables)."""
 
+    model_config = FROZEN
+
     @model_serializer(mode="wrap")
     def _inconclusive_only_when_so(self, handler: SerializerFunctionWrapHandler):  # type: ignore[no-untyped-def]
         data = handler(self)
@@ -145,7 +147,7 @@ class InconclusiveWhenSo(BaseModel):
 class Row(InconclusiveWhenSo):
     """One case: the model's figures and the real ones."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = FROZEN
 
     case: Case
     model: Figures
@@ -166,7 +168,7 @@ class Row(InconclusiveWhenSo):
 class Verification(BaseModel):
     """Every case of one verification, in the matrix's order."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = FROZEN
 
     deliveries: int = Field(ge=1, le=MAX_DELIVERIES)
     rows: tuple[Row, ...]

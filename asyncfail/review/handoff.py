@@ -13,7 +13,7 @@ from collections.abc import Callable
 from enum import StrEnum
 from typing import Final, assert_never
 
-from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic import BaseModel, model_validator
 
 from asyncfail.document.html_page import to_html, to_html_fragment
 from asyncfail.document.markdown import to_markdown
@@ -35,6 +35,7 @@ from asyncfail.document.markup import (
     Tone,
 )
 from asyncfail.ground import seed
+from asyncfail.ground.frozen import FROZEN
 from asyncfail.ground.prose import capitalised, counted, joined, quoted
 from asyncfail.ground.seed import Boundary, HandoffSection, Priority
 from asyncfail.ground.version import VERSION
@@ -86,7 +87,7 @@ class Review(BaseModel):
     pure function of them and of the model version it names.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = FROZEN
 
     fault: Fault
     reviewed: LabResult

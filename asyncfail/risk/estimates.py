@@ -11,7 +11,9 @@ import math
 from collections.abc import Sequence
 from typing import Final
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
+
+from asyncfail.ground.frozen import FROZEN
 
 Z95: Final = 1.959963984540054
 """The standard normal quantile for a two-sided 95% interval."""
@@ -20,7 +22,7 @@ Z95: Final = 1.959963984540054
 class Estimate(BaseModel):
     """A proportion seen in trials: the count, the point estimate and its 95% Wilson interval."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = FROZEN
 
     count: int = Field(ge=0)
     probability: float = Field(ge=0, le=1)

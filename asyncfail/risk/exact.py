@@ -19,9 +19,10 @@ import math
 from statistics import NormalDist
 from typing import Final
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from asyncfail.ground.durations import MAX_DURATION
+from asyncfail.ground.frozen import FROZEN
 from asyncfail.ground.retention import BoundaryConvention
 from asyncfail.lab.faults import Fault
 from asyncfail.lab.scenario import Mode
@@ -35,7 +36,7 @@ _STANDARD: Final = NormalDist()
 class ExactAnswer(BaseModel):
     """An exact duplicate probability, and which case it is."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = FROZEN
 
     case: str
     probability: float = Field(ge=0, le=1)

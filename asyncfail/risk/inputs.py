@@ -6,9 +6,10 @@ from decimal import Decimal, InvalidOperation
 from enum import StrEnum
 from typing import Annotated, Final
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+from pydantic import BaseModel, BeforeValidator, Field, model_validator
 
 from asyncfail.ground.durations import Duration
+from asyncfail.ground.frozen import FROZEN
 from asyncfail.ground.prose import echoed
 from asyncfail.lab.faults import Failure, Fault
 from asyncfail.lab.scenario import MAX_DELIVERIES, Mode, key_refusal, option, option_value
@@ -106,7 +107,7 @@ DEFAULT_REPLAY_MEDIAN: Final = Duration.of_seconds(86_400)
 class RiskInputs(BaseModel):
     """One risk question. Every failure probability is per point, per delivery."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = FROZEN
 
     trials: int = Field(DEFAULT_TRIALS, ge=1, le=MAX_TRIALS, description="How many trials.")
     seed: int = Field(0, ge=0, le=2**63 - 1, description="The generator's seed.")

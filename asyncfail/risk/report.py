@@ -19,9 +19,10 @@ from functools import cached_property, lru_cache
 from itertools import accumulate
 from typing import Final
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from asyncfail.ground.durations import MAX_DURATION, ClockTime, Duration
+from asyncfail.ground.frozen import FROZEN
 from asyncfail.lab.reading import Outcome
 from asyncfail.risk.draws import Drawer
 from asyncfail.risk.estimates import Z95, Estimate, estimate, rank_of, wilson
@@ -51,7 +52,7 @@ CURVE_POINTS: Final = 41
 class CurvePoint(BaseModel):
     """The duplicate risk at one retention."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = FROZEN
 
     retention: Duration
     duplicate: Estimate
@@ -60,7 +61,7 @@ class CurvePoint(BaseModel):
 class Settlement(BaseModel):
     """When runs settled (their last event), as quantiles of the trials."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = FROZEN
 
     median: ClockTime
     p90: ClockTime
@@ -71,7 +72,7 @@ class Settlement(BaseModel):
 class Required(BaseModel):
     """The retention a target duplicate risk requires."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = FROZEN
 
     target: float
     estimate: ClockTime | None = Field(
@@ -91,7 +92,7 @@ class Required(BaseModel):
 class RiskReport(BaseModel):
     """What ``asyncfail risk`` prints."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = FROZEN
 
     trials: int
     seed: int
