@@ -14,8 +14,7 @@ in the sources' place, as Pyodide ships its own packages and standard library (h
 weight: sources and bytecode both made the site 60.1 MB, over its 60 MB). A module without
 bytecode (a wheel not in ``BYTECODE``) is compiled at import, as before: slower, never wrong.
 
-Measured (2026-12-03, Chromium with the tests' flags, medians of 3, alternating): lesson 1
-live in 11.3 s instead of 13.6 s, lesson 3 in 10.3 s instead of 14.2 s.
+What it gains and costs, measured: exports/README.md ("Pyodide compiles every module").
 """
 
 from __future__ import annotations
@@ -115,11 +114,9 @@ def add_bytecode(core: Path, wheels: list[Path], cache: Path | None = None) -> l
     folder, a wheel compiled before is copied from it, and a new one kept in it. Without Node
     (and a wheel to compile) the build stops in one line."""
     chosen = [wheel for wheel in wheels if distribution(wheel) in BYTECODE]
+    keep = {wheel: distribution(wheel) in KEEP_SOURCES for wheel in chosen}
     compiler = compiler_digest(core)  # once: the core is 12 MB to read
-    keys = {
-        wheel: compilation_key(compiler, wheel, distribution(wheel) in KEEP_SOURCES)
-        for wheel in chosen
-    }
+    keys = {wheel: compilation_key(compiler, wheel, keep[wheel]) for wheel in chosen}
     todo = []
     for wheel in chosen:
         kept = kept_compilation(cache, keys[wheel]) if cache is not None else None
@@ -137,8 +134,7 @@ def add_bytecode(core: Path, wheels: list[Path], cache: Path | None = None) -> l
         )
     arguments = [str(SCRIPT), str(core)]
     for wheel in todo:
-        keep = distribution(wheel) in KEEP_SOURCES
-        arguments += [*(["--keep-sources"] if keep else []), str(wheel)]
+        arguments += [*(["--keep-sources"] if keep[wheel] else []), str(wheel)]
     run([node, *arguments])
     if cache is not None:
         for wheel in todo:

@@ -288,11 +288,16 @@ def mirror_lock(core: Path, wheels: list[Path], mirror: Path) -> PyodideLockSpec
     return spec
 
 
-def write_lock(spec: PyodideLockSpec, mirror: Path) -> None:
+def shipped_digests(wheels: list[Path]) -> dict[str, str]:
+    """Each wheel's file name with the sha256 of its bytes as shipped (after its bytecode)."""
+    return {wheel.name: hashlib.sha256(wheel.read_bytes()).hexdigest() for wheel in wheels}
+
+
+def write_lock(spec: PyodideLockSpec, mirror: Path, digests: dict[str, str]) -> None:
     """``pyodide-lock.json`` of the mirror, each package with the sha256 of its wheel as shipped
-    (Pyodide checks it before it unpacks one)."""
+    (``digests``: Pyodide checks it before it unpacks one)."""
     for package in spec.packages.values():
-        package.sha256 = hashlib.sha256((mirror / package.file_name).read_bytes()).hexdigest()
+        package.sha256 = digests[package.file_name]
     spec.to_json(mirror / "pyodide-lock.json", indent=1)
 
 
@@ -339,25 +344,26 @@ def write_mirror(out: Path, inputs: MirrorInputs) -> Path:
             shutil.copyfile(wheel, wheels[-1])
     spec = mirror_lock(inputs.core, wheels, out)
     add_bytecode(inputs.core, wheels, inputs.cache / BYTECODE_CACHE)
-    write_lock(spec, out)
-    write_simple_index(out, wheels)
+    digests = shipped_digests(wheels)  # once: the lock and the index both name them
+    write_lock(spec, out, digests)
+    write_simple_index(out, wheels, digests)
     return out
 
 
-def write_simple_index(out: Path, wheels: list[Path]) -> None:
+def write_simple_index(out: Path, wheels: list[Path], digests: dict[str, str]) -> None:
     """A package index (PEP 503) of the mirror's wheels at ``simple/<name>/``.
 
     Each page points its ``data-pypi-index-url``, ``simple/{package_name}/``, here, so that a
     package missing from the mirror fails instead of reaching out; and micropip asks that index
     before the lock file for every requirement it resolves (asyncfail's pydantic and its own),
-    so without these pages every page's first request for pydantic was a 404.
+    so without these pages every page's first request for pydantic was a 404. ``digests``:
+    ``shipped_digests`` of ``wheels``.
     """
     for wheel in wheels:
         project = canonicalize_name(wheel.name.split("-")[0])
-        digest = hashlib.sha256(wheel.read_bytes()).hexdigest()
         folder = out / "simple" / project
         folder.mkdir(parents=True, exist_ok=True)
-        link = f'<a href="../../{wheel.name}#sha256={digest}">{wheel.name}</a>'
+        link = f'<a href="../../{wheel.name}#sha256={digests[wheel.name]}">{wheel.name}</a>'
         (folder / "index.html").write_text(
             f"<!DOCTYPE html>\n<html><body>\n{link}\n</body></html>\n", encoding="utf-8"
         )

@@ -27,7 +27,7 @@ from assets import (  # noqa: E402
     patch_rpc_timeout,
 )
 from build import BuildReport  # noqa: E402
-from pyodide_mirror import write_simple_index  # noqa: E402
+from pyodide_mirror import shipped_digests, write_simple_index  # noqa: E402
 
 
 class Anchors(HTMLParser):
@@ -61,7 +61,7 @@ def test_the_index_lists_each_wheel_under_its_normalised_name(tmp_path: Path) ->
     for name in ("pydantic_core-2.50.5-cp314-cp314-x.whl", "Typing.Extensions-4-py3-none-any.whl"):
         wheels.append(tmp_path / name)
         wheels[-1].write_bytes(name.encode())
-    write_simple_index(tmp_path, wheels)
+    write_simple_index(tmp_path, wheels, shipped_digests(wheels))
     assert sorted(p.name for p in (tmp_path / "simple").iterdir()) == [
         "pydantic-core",
         "typing-extensions",
