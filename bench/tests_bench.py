@@ -21,11 +21,12 @@ BIN = Path(sys.executable).parent
 
 
 def directories(browser: bool) -> list[str]:
-    """Every test directory, in name order, and the tests at the top level as one more."""
+    """Every test directory (one with test files: ``tests/golden`` holds only golden data and
+    the scripts that write it), in name order, and the tests at the top level as one more."""
     found = sorted(
         p.relative_to(ROOT).as_posix()
         for p in (ROOT / "tests").iterdir()
-        if p.is_dir() and (p / "__init__.py").exists()
+        if p.is_dir() and (p / "__init__.py").exists() and any(p.rglob("test_*.py"))
     )
     if not browser:
         found = [d for d in found if d != "tests/browser"]
