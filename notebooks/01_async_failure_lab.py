@@ -142,15 +142,38 @@ def _(mo, page, snapshot):
 
 
 @app.cell
-def prediction_controls(mo, page, prediction, skip_prediction, snapshot):
-    revealed, _asking = page.ask(mo, prediction, skip_prediction, snapshot)
-    _asking
-    return (revealed,)
+def _(mo):
+    # Whether the guess is in, for the cells further down that wait for it but read no
+    # control: set only when it changes (page.keep_revealed), so a new fault reruns none of them.
+    get_revealed, set_revealed = mo.state(False)
+    return get_revealed, set_revealed
 
 
 @app.cell
-def counts_panel(mo, page, prediction, results, revealed):
-    page.reveal(
+def predict_then_reveal(
+    Fault,
+    Scenario,
+    command_lines,
+    fault,
+    get_revealed,
+    mo,
+    narrate,
+    page,
+    prediction,
+    results,
+    sequence_view,
+    set_revealed,
+    skip_prediction,
+    snapshot,
+    step,
+    to_json,
+):
+    # The question, then what its answer shows (the counts, the traces, the same run in a
+    # terminal), in one cell: each cell a fault's change reruns costs the WebAssembly page
+    # 15-30 ms, and a fault's change redoes all of them.
+    revealed, _asking = page.ask(mo, prediction, skip_prediction, snapshot)
+    page.keep_revealed(revealed, get_revealed, set_revealed)
+    _counts = page.reveal(
         mo,
         revealed,
         "Commit a guess of the business effects for each runtime, or switch on *skip "
@@ -159,11 +182,7 @@ def counts_panel(mo, page, prediction, results, revealed):
         prediction,
         figures=True,
     )
-    return
 
-
-@app.cell
-def _(mo, narrate, page, results, revealed, sequence_view, step):
     # The sequence view: actors as lanes, each message an arrow in step order.
     def _trace_panel(mode):
         result = results[mode]
@@ -173,7 +192,7 @@ def _(mo, narrate, page, results, revealed, sequence_view, step):
             caption=f"**{mode.value}**: {narrate(result, step.value)}",
         )
 
-    trace_view = (
+    _traces = (
         mo.vstack(
             [
                 mo.md("## The event traces"),
@@ -184,12 +203,6 @@ def _(mo, narrate, page, results, revealed, sequence_view, step):
         if revealed
         else mo.md("")
     )
-    trace_view
-    return
-
-
-@app.cell
-def _(Fault, Scenario, command_lines, fault, mo, page, results, revealed, to_json):
     _commands = command_lines(Scenario(fault=Fault(fault.value)))
 
     # The JSON holds the counts: shown once the learner has committed a guess (or skipped).
@@ -220,18 +233,25 @@ def _(Fault, Scenario, command_lines, fault, mo, page, results, revealed, to_jso
             ]
         )
 
-    page.fold(mo, "**The same run in a terminal**", _terminal)
-    return
+    mo.vstack(
+        [
+            _asking,
+            _counts,
+            _traces,
+            page.fold(mo, "**The same run in a terminal**", _terminal),
+        ]
+    )
+    return (revealed,)
 
 
 @app.cell(hide_code=True)
-def _(mo, revealed):
+def _(get_revealed, mo):
     # What to notice names the counts the learner is asked to predict: after the guess only.
     mo.md(r"""
     ## What to notice
 
     *What to notice shows once you commit your guess.*
-    """) if not revealed else mo.md(r"""
+    """) if not get_revealed() else mo.md(r"""
     ## What to notice
 
     - **Attempts are not effects.** Under `crash-after-effect` both runtimes make two delivery
@@ -299,13 +319,13 @@ def _(mo, verification):
 
 
 @app.cell
-def _(live_run, mo, revealed, verification):
+def _(get_revealed, live_run, mo, verification):
     # The recorded table gives every case's outcome, the predicted ones included.
     _live = mo.md(verification.live_text(live_run is not None, mo.app_meta().request))
     mo.vstack(
         [
             verification.verdict_view(mo, verification.recorded())
-            if revealed
+            if get_revealed()
             else mo.md("*The recorded table shows once you commit your guess.*"),
             # Folded where the page cannot run it: then it only says how to, from a checkout.
             _live
@@ -391,9 +411,9 @@ def _(mo, page, question):
 
 
 @app.cell
-def _(mo, page, question, revealed, snapshot, understanding):
+def _(get_revealed, mo, page, question, snapshot, understanding):
     # The check's question names what the durable runtime avoids: asked after the guess.
-    page.check(mo, question, understanding, snapshot) if revealed else mo.md("")
+    page.check(mo, question, understanding, snapshot) if get_revealed() else mo.md("")
     return
 
 

@@ -318,26 +318,6 @@ def _(
 
 
 @app.cell
-def _(
-    choices,
-    delay,
-    deliveries,
-    lesson02,
-    mo,
-    page,
-    plan,
-    retention,
-    simulate_each_mode,
-):
-    scenario, _errors = lesson02.scenario_from_controls(
-        choices.value, deliveries.value, retention.value, delay.value, plan.value
-    )
-    results = simulate_each_mode(scenario)
-    page.errors(mo, _errors, kind="danger")
-    return results, scenario
-
-
-@app.cell
 def _(mo, page, snapshot):
     skip_prediction = page.skip_switch(
         mo, "Skip predicting: show the runs as the settings change", snapshot
@@ -346,29 +326,44 @@ def _(mo, page, snapshot):
 
 
 @app.cell
-def _(mo, page, prediction, skip_prediction, snapshot):
-    revealed, _asking = page.ask(mo, prediction, skip_prediction, snapshot)
-    _asking
-    return (revealed,)
+def _(mo):
+    # Whether the guess is in, for the cells further down that wait for it but read no
+    # control: set only when it changes (page.keep_revealed), so a change reruns none of them.
+    get_revealed, set_revealed = mo.state(False)
+    return get_revealed, set_revealed
 
 
 @app.cell
-def _(
+def predict_then_reveal(
     Mode,
+    choices,
     command_lines,
+    delay,
+    deliveries,
+    get_revealed,
     lesson02,
     mo,
     page,
+    plan,
     prediction,
-    results,
-    revealed,
-    scenario,
+    retention,
     sequence_view,
+    set_revealed,
+    simulate_each_mode,
+    skip_prediction,
+    snapshot,
     time_timeline_spec,
     timeline_table,
 ):
-    # The runs as a learner sees them after the guess (the counts, the traces, the commands)
-    # in one cell: each cell a change re-runs costs the WebAssembly page 15-30 ms.
+    # The runs the settings give, the question, and what its answer shows (the counts, the
+    # traces, the commands) in one cell: each cell a change re-runs costs the WebAssembly page
+    # 15-30 ms, and a change of any setting redoes all of them.
+    scenario, _errors = lesson02.scenario_from_controls(
+        choices.value, deliveries.value, retention.value, delay.value, plan.value
+    )
+    results = simulate_each_mode(scenario)
+    revealed, _asking = page.ask(mo, prediction, skip_prediction, snapshot)
+    page.keep_revealed(revealed, get_revealed, set_revealed)
     _counts = page.reveal(
         mo,
         revealed,
@@ -430,6 +425,8 @@ def _(
         _view = mo.md("")
     mo.vstack(
         [
+            page.errors(mo, _errors, kind="danger"),
+            _asking,
             _counts,
             _view,
             # Made when the fold opens: a change does not highlight commands nobody opened.
@@ -440,17 +437,17 @@ def _(
             ),
         ]
     )
-    return
+    return results, revealed, scenario
 
 
 @app.cell(hide_code=True)
-def _(mo, revealed):
+def _(get_revealed, mo):
     # What to notice names the fix for the starting point: after the guess only.
     mo.md(r"""
     ## What to notice
 
     *What to notice shows once you commit your guess.*
-    """) if not revealed else mo.md(r"""
+    """) if not get_revealed() else mo.md(r"""
     ## What to notice
 
     - **The lookup is only as good as the key.** With a key per delivery attempt the lookup asks
@@ -503,9 +500,9 @@ def _(mo, page, question):
 
 
 @app.cell
-def _(mo, page, question, revealed, snapshot, understanding):
+def _(get_revealed, mo, page, question, snapshot, understanding):
     # The check's question states the starting point's duplicate: asked after the guess.
-    page.check(mo, question, understanding, snapshot) if revealed else mo.md("")
+    page.check(mo, question, understanding, snapshot) if get_revealed() else mo.md("")
     return
 
 

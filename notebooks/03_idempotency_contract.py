@@ -259,10 +259,11 @@ def _(mo, page, snapshot):
 
 
 @app.cell
-def _(mo, page, prediction, skip_prediction, snapshot):
-    revealed, _asking = page.ask(mo, prediction, skip_prediction, snapshot)
-    _asking
-    return (revealed,)
+def _(mo):
+    # Whether the guess is in, for the cells further down that wait for it but read no
+    # control: set only when it changes (page.keep_revealed), so a change reruns none of them.
+    get_revealed, set_revealed = mo.state(False)
+    return get_revealed, set_revealed
 
 
 @app.cell
@@ -275,6 +276,7 @@ def _(
     boundary,
     delay,
     evaluate,
+    get_revealed,
     heatmap_drawing,
     heatmap_table,
     lesson03,
@@ -287,14 +289,18 @@ def _(
     prediction,
     profile,
     retention,
-    revealed,
     scope,
     second,
+    set_revealed,
+    skip_prediction,
+    snapshot,
     sweep_around_boundary,
     sweep_retention,
 ):
-    # The experiment, its result and its heatmaps in one cell: a change of any control re-runs
-    # this cell alone below the guess, so the page answers sooner.
+    # The question, the experiment, its result and its heatmaps in one cell: a change of any
+    # control re-runs this cell alone below the guess, so the page answers sooner.
+    revealed, _asking = page.ask(mo, prediction, skip_prediction, snapshot)
+    page.keep_revealed(revealed, get_revealed, set_revealed)
     scenario, input_errors = lesson03.scenario_from_controls(
         {
             "profile": profile.value,
@@ -389,18 +395,18 @@ def _(
                 align="start",
             ),
         ]
-    mo.vstack(_shown)
-    return input_errors, result, scenario
+    mo.vstack([_asking, *_shown])
+    return input_errors, result, revealed, scenario
 
 
 @app.cell(hide_code=True)
-def _(mo, revealed):
+def _(get_revealed, mo):
     # What to notice says what each knob does to request 2: after the guess only.
     mo.md(r"""
     ## What to notice
 
     *What to notice shows once you commit your prediction.*
-    """) if not revealed else mo.md(r"""
+    """) if not get_revealed() else mo.md(r"""
     ## What to notice
 
     - **Key scope is identity.** With a key per delivery attempt the receiver never finds the

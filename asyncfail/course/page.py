@@ -166,13 +166,18 @@ def recall(mo: Any, question: Question, element: Any, earlier: str, snapshot: bo
 
 
 # ---------------------------------------------------------------------------------------------
-# Predict, then reveal. Four cells, one element each, so marimo reruns only what a change
-# touches and a test can substitute any of them:
+# Predict, then reveal. The form and the switch each in a cell of its own, then one cell that
+# asks and reveals, so marimo reruns only what a change touches and a test can substitute
+# either control:
 #
 #     prediction = page.prediction_form(mo, PROMPT)          # {naive} and {durable} fields
 #     skip_prediction = page.skip_switch(mo, SKIP, snapshot)
-#     revealed, _view = page.ask(mo, prediction, skip_prediction, snapshot)
-#     page.reveal(mo, revealed, WAITING, results, prediction)
+#     revealed, _asking = page.ask(mo, prediction, skip_prediction, snapshot)
+#     mo.vstack([_asking, page.reveal(mo, revealed, WAITING, results, prediction)])
+#
+# The cells further down that wait for the guess but read nothing a control changes (what to
+# notice, a check) read a state instead of ``revealed`` (``keep_revealed``), so a change that
+# leaves the reveal as it was reruns none of them.
 
 DEFAULT_GUESS: Final = 1
 """Where each runtime's guess starts."""
@@ -226,6 +231,25 @@ def ask(
     which cannot take a prediction, ``note``."""
     revealed = prediction.value is not None or bool(skip.value) or snapshot
     return revealed, mo.md(note) if snapshot else mo.vstack([prediction, skip])
+
+
+def keep_revealed(
+    revealed: bool, get_revealed: Callable[[], bool], set_revealed: Callable[[bool], None]
+) -> None:
+    """Hand ``revealed`` to the state ``get_revealed, set_revealed = mo.state(False)``, only
+    when it differs from what the state holds.
+
+    marimo reruns the cells that read a state each time its setter is called, and the cells
+    downstream of a changed control each time the control changes, whatever their inputs'
+    values. A cell that waits for the guess but shows nothing a control changes (what to
+    notice, the recorded table, the check) reads ``get_revealed()``, not ``revealed``: a new
+    fault with the guess still shown (the skip switch on) reruns none of them, and a new fault
+    that asks again hides them in the run that follows. Each cell a change reruns costs the
+    WebAssembly page 15-30 ms of marimo's own work (exports/README.md). Run as a script
+    (``app.run()``), marimo reruns nothing on a state's change, but the state holds the new
+    value at once, so the cells below still read it."""
+    if get_revealed() != revealed:
+        set_revealed(revealed)
 
 
 def feedback(mo: Any, checks: Sequence[PredictionCheck]) -> list[Any]:

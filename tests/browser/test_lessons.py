@@ -209,6 +209,10 @@ class Case:
     change: Callable[[Page], None]
     role: str = "label"
     """How the control is found: by its label, or (``button``) a button's name."""
+    asked_again: str = ""
+    """What the page says once the change asks for a guess again, in a part that waits for the
+    guess and reads no control (``page.keep_revealed``): it hides again in the run that follows
+    the change, so the next guess comes before its answer."""
 
 
 CASES: tuple[Case, ...] = (
@@ -219,6 +223,7 @@ CASES: tuple[Case, ...] = (
         answer_01,
         nothing,
         select("Fault injected into the first delivery", 4),
+        asked_again="What to notice shows once you commit your guess.",
     ),
     Case(
         "02_break_the_assumptions",
@@ -227,6 +232,7 @@ CASES: tuple[Case, ...] = (
         answer_02,
         nothing,
         select("Start from: a broken assumption, or none", 0),
+        asked_again="What to notice shows once you commit your guess.",
     ),
     Case(
         "03_idempotency_contract",
@@ -235,6 +241,7 @@ CASES: tuple[Case, ...] = (
         answer_03,
         choose("It applies request 2: a second debit."),
         select("Contract profile: how a rejected reuse is reported", 1),
+        asked_again="What to notice shows once you commit your prediction.",
     ),
     Case(
         "04_explore_every_failure",
@@ -471,6 +478,17 @@ def the_answer_revealed(check: Checks, page: Page, words: set[str]) -> None:
     check(any(said(w, after) for w in words), "the reveal says the answer", sorted(words))
 
 
+def asked_again(check: Checks, page: Page, case: Case) -> None:
+    """After a change that asks for the guess again, the parts that wait for the guess hide
+    again, those that read no control included (``Case.asked_again``)."""
+    if case.asked_again:
+        shown = page.get_by_text(case.asked_again).first
+        try:
+            shown.wait_for(state="visible", timeout=FIND_MS)
+        except PlaywrightError:
+            check(False, "the change asks again: what waits for the guess hides", case.asked_again)
+
+
 # ---------------------------------------------------------------------------------------------
 # The test, served by CPython: one load per lesson.
 
@@ -507,6 +525,7 @@ def test_a_learner_meets_the_lesson_asked_first_then_told_and_it_stays_quiet(
         print(f"{case.stem}: {tall} px after the guess")
         case.change(page)
         settle(page)
+        asked_again(check, page, case)
         check(seen.console == [], "no console warning from the load to the change", seen.console)
         if case.stem not in TALL:
             check(tall < HEIGHT_LIMIT, f"under {HEIGHT_LIMIT} px after the guess", f"{tall} px")
@@ -574,6 +593,7 @@ def test_lesson_1_in_its_webassembly_page_asks_first_is_finished_by_keyboard_and
         check(hidden == [], "focus never obscured or out of the window", hidden[:5])
         case.change(page)
         settle(page)
+        asked_again(check, page, case)
         printed = [m for m in seen.console if m not in WASM_KNOWN]
         check(printed == [], "nothing on the console from the boot to the change", printed)
         check(seen.blocked == [], "no request beyond loopback", seen.blocked)

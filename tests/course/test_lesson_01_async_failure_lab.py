@@ -93,7 +93,7 @@ def test_nothing_on_the_page_gives_the_answer_before_the_guess(lessons: Lessons)
     words = answer_words(defs["results"])
     assert {"Duplicate debit", "Recovered by operation key", "2 debits"} <= words
     assert [w for w in words if said(w, page)] == []
-    after, _ = run(revealed=True)  # what a committed guess (or skipping) sets
+    after, _ = run(skip_prediction=mo.ui.switch(value=True))  # as a committed guess
     assert {w for w in words if w in visible_text(after)} >= {
         "Duplicate debit",
         "Recovered by operation key",
@@ -153,8 +153,8 @@ def test_stepping_moves_narration_and_highlight() -> None:
 def test_committed_prediction_is_judged_against_the_model() -> None:
     results = {m: simulate(Scenario(mode=m)) for m in RUNTIMES}
     guess = SimpleNamespace(value={"naive": 1, "durable": 1})
-    view, _ = nb.counts_panel.run(prediction=guess, revealed=True, results=results)
-    text = visible_text(view.text)
+    view, _ = run(prediction=guess, results=results)
+    text = visible_text(view)
     assert "naive: you guessed 1; the model applied 2 business effects" in text
     assert "durable: right, 1 business effect." in text
 
@@ -235,13 +235,11 @@ def test_a_committed_guess_that_is_not_a_count_is_explained_not_judged(
     guesses: dict[str, object],
 ) -> None:
     results = {m: simulate(Scenario(mode=m)) for m in RUNTIMES}
-    view, _ = nb.counts_panel.run(
-        prediction=SimpleNamespace(value=guesses), revealed=True, results=results
-    )
-    text = visible_text(view.text)
+    view, _ = run(prediction=SimpleNamespace(value=guesses), results=results)
+    text = visible_text(view)
     for mode in RUNTIMES:
         assert f"{mode.value}: no guess to judge; enter a whole number" in text
-    assert ("Business effects", "2") in stats(view.text), "the counts still show"
+    assert ("Business effects", "2") in stats(view), "the counts still show"
 
 
 # --- Does the model tell the truth? ---------------------------------------------------------
@@ -340,7 +338,7 @@ def test_pressing_run_runs_the_reference_and_shows_the_result_just_now(
 
     cases = matrix(faults=[Fault.CRASH_AFTER_EFFECT], keys=[KeyStability.STABLE])[::2]
     monkeypatch.setattr(live, "default_cases", lambda: cases)
-    page, _ = run_lesson(nb, live_run=Pressed(), revealed=True)
+    page, _ = run_lesson(nb, live_run=Pressed(), skip_prediction=mo.ui.switch(value=True))
     text = visible_text(page)
     platform = live.this_platform()
     assert f"{verification.AGREES} Run just now on {platform}: 4 cases" in text
@@ -381,13 +379,26 @@ def test_each_page_of_the_recorded_table_is_one_fault(lessons: Lessons) -> None:
     )
 
 
-def test_a_fault_re_runs_its_runs_in_one_cell_and_a_step_one_cell() -> None:
+def test_a_fault_re_runs_two_cells_and_the_cells_waiting_for_the_guess_only_when_it_changes() -> (
+    None
+):
     # Each cell a change re-runs costs marimo's machinery 15-30 ms in the WebAssembly page
     # (exports/README.md): what a fault always makes again (its description, runs, step slider
-    # and prediction) is one cell; the rest shows the guess's outcome or the counts.
+    # and prediction) is one cell; the question and what its answer shows, another.
     rerun = cells_rerun_by(nb, "fault")
-    assert len(rerun) == 8, rerun
+    assert len(rerun) == 2, rerun
     (made,) = [code for code in rerun if "simulate_each_mode(" in code]
     assert "mo.ui.slider(" in made and "page.prediction_form(" in made
+    (asked,) = [code for code in rerun if "page.ask(" in code]
+    assert "page.reveal(" in asked and "sequence_view(" in asked and "command_lines(" in asked
+    assert "page.keep_revealed(revealed, get_revealed, set_revealed)" in asked
+    # What to notice, the recorded table and the check wait for the guess and read no control:
+    # they read the state, which only keep_revealed sets, never ``revealed``.
+    waiting = cells_rerun_by(nb, "get_revealed")
+    assert len(waiting) == 4 and asked in waiting, waiting
+    assert [c for c in waiting if "What to notice" in c and "get_revealed()" in c]
+    assert [c for c in waiting if "verification.recorded()" in c and "get_revealed()" in c]
+    assert [c for c in waiting if "page.check(" in c and "get_revealed()" in c]
+    assert not [c for c in cells_rerun_by(nb, "revealed") if c != asked]
     (stepped,) = cells_rerun_by(nb, "step")
-    assert "sequence_view(" in stepped
+    assert stepped == asked

@@ -317,13 +317,22 @@ def test_the_assumptions_table_is_run_once_and_shown_again(monkeypatch: pytest.M
 def test_a_change_re_runs_few_cells_so_the_page_answers_soon() -> None:
     # Each cell a change re-runs costs marimo's machinery 15-30 ms in the WebAssembly page
     # (exports/README.md): a starting point makes its controls and the prediction in one cell,
-    # and the runs show in one cell (counts, traces, commands).
+    # lays them out in another, and the runs, the question and the answer show in one cell
+    # (counts, traces, commands); the assumptions' table above them reads the reveal.
     rerun = cells_rerun_by(nb, "start")
-    assert len(rerun) == 8, rerun
+    assert len(rerun) == 4, rerun
     (made,) = [code for code in rerun if "mo.ui.dictionary(" in code]
     assert "page.prediction_form(" in made
+    (asked,) = [code for code in rerun if "page.ask(" in code]
+    assert "simulate_each_mode(" in asked and "page.reveal(" in asked
+    assert "page.keep_revealed(revealed, get_revealed, set_revealed)" in asked
     for control in ("choices", "deliveries", "retention", "delay", "plan"):
-        shown = [code for code in cells_rerun_by(nb, control) if "page.reveal(" in code]
+        assert asked in cells_rerun_by(nb, control), control
         assert len(cells_rerun_by(nb, control)) == 3, control
-        (runs,) = shown
-        assert "sequence_view(" in runs and "command_lines(" in runs, control
+    # What to notice and the check wait for the guess and read no control: they read the
+    # state, below the cell that sets it, and a change reruns neither.
+    waiting = [
+        c for c in cells_rerun_by(nb, "get_revealed") if "get_revealed()" in c and c != asked
+    ]
+    assert len(waiting) == 2 and not set(waiting) & set(rerun), waiting
+    assert [c for c in waiting if "What to notice" in c] and [c for c in waiting if "check(" in c]

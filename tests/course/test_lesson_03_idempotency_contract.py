@@ -84,7 +84,7 @@ def test_a_committed_prediction_is_compared_with_the_model(
     # The default run reuses the first result (the seed's example row).
     words = lessons.run(STEM)[1]["outcome_words"]
     guess = SimpleNamespace(value=words[choice])
-    page, _ = run(prediction=guess, outcome_words=words, revealed=True)
+    page, _ = run(prediction=guess, outcome_words=words)  # committed: revealed
     assert said in visible_text(page)
 
 
@@ -252,14 +252,21 @@ def test_no_record_is_ever_called_absent(lessons: Lessons) -> None:
 
 def test_a_change_re_runs_few_cells_so_the_page_answers_soon() -> None:
     # Each cell a change re-runs costs marimo's machinery 15-30 ms in the WebAssembly page
-    # (exports/README.md): the profile re-makes its knobs in one cell and asks again; a knob,
-    # the second request or its delay re-runs the experiment's one cell.
+    # (exports/README.md): the profile re-makes its knobs in one cell and asks again in the
+    # experiment's cell; a knob, the second request or its delay re-runs that one cell.
     rerun = cells_rerun_by(nb, "profile")
-    assert len(rerun) == 4, rerun
+    assert len(rerun) == 2, rerun
     (made,) = [code for code in rerun if "mo.ui.radio(" in code]
     assert "page.choice_form(" in made, "the knobs and the prediction, asked again, in one cell"
+    (asked,) = [code for code in rerun if "page.ask(" in code]
+    assert "evaluate(scenario)" in asked and "heatmap_drawing(" in asked
+    assert "page.keep_revealed(revealed, get_revealed, set_revealed)" in asked
     # The knobs' fold shows the second request as a layout, not the controls: changing one
     # does not make the knobs again.
     for control in (*KNOBS, *SECOND_REQUEST):
         (only,) = cells_rerun_by(nb, control)
-        assert "evaluate(scenario)" in only and "heatmap_drawing(" in only, control
+        assert only == asked, control
+    # What to notice waits for the guess and reads no control: it reads the state, below the
+    # cell that sets it, and a change does not re-run it.
+    (waiting,) = [c for c in cells_rerun_by(nb, "get_revealed") if c != asked]
+    assert "What to notice" in waiting and "get_revealed()" in waiting

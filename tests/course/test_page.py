@@ -2,6 +2,8 @@
 judged and revealed the same way in every lesson that uses it; and a static snapshot that says
 it is one, shows its controls disabled, and answers its check."""
 
+import builtins
+import re
 from types import SimpleNamespace
 from typing import Any
 
@@ -14,7 +16,14 @@ from asyncfail.course.page import SNAPSHOT_BANNER
 from asyncfail.ground.quiz import Question
 from asyncfail.lab.simulation import simulate_each_mode
 from tests.course.conftest import Lessons
-from tests.notebook_support import NOTEBOOKS, run_lesson, stats, unescape_nested, visible_text
+from tests.notebook_support import (
+    NOTEBOOKS,
+    load_notebook,
+    run_lesson,
+    stats,
+    unescape_nested,
+    visible_text,
+)
 
 STEMS = [p.stem for p in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.py"))]
 # The lessons that predict the effect counts of both runtimes, with the component.
@@ -125,6 +134,67 @@ def test_every_predicting_lesson_asks_with_the_component(stem: str, lessons: Les
     assert page.COMMIT_LABEL in unescape_nested(defs["prediction"].text)
     assert stats(page_html) == [], "no counts before a guess or a skip"
     assert list(defs["results"])[:2] == [Mode.NAIVE, Mode.DURABLE]
+
+
+# --- what waits for the guess without reading a control -------------------------------------
+
+# The lessons whose cells further down wait for the guess through the state (keep_revealed).
+KEEPING = ["01_async_failure_lab", "02_break_the_assumptions", "03_idempotency_contract"]
+
+
+def test_the_state_is_set_only_when_the_reveal_changes() -> None:
+    # marimo reruns the readers of a state on each call of its setter: a call that would not
+    # change the value must not be made. Checked against a state that records every call.
+    held = [False]
+    calls: list[bool] = []
+
+    def set_revealed(value: bool) -> None:
+        calls.append(value)
+        held[0] = value
+
+    for revealed in (False, True, True, True, False, False, True):
+        page.keep_revealed(revealed, lambda: held[0], set_revealed)
+        assert held[0] is revealed
+    assert calls == [True, False, True]
+
+
+@pytest.mark.parametrize("stem", KEEPING)
+def test_the_state_is_read_only_below_the_cell_that_sets_it(stem: str) -> None:
+    # Run as a script (``app.run()``, every lesson test), marimo reruns nothing on a state's
+    # change: the readers see the new value only if they run after the setter. marimo runs
+    # the ready cell that comes first in the file (dataflow order, ties broken by the file's
+    # order). So when every cell the setter does not feed reads only cells above it, whatever
+    # is above the setter runs before anything below it becomes the first ready cell, and a
+    # reader below the setter runs after it.
+    module = load_notebook(stem)
+    module.app._maybe_initialize()
+    graph = module.app._graph
+    order = list(graph.cells)
+    (setter,) = [cid for cid in order if "page.keep_revealed(" in graph.cells[cid].code]
+    readers = [
+        order.index(cid)
+        for cid in order
+        if "get_revealed()" in graph.cells[cid].code and cid != setter
+    ]
+    assert readers and min(readers) > order.index(setter), readers
+    fed = graph.descendants(setter)
+    defined: set[str] = set()
+    for cid in order:
+        cell = graph.cells[cid]
+        if cid not in fed:
+            assert cell.refs <= defined | set(dir(builtins)), (cell.code[:60], cell.refs)
+        defined |= cell.defs
+
+
+@pytest.mark.parametrize("stem", KEEPING)
+def test_what_waits_for_the_guess_shows_once_revealed_in_a_script_run(
+    stem: str, lessons: Lessons
+) -> None:
+    asked = visible_text(lessons.run(stem)[0])
+    told = visible_text(run_lesson(load_notebook(stem), skip_prediction=mo.ui.switch(True))[0])
+    waiting = re.findall(r"What to notice shows once you commit your \w+\.", asked)
+    assert len(waiting) == 1 and waiting[0] not in told
+    assert "What to notice" in told and len(told) > len(asked)
 
 
 # --- static snapshots -------------------------------------------------------------------------
