@@ -148,6 +148,21 @@ def chart_count(built_site: BuildReport, lesson: Lesson) -> int:
     )
 
 
+WAITING = re.compile(r"shows once you commit your (?:guess|prediction)")
+"""What a lesson says in place of what waits for the guess (what to notice, the recorded
+table, the JSON): a snapshot, which cannot take a guess, never says it."""
+
+
+def test_a_snapshot_shows_what_waits_for_the_guess(built_site: BuildReport) -> None:
+    # The cells that read the reveal through a state (course/page.py's keep_revealed) show it
+    # in the published page too, whatever order the export ran the cells in.
+    for lesson in built_site.pages:
+        text = (built_site.out / lesson.site_dir / "static.html").read_text(encoding="utf-8")
+        assert WAITING.findall(text) == [], lesson.slug
+        if "## What to notice" in lesson.path.read_text(encoding="utf-8"):
+            assert "What to notice" in text, lesson.slug
+
+
 # A snapshot's chart: a Vega-Lite chart drawn as inline SVG (or a picture when the SVG would be
 # too large), or the library's own SVG (a sequence view, a heatmap) as every page shows it.
 SNAPSHOT_CHART = f"figure.chart > svg, figure.chart > img, {DRAWN}"
