@@ -151,37 +151,46 @@ def _(mo):
 
 @app.cell
 def predict_then_reveal(
+    get_revealed, mo, page, prediction, results, set_revealed, skip_prediction, snapshot
+):
+    # The question, then the counts its answer shows, in one cell: each cell a fault's change
+    # reruns costs the WebAssembly page 15-30 ms, and a fault's change redoes both.
+    revealed, _asking = page.ask(mo, prediction, skip_prediction, snapshot)
+    page.keep_revealed(revealed, get_revealed, set_revealed)
+    mo.vstack(
+        [
+            _asking,
+            page.reveal(
+                mo,
+                revealed,
+                "Commit a guess of the business effects for each runtime, or switch on *skip "
+                "predicting*, to see the counts and the traces.",
+                results,
+                prediction,
+                figures=True,
+            ),
+        ]
+    )
+    return (revealed,)
+
+
+@app.cell
+def trace_view(
     Fault,
     Scenario,
     command_lines,
     fault,
-    get_revealed,
     mo,
     narrate,
     page,
-    prediction,
     results,
+    revealed,
     sequence_view,
-    set_revealed,
-    skip_prediction,
-    snapshot,
     step,
     to_json,
 ):
-    # The question, then what its answer shows (the counts, the traces, the same run in a
-    # terminal), in one cell: each cell a fault's change reruns costs the WebAssembly page
-    # 15-30 ms, and a fault's change redoes all of them.
-    revealed, _asking = page.ask(mo, prediction, skip_prediction, snapshot)
-    page.keep_revealed(revealed, get_revealed, set_revealed)
-    _counts = page.reveal(
-        mo,
-        revealed,
-        "Commit a guess of the business effects for each runtime, or switch on *skip "
-        "predicting*, to see the counts and the traces.",
-        results,
-        prediction,
-        figures=True,
-    )
+    # The traces and the same run in a terminal, in one cell, after the counts: a slide of
+    # their own in the presenter view, and what a step of the slider redraws.
 
     # The sequence view: actors as lanes, each message an arrow in step order.
     def _trace_panel(mode):
@@ -233,15 +242,8 @@ def predict_then_reveal(
             ]
         )
 
-    mo.vstack(
-        [
-            _asking,
-            _counts,
-            _traces,
-            page.fold(mo, "**The same run in a terminal**", _terminal),
-        ]
-    )
-    return (revealed,)
+    mo.vstack([_traces, page.fold(mo, "**The same run in a terminal**", _terminal)])
+    return
 
 
 @app.cell(hide_code=True)

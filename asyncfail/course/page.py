@@ -247,7 +247,9 @@ def keep_revealed(
     that asks again hides them in the run that follows. Each cell a change reruns costs the
     WebAssembly page 15-30 ms of marimo's own work (exports/README.md). Run as a script
     (``app.run()``), marimo reruns nothing on a state's change, but the state holds the new
-    value at once, so the cells below still read it."""
+    value at once and marimo runs the first ready cell in the file's order, so a reader below
+    the cell that calls this one reads it, as long as each cell that cell does not feed reads
+    only cells above it (tests/course/test_page.py holds the lessons to both)."""
     if get_revealed() != revealed:
         set_revealed(revealed)
 
