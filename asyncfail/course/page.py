@@ -14,7 +14,13 @@ from typing import Any, Final
 from asyncfail.charts.drawing import Drawing
 from asyncfail.charts.specs import VegaLite
 from asyncfail.course.catalog import LessonInfo
-from asyncfail.course.prediction import GUESS_RANGE, PredictionCheck, check_predictions
+from asyncfail.course.prediction import (
+    GUESS_RANGE,
+    PredictionCheck,
+    check_predictions,
+    choice_feedback,
+    set_feedback,
+)
 from asyncfail.document.html_page import html_text
 from asyncfail.document.markdown import md_text
 from asyncfail.ground.quiz import Question
@@ -330,11 +336,6 @@ def reveal(
 # Predict a choice, then compare: for a lesson whose answer is one of a few outcomes (what a
 # receiver does with a second request, which finding comes first) rather than two counts.
 
-CHOICE_RIGHT: Final = "**Right:** {answer}"
-CHOICE_WRONG: Final = "**You chose:** {guess} **The model:** {answer}"
-"""How a choice is judged; the options are whole sentences, with their own full stops."""
-CHOICE_NONE: Final = "**No choice to compare:** pick one of the options, then commit."
-
 
 def choice_form(mo: Any, prompt: str, options: Sequence[str], label: str = COMMIT_LABEL) -> Any:
     """A prediction among ``options``: a radio under ``prompt`` (Markdown), none chosen, and a
@@ -346,59 +347,22 @@ def choice_form(mo: Any, prompt: str, options: Sequence[str], label: str = COMMI
     )
 
 
-def choice_feedback(guess: object, answer: str) -> tuple[str, bool | None]:
-    """What to say of a committed choice: (Markdown, right?), with ``None`` for "no choice to
-    judge" (the learner committed an empty form)."""
-    if not isinstance(guess, str) or not guess:
-        return CHOICE_NONE, None
-    if guess == answer:
-        return CHOICE_RIGHT.format(answer=answer), True
-    return CHOICE_WRONG.format(guess=guess, answer=answer), False
+def judged(mo: Any, said: tuple[str, bool | None]) -> Any:
+    """A judgement (Markdown, right?) as a callout: success when right, information when
+    wrong, a warning when there was nothing to judge (``None``)."""
+    text, right = said
+    kind = "warn" if right is None else "success" if right else "info"
+    return mo.callout(mo.md(text), kind=kind)
 
 
 def choice_callout(mo: Any, guess: object, answer: str) -> Any:
-    """``choice_feedback`` as a callout: success when right, information when wrong, a
-    warning when there was nothing to judge."""
-    text, right = choice_feedback(guess, answer)
-    kind = "warn" if right is None else "success" if right else "info"
-    return mo.callout(mo.md(text), kind=kind)
-
-
-SET_RIGHT: Final = "**{title}: right.** {expected}"
-SET_COMPARED: Final = "**{title}.** The model's: {expected}"
-SET_MISSED: Final = "You left out: {missed}"
-SET_EXTRA: Final = "The model does not choose: {extra}"
-SET_NONE: Final = "**{title}: nothing chosen.** The model's: {expected}"
-
-
-def set_feedback(title: str, chosen: object, expected: Sequence[str]) -> tuple[str, bool | None]:
-    """What to say of a learner's draft, a set of options, beside the model's ``expected``
-    (in the model's order): (Markdown, right?), right when the two sets are equal, ``None``
-    when nothing was chosen. A wrong draft names what it left out and what the model does not
-    choose, each in its own list."""
-
-    def listed(items: Sequence[str]) -> str:
-        return "".join(f"\n- {item}" for item in items)
-
-    picked = [c for c in chosen if isinstance(c, str)] if isinstance(chosen, list | tuple) else []
-    if not picked:
-        return SET_NONE.format(title=title, expected=listed(expected)), None
-    if set(picked) == set(expected):
-        return SET_RIGHT.format(title=title, expected=listed(expected)), True
-    missed = [e for e in expected if e not in picked]
-    extra = [p for p in picked if p not in expected]
-    parts = [SET_COMPARED.format(title=title, expected=listed(expected))]
-    parts += [SET_MISSED.format(missed=listed(missed))] if missed else []
-    parts += [SET_EXTRA.format(extra=listed(extra))] if extra else []
-    return "\n\n".join(parts), False
+    """``choice_feedback`` as a callout (``judged``)."""
+    return judged(mo, choice_feedback(guess, answer))
 
 
 def set_callout(mo: Any, title: str, chosen: object, expected: Sequence[str]) -> Any:
-    """``set_feedback`` as a callout: success when right, information when not, a warning
-    when nothing was chosen."""
-    text, right = set_feedback(title, chosen, expected)
-    kind = "warn" if right is None else "success" if right else "info"
-    return mo.callout(mo.md(text), kind=kind)
+    """``set_feedback`` as a callout (``judged``)."""
+    return judged(mo, set_feedback(title, chosen, expected))
 
 
 # A learner's input, refused. Every lesson echoes what it cannot read through here, so nothing

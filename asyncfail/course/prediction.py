@@ -1,6 +1,7 @@
-"""Predict, then reveal: judging a learner's guess of each runtime's effect count."""
+"""Predict, then reveal: judging a learner's guess of each runtime's effect count, and a
+learner's choice or set of options against the model's."""
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Final
 
 from pydantic import BaseModel
@@ -82,3 +83,51 @@ def check_predictions(
         for mode in Mode
         if mode.value in guesses
     )
+
+
+# A choice among a few outcomes (what a receiver does with a second request, which finding
+# comes first), or a set of options, judged against the model's.
+
+CHOICE_RIGHT: Final = "**Right:** {answer}"
+CHOICE_WRONG: Final = "**You chose:** {guess} **The model:** {answer}"
+"""How a choice is judged; the options are whole sentences, with their own full stops."""
+CHOICE_NONE: Final = "**No choice to compare:** pick one of the options, then commit."
+
+
+def choice_feedback(guess: object, answer: str) -> tuple[str, bool | None]:
+    """What to say of a committed choice: (Markdown, right?), with ``None`` for "no choice to
+    judge" (the learner committed an empty form)."""
+    if not isinstance(guess, str) or not guess:
+        return CHOICE_NONE, None
+    if guess == answer:
+        return CHOICE_RIGHT.format(answer=answer), True
+    return CHOICE_WRONG.format(guess=guess, answer=answer), False
+
+
+SET_RIGHT: Final = "**{title}: right.** {expected}"
+SET_COMPARED: Final = "**{title}.** The model's: {expected}"
+SET_MISSED: Final = "You left out: {missed}"
+SET_EXTRA: Final = "The model does not choose: {extra}"
+SET_NONE: Final = "**{title}: nothing chosen.** The model's: {expected}"
+
+
+def set_feedback(title: str, chosen: object, expected: Sequence[str]) -> tuple[str, bool | None]:
+    """What to say of a learner's draft, a set of options, beside the model's ``expected``
+    (in the model's order): (Markdown, right?), right when the two sets are equal, ``None``
+    when nothing was chosen. A wrong draft names what it left out and what the model does not
+    choose, each in its own list."""
+
+    def listed(items: Sequence[str]) -> str:
+        return "".join(f"\n- {item}" for item in items)
+
+    picked = [c for c in chosen if isinstance(c, str)] if isinstance(chosen, list | tuple) else []
+    if not picked:
+        return SET_NONE.format(title=title, expected=listed(expected)), None
+    if set(picked) == set(expected):
+        return SET_RIGHT.format(title=title, expected=listed(expected)), True
+    missed = [e for e in expected if e not in picked]
+    extra = [p for p in picked if p not in expected]
+    parts = [SET_COMPARED.format(title=title, expected=listed(expected))]
+    parts += [SET_MISSED.format(missed=listed(missed))] if missed else []
+    parts += [SET_EXTRA.format(extra=listed(extra))] if extra else []
+    return "\n\n".join(parts), False

@@ -11,7 +11,7 @@ import marimo as mo
 import pytest
 
 from asyncfail import Fault, Mode, Scenario
-from asyncfail.course import page
+from asyncfail.course import page, prediction
 from asyncfail.course.page import SNAPSHOT_BANNER
 from asyncfail.ground.quiz import Question
 from asyncfail.lab.simulation import simulate_each_mode
@@ -248,27 +248,30 @@ def test_a_live_lesson_has_live_controls_and_no_banner(stem: str, lessons: Lesso
                 False,
             ),
         ),
-        (None, (page.CHOICE_NONE, None)),
-        ("", (page.CHOICE_NONE, None)),
-        (3, (page.CHOICE_NONE, None)),
+        (None, (prediction.CHOICE_NONE, None)),
+        ("", (prediction.CHOICE_NONE, None)),
+        (3, (prediction.CHOICE_NONE, None)),
     ],
 )
 def test_a_committed_choice_is_judged_against_the_models_answer(
     guess: object, expected: tuple[str, bool | None]
 ) -> None:
-    assert page.choice_feedback(guess, "It applies: a second debit.") == expected
+    assert prediction.choice_feedback(guess, "It applies: a second debit.") == expected
 
 
 def test_a_draft_set_is_compared_with_the_models_in_the_models_order() -> None:
     expected = ["b", "a"]
-    assert page.set_feedback("P0", ["a", "b"], expected) == ("**P0: right.** \n- b\n- a", True)
-    text, right = page.set_feedback("P0", ["a", "c"], expected)
+    assert prediction.set_feedback("P0", ["a", "b"], expected) == (
+        "**P0: right.** \n- b\n- a",
+        True,
+    )
+    text, right = prediction.set_feedback("P0", ["a", "c"], expected)
     assert right is False
     assert text == (
         "**P0.** The model's: \n- b\n- a\n\nYou left out: \n- b\n\nThe model does not choose: \n- c"
     )
     for nothing in ([], None, "a", [3]):
-        assert page.set_feedback("P0", nothing, expected) == (
+        assert prediction.set_feedback("P0", nothing, expected) == (
             "**P0: nothing chosen.** The model's: \n- b\n- a",
             None,
         )
