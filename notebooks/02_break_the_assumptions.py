@@ -131,19 +131,15 @@ def _(mo):
 
 
 @app.cell(hide_code=True)
-def _(lesson02, mo, revealed):
-    # The debits and the fixes are what the learner predicts: their columns wait for the guess.
-    # Folded: the first screen holds the starting point and the prediction it asks for.
+def _(lesson02, mo):
+    # Folded: the first screen holds the starting point and the prediction it asks for. The
+    # debits and the fixes are what the learner predicts: the table with them follows the runs.
     mo.accordion(
         {
             "**The five assumptions, and what breaks them**": mo.md(
-                lesson02.assumption_table(revealed)
-                + (
-                    ""
-                    if revealed
-                    else "\n\n*What each run gives, and what restores it, shows once "
-                    "you commit your guess.*"
-                )
+                lesson02.assumption_table(answers=False)
+                + "\n\n*What each starting point gives, and what restores it, follows the "
+                "runs.*"
             )
         }
     )
@@ -158,163 +154,137 @@ def _(lesson02, mo, snapshot):
         label="**Start from**: a broken assumption, or none",
         disabled=snapshot,
     )
+    start
     return (start,)
 
 
 @app.cell
-def _(
-    Fault,
-    MAX_DELIVERIES,
-    MAX_DURATION_TEXT,
-    MAX_PLAN_TEXT,
-    controls,
-    lesson02,
-    mo,
-    page,
-    snapshot,
-    start,
-):
-    # What a new starting point always makes again, made in one cell (each cell a change
-    # re-runs costs the WebAssembly page 15-30 ms): every control, starting at that point's
-    # value, and the prediction, asked afresh for the run a learner chose to break (changing a
-    # setting afterwards updates the runs without asking again).
+def _(mo, snapshot):
+    # The dozen settings a starting point sets wait behind one switch for a learner who wants
+    # to change one. While it is off, the runs are the starting point's as it is, and a new
+    # starting point makes no control again (each control made costs the WebAssembly page
+    # 2-3 ms). A snapshot shows every setting's value.
+    more = mo.ui.switch(
+        value=snapshot,
+        label="**More settings**: the fault, the delivery budget and each assumption's settings",
+        disabled=snapshot,
+    )
+    more
+    return (more,)
+
+
+@app.cell
+def _(mo, page, start):
+    # Asked afresh for each starting point, the run a learner chose to break: a new one makes
+    # a new form (changing a setting afterwards updates the runs without asking again).
     prediction = page.prediction_form(
         mo,
-        "**Predict first.** With these settings, how many debits reach the ledger? "
+        f"**Predict first.** Starting from *{start.value}*: how many debits reach the ledger? "
         "Naive runtime: {naive} Durable runtime: {durable}",
     )
-    _scenario = lesson02.start_options()[start.value]
-    _choices = lesson02.choices_of(_scenario)
-
-    def _choice(name):
-        return mo.ui.dropdown(
-            options=controls.choice_options(name),
-            value=_choices[name],
-            label=controls.setting_label(name),
-            disabled=snapshot,
-        )
-
-    choices = mo.ui.dictionary(
-        {
-            "fault": mo.ui.dropdown(
-                options=[f.value for f in Fault],
-                value=_choices["fault"],
-                label="Fault injected into the first delivery",
-                disabled=snapshot,
-            ),
-            **{
-                name: _choice(name)
-                for names in lesson02.GROUPS.values()
-                for name in names
-                if name in _choices
-            },
-        }
-    )
-    deliveries = mo.ui.number(
-        start=1,
-        stop=MAX_DELIVERIES,
-        step=1,
-        value=_scenario.deliveries,
-        label="Delivery budget: how often the channel may deliver the operation",
-        disabled=snapshot,
-    )
-    retention = mo.ui.text(
-        value=lesson02.seconds_of(_scenario.settings.retention),
-        placeholder=controls.KEPT_WHOLE_RUN,
-        max_length=MAX_DURATION_TEXT,
-        label=controls.setting_label("retention"),
-        disabled=snapshot,
-    )
-    delay = mo.ui.text(
-        value=lesson02.seconds_of(_scenario.settings.redelivery_delay),
-        placeholder="seconds, e.g. 60 or 0.5",
-        max_length=MAX_DURATION_TEXT,
-        label=controls.setting_label("redelivery_delay"),
-        disabled=snapshot,
-    )
-    plan = mo.ui.text(
-        value=lesson02.plan_of(_scenario),
-        placeholder="e.g. 1:after-effect,2:lookup",
-        max_length=MAX_PLAN_TEXT,
-        label=(
-            "**Fault plan** (optional): injections as `ATTEMPT:POINT`, comma-separated; it "
-            "replaces the fault above"
-        ),
-        full_width=True,
-        disabled=snapshot,
-    )
-    return choices, delay, deliveries, plan, prediction, retention
+    return (prediction,)
 
 
 @app.cell
 def _(
     Fault,
     LOOKUP_AND_STORE,
+    MAX_DELIVERIES,
+    MAX_DURATION_TEXT,
+    MAX_PLAN_TEXT,
     NOT_MODELED,
     RETAINED_ATOMIC,
     STABLE_KEY,
-    choices,
-    delay,
-    deliveries,
-    describe_fault,
+    controls,
     lesson02,
     mo,
-    plan,
-    retention,
+    more,
+    snapshot,
     start,
 ):
-    # Each group of settings is headed by the assumption its settings break.
-    _titles = {
-        "key": f"**Assumption {STABLE_KEY}**: a stable key, and a receiver that can look it up",
-        "record": f"**Assumption {RETAINED_ATOMIC}**: a record tied atomically to its debit",
-        "outage": f"**Assumption {LOOKUP_AND_STORE}**: lookups answer, storage can be written",
-        "clock": f"**Assumption {NOT_MODELED}**: records that never expire; the clock",
-    }
-    _texts = {"retention": retention, "redelivery_delay": delay}
+    # Every setting, starting at the starting point's value, made and laid out when the switch
+    # is on; each group headed by the assumption its settings break. While it is off there are
+    # none, and the runs are the starting point's.
+    def _settings():
+        scenario = lesson02.start_options()[start.value]
+        values = lesson02.choices_of(scenario)
 
-    def _control(name):
-        if name in _texts:
-            return _texts[name]
-        return choices[name]
+        def choice(name, options, label):
+            return mo.ui.dropdown(options, value=values[name], label=label, disabled=snapshot)
 
-    _schedule = choices.value["schedule"]
-    _not_read = mo.md(f"*The {_schedule} schedule has its own delays: this field is not read.*")
-    _groups = [
-        mo.vstack(
-            [
-                mo.md("**The fault and the delivery budget**"),
-                choices["fault"],
-                mo.md(f"<small>{describe_fault(Fault(choices.value['fault']))}</small>"),
-                plan,
-                deliveries,
-            ]
-        ),
-        *(
-            mo.vstack(
-                [
-                    mo.md(_titles[group]),
-                    *(_control(n) for n in names),
-                    *([_not_read] if group == "clock" and _schedule != "fixed" else []),
-                ]
-            )
-            for group, names in lesson02.GROUPS.items()
-        ),
-    ]
-    # One control first, the starting point; the dozen settings it sets wait, folded, for a
-    # learner who wants to change one.
-    mo.vstack(
-        [
-            start,
-            mo.accordion(
-                {
-                    "**More settings**: the fault, the delivery budget and each assumption's "
-                    "settings": mo.vstack(_groups, gap=1.25)
-                }
+        # One value for the runs' cell to read; a dictionary holds copies of what it is given,
+        # so the page shows its copies.
+        choices = mo.ui.dictionary(
+            {
+                "fault": choice(
+                    "fault", [f.value for f in Fault], "Fault injected into the first delivery"
+                ),
+                **{
+                    name: choice(name, controls.choice_options(name), controls.setting_label(name))
+                    for names in lesson02.GROUPS.values()
+                    for name in names
+                    if name in values
+                },
+            }
+        )
+        retention = mo.ui.text(
+            value=lesson02.seconds_of(scenario.settings.retention),
+            placeholder=controls.KEPT_WHOLE_RUN,
+            max_length=MAX_DURATION_TEXT,
+            label=controls.setting_label("retention"),
+            disabled=snapshot,
+        )
+        delay = mo.ui.text(
+            value=lesson02.seconds_of(scenario.settings.redelivery_delay),
+            placeholder="seconds, e.g. 60 or 0.5",
+            max_length=MAX_DURATION_TEXT,
+            label=controls.setting_label("redelivery_delay"),
+            disabled=snapshot,
+        )
+        deliveries = mo.ui.number(
+            start=1,
+            stop=MAX_DELIVERIES,
+            step=1,
+            value=scenario.deliveries,
+            label="Delivery budget: how often the channel may deliver the operation",
+            disabled=snapshot,
+        )
+        plan = mo.ui.text(
+            value=lesson02.plan_of(scenario),
+            placeholder="e.g. 1:after-effect,2:lookup",
+            max_length=MAX_PLAN_TEXT,
+            label=(
+                "**Fault plan** (optional): injections as `ATTEMPT:POINT`, comma-separated; "
+                "it replaces the fault above"
             ),
-        ],
-        gap=1.25,
+            full_width=True,
+            disabled=snapshot,
+        )
+        titles = {
+            "key": f"**Assumption {STABLE_KEY}**: a stable key, and a receiver that can look it up",
+            "record": f"**Assumption {RETAINED_ATOMIC}**: a record tied atomically to its debit",
+            "outage": f"**Assumption {LOOKUP_AND_STORE}**: lookups answer, storage can be written",
+            "clock": f"**Assumption {NOT_MODELED}**: records that never expire; the clock",
+        }
+        texts = {"retention": retention, "redelivery_delay": delay}
+        groups = [
+            mo.vstack(
+                [mo.md("**The fault and the delivery budget**"), choices["fault"], plan, deliveries]
+            ),
+            *(
+                mo.vstack(
+                    [mo.md(titles[group]), *(texts[n] if n in texts else choices[n] for n in names)]
+                )
+                for group, names in lesson02.GROUPS.items()
+            ),
+        ]
+        return (choices, delay, deliveries, plan, retention), groups
+
+    (choices, delay, deliveries, plan, retention), _groups = (
+        _settings() if more.value else ((None,) * 5, [])
     )
-    return
+    mo.vstack(_groups, gap=1.25) if _groups else None
+    return choices, delay, deliveries, plan, retention
 
 
 @app.cell
@@ -335,11 +305,13 @@ def _(mo):
 
 @app.cell
 def predict_then_reveal(
+    Fault,
     Mode,
     choices,
     command_lines,
     delay,
     deliveries,
+    describe_fault,
     get_revealed,
     lesson02,
     mo,
@@ -352,15 +324,38 @@ def predict_then_reveal(
     simulate_each_mode,
     skip_prediction,
     snapshot,
+    start,
     time_timeline_spec,
     timeline_table,
 ):
     # The runs the settings give, the question, and what its answer shows (the counts, the
     # traces, the commands) in one cell: each cell a change re-runs costs the WebAssembly page
     # 15-30 ms, and a change of any setting redoes all of them.
-    scenario, _errors = lesson02.scenario_from_controls(
-        choices.value, deliveries.value, retention.value, delay.value, plan.value
-    )
+    if choices is None:
+        scenario, _errors, _notes = lesson02.start_options()[start.value], (), []
+    else:
+        scenario, _errors = lesson02.scenario_from_controls(
+            choices.value, deliveries.value, retention.value, delay.value, plan.value
+        )
+        # What the settings above mean for these runs: the fault chosen, and whether the
+        # delay is read.
+        _schedule = choices.value["schedule"]
+        _notes = [
+            mo.md(
+                f"<small>The fault, `{choices.value['fault']}`: "
+                f"{describe_fault(Fault(choices.value['fault']))}</small>"
+            ),
+            *(
+                [
+                    mo.md(
+                        f"*The {_schedule} schedule has its own delays: the redelivery "
+                        "delay is not read.*"
+                    )
+                ]
+                if _schedule != "fixed"
+                else []
+            ),
+        ]
     results = simulate_each_mode(scenario)
     revealed, _asking = page.ask(mo, prediction, skip_prediction, snapshot)
     page.keep_revealed(revealed, get_revealed, set_revealed)
@@ -426,6 +421,7 @@ def predict_then_reveal(
     mo.vstack(
         [
             page.errors(mo, _errors, kind="danger"),
+            *_notes,
             _asking,
             _counts,
             _view,
@@ -438,6 +434,20 @@ def predict_then_reveal(
         ]
     )
     return results, revealed, scenario
+
+
+@app.cell(hide_code=True)
+def _(get_revealed, lesson02, mo):
+    # Every starting point's answer, run by the model: after the guess only, and folded (the
+    # runs above are this starting point's). It reads no control, so a change reruns it only
+    # when the guess is asked again.
+    mo.accordion(
+        {
+            "**The five assumptions, run by the model**: what each starting point gives, and "
+            "what restores it": mo.md(lesson02.assumption_table())
+        }
+    ) if get_revealed() else mo.md("")
+    return
 
 
 @app.cell(hide_code=True)

@@ -223,7 +223,7 @@ def test_a_refused_input_is_announced_and_says_what_is_accepted(
     lesson = "02_break_the_assumptions"
     page, guard = guarded_page
     page.goto(f"{server.url}lessons/{lesson}/")
-    page.get_by_text("More settings").first.click(timeout=120_000)
+    page.get_by_role("switch", name="More settings").click(timeout=120_000)
     box = page.get_by_placeholder("e.g. 1:after-effect,2:lookup")
     box.scroll_into_view_if_needed()
     box.fill("sometimes")
@@ -301,9 +301,9 @@ def test_a_served_lesson_passes_axe_then_tab_reaches_every_control_with_its_focu
         controls_named_in_words(check, page, lesson.slug)
         tab_walk(check, page)
         if lesson.slug == "02_break_the_assumptions":
-            # Its folded settings hold labelled fields (a number, texts): opened, each is
+            # Its settings, behind a switch, hold labelled fields (a number, texts): shown, each is
             # named by its label's text too. After the walk, which reads the first screen.
-            page.get_by_text("More settings").first.click()
+            page.get_by_role("switch", name="More settings").click()
             expect(page.get_by_label("Delivery budget").first).to_be_visible()
             controls_named_in_words(check, page, lesson.slug)
         check(guard.blocked == [], "no request beyond loopback", guard.blocked)

@@ -116,6 +116,17 @@ def test_controls_show_their_value_disabled() -> None:
     assert {"Fault", "Scope", "Budget", "none", "crash", "lost"} <= set(doc.text)
 
 
+@pytest.mark.parametrize(("value", "checked"), [("true", True), ("false", False)])
+def test_a_switch_is_a_disabled_checkbox_in_the_switch_role(value: str, checked: bool) -> None:
+    switch = f"<marimo-switch data-label='{label('More settings')}' data-initial-value='{value}'>"
+    doc = Parsed(document(page({"text/html": switch + "</marimo-switch>"})))
+    (box,) = doc.find("input")
+    assert box == {"type": "checkbox", "role": "switch", "disabled": ""} | (
+        {"checked": ""} if checked else {}
+    )
+    assert "More settings" in doc.text
+
+
 def test_tables_stats_callouts_accordions_and_downloads_are_plain_html() -> None:
     rows = [{"step": 1, "event": "ToolCalled"}, {"step": 2, "event": "DebitApplied"}]
     table = f"<marimo-table data-label='null' data-data='{attr(json.dumps(rows))}'></marimo-table>"

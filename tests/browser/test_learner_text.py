@@ -40,8 +40,8 @@ def test_a_hostile_plan_is_shown_as_text_and_nothing_runs(
     # A served lesson runs its cells first (5 s, the default wait, once passed with only
     # marimo's menu drawn on a busy machine).
     expect(page.get_by_role("heading", name=LESSON.title)).to_be_visible(timeout=RUN_MS)
-    # The plan box waits under "More settings" (lesson 2's first screen holds one control).
-    page.get_by_text("More settings").first.click()
+    # The plan box waits behind "More settings" (lesson 2's first screen holds one control).
+    page.get_by_role("switch", name="More settings").click()
     box = page.get_by_placeholder(PLAN_PLACEHOLDER)
     box.scroll_into_view_if_needed()
     box.fill(PAYLOAD)

@@ -19,6 +19,7 @@ from asyncfail.course import lesson02_break_the_assumptions as lesson02
 from asyncfail.course import page as course_page
 from asyncfail.ground.prose import counted
 from asyncfail.ground.quiz import Question
+from asyncfail.lab.faults import describe_fault
 from asyncfail.lab.restore import restorations
 from asyncfail.lab.scenario import command_line
 from asyncfail.lab.settings import LabSettings
@@ -128,7 +129,12 @@ def test_the_sequence_view_comes_first_and_the_time_view_below_it() -> None:
 
 
 def test_the_table_names_each_assumption_its_breaker_and_the_models_counts() -> None:
-    text = visible_text(run(skip_prediction=SKIP)[0])
+    # The whole table follows the runs, after the guess; the one above them stops before the
+    # answers.
+    first, text = visible_text(run(skip_prediction=SKIP)[0]).split(
+        "The five assumptions, run by the model"
+    )
+    assert "with a new key on every delivery" in first and "debits, duplicate" not in first
     # Worked by hand: crashing every delivery before dispatch applies nothing and the channel
     # gives up (lost); each other starting point debits twice under the durable runtime.
     expected = {1: "0 debits, lost", 2: "2 debits, duplicate", 3: "2 debits, duplicate",
@@ -142,7 +148,7 @@ def test_the_table_names_each_assumption_its_breaker_and_the_models_counts() -> 
     # The expiring record is restored by a retention past the third delivery (0, 60, 120 s,
     # so 120.001 s under the seed's convention) or by the lenient convention; never by a
     # deduplicating receiver, which needs the same record.
-    row = text.split("5. Outages of the lookup service")[1].split("The settings")[0]
+    row = text.split("5. Outages of the lookup service")[1].split("What to notice")[0]
     assert "--retention 120.001" in row and "--boundary retained-at-boundary" in row
     assert "--receiver dedupe" not in row
 
@@ -219,7 +225,17 @@ def test_a_named_schedule_leaves_the_delay_unread() -> None:
         **controls(lesson02.STARTS[4].scenario, delay="x", schedule="temporal"),
         skip_prediction=SKIP,
     )
-    assert "The temporal schedule has its own delays: this field is not read." in visible_text(page)
+    text = visible_text(page)
+    assert "The temporal schedule has its own delays: the redelivery delay is not read." in text
+    assert "Redelivery delay" not in text, "the unread delay is not parsed either"
+
+
+def test_the_settings_say_what_the_chosen_fault_does() -> None:
+    for fault in (Fault.REQUEST_LOST, Fault.CRASH_AFTER_RECORD):
+        text = visible_text(run(**controls(Scenario(), fault=fault.value))[0])
+        assert f"The fault, {fault.value} : {describe_fault(fault)}" in text
+    # With the settings off, the runs are the starting point's and no setting is described.
+    assert "The fault, " not in visible_text(run()[0])
 
 
 def test_the_commands_print_the_runs_shown() -> None:
@@ -286,17 +302,36 @@ def test_a_plan_replaces_the_fault_and_a_bad_one_says_why() -> None:
     assert defs["scenario"].fault is Fault.CRASH_AFTER_EFFECT
 
 
-def test_the_first_screen_has_one_control_and_the_rest_is_under_more_settings(
+def test_the_first_screen_has_one_control_and_the_rest_is_behind_more_settings(
     lessons: Lessons,
 ) -> None:
     page = unescape_nested(lessons.run(STEM)[0])
     start = page.rindex("<marimo-ui-element", 0, page.index("Start from"))
-    settings = page[start:].split("Predict first")[0]
-    before, folded = settings.split("More settings", 1)
-    assert before.count("<marimo-dropdown") == 1, "the starting point, alone"
+    first = page[start:].split("Predict first")[0]
+    assert first.count("<marimo-dropdown") == 1, "the starting point, alone"
+    assert "More settings" in first and "<marimo-switch" in first
     for control in ("Fault injected into the first delivery", "Delivery budget", "Fault plan"):
-        assert control in folded and control not in before
-    assert "<marimo-accordion" in before
+        assert control not in page
+    # Switched on, every setting shows, at the starting point's values, before the question.
+    shown = unescape_nested(run(more=mo.ui.switch(value=True))[0])
+    settings = shown[shown.index("Start from") :].split("Predict first")[0]
+    for control in ("Fault injected into the first delivery", "Delivery budget", "Fault plan"):
+        assert control in settings
+    assert settings.count("<marimo-dropdown") == 1 + sum(
+        name in lesson02.choices_of(Scenario())
+        for names in lesson02.GROUPS.values()
+        for name in names
+    )
+
+
+def test_the_switch_on_runs_the_starting_point_until_a_setting_changes() -> None:
+    # The settings start at the starting point's values: switching them on changes no run.
+    for demo in lesson02.STARTS:
+        label = lesson02.start_label(demo)
+        _, off = run(start=start(label), skip_prediction=SKIP)
+        _, on = run(start=start(label), more=mo.ui.switch(value=True), skip_prediction=SKIP)
+        assert off["scenario"] == on["scenario"] == demo.scenario
+        assert off["choices"] is None and on["choices"].value == lesson02.choices_of(demo.scenario)
 
 
 def test_the_assumptions_table_is_run_once_and_shown_again(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -316,23 +351,26 @@ def test_the_assumptions_table_is_run_once_and_shown_again(monkeypatch: pytest.M
 
 def test_a_change_re_runs_few_cells_so_the_page_answers_soon() -> None:
     # Each cell a change re-runs costs marimo's machinery 15-30 ms in the WebAssembly page
-    # (exports/README.md): a starting point makes its controls and the prediction in one cell,
-    # lays them out in another, and the runs, the question and the answer show in one cell
-    # (counts, traces, commands); the assumptions' table above them reads the reveal.
+    # (exports/README.md): a starting point makes the prediction in one cell, the settings in
+    # another (none while they are switched off), and the runs, the question and the answer
+    # show in one cell (counts, traces, commands). The tables of assumptions read no control.
     rerun = cells_rerun_by(nb, "start")
-    assert len(rerun) == 4, rerun
+    assert len(rerun) == 3, rerun
     (made,) = [code for code in rerun if "mo.ui.dictionary(" in code]
-    assert "page.prediction_form(" in made
+    assert "if more.value else" in made and "page.prediction_form(" not in made
     (asked,) = [code for code in rerun if "page.ask(" in code]
     assert "simulate_each_mode(" in asked and "page.reveal(" in asked
     assert "page.keep_revealed(revealed, get_revealed, set_revealed)" in asked
-    for control in ("choices", "deliveries", "retention", "delay", "plan"):
-        assert asked in cells_rerun_by(nb, control), control
-        assert len(cells_rerun_by(nb, control)) == 3, control
-    # What to notice and the check wait for the guess and read no control: they read the
-    # state, below the cell that sets it, and a change reruns neither.
+    assert [c for c in rerun if "page.prediction_form(" in c]
+    assert sorted(cells_rerun_by(nb, "more")) == sorted([made, asked])
+    for control in ("choices", "deliveries", "retention", "delay", "plan", "prediction"):
+        assert cells_rerun_by(nb, control) == [asked], control
+    assert not [c for c in rerun if "assumption_table(" in c]
+    # The answers' table, what to notice and the check wait for the guess and read no
+    # control: they read the state, below the cell that sets it, and a change reruns none.
     waiting = [
         c for c in cells_rerun_by(nb, "get_revealed") if "get_revealed()" in c and c != asked
     ]
-    assert len(waiting) == 2 and not set(waiting) & set(rerun), waiting
-    assert [c for c in waiting if "What to notice" in c] and [c for c in waiting if "check(" in c]
+    assert len(waiting) == 3 and not set(waiting) & set(rerun), waiting
+    for part in ("assumption_table()", "What to notice", "check("):
+        assert [c for c in waiting if part in c], part
