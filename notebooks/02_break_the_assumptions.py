@@ -35,13 +35,12 @@ def _():
         STABLE_KEY,
     )
     from asyncfail.lab.faults import MAX_PLAN_TEXT, describe_fault
-    from asyncfail.lab.scenario import MAX_DELIVERIES, command_lines
+    from asyncfail.lab.scenario import command_lines
     from asyncfail.lab.simulation import simulate_each_mode
 
     return (
         Fault,
         LOOKUP_AND_STORE,
-        MAX_DELIVERIES,
         MAX_DURATION_TEXT,
         MAX_PLAN_TEXT,
         Mode,
@@ -189,7 +188,6 @@ def _(mo, page, start):
 def _(
     Fault,
     LOOKUP_AND_STORE,
-    MAX_DELIVERIES,
     MAX_DURATION_TEXT,
     MAX_PLAN_TEXT,
     NOT_MODELED,
@@ -241,14 +239,7 @@ def _(
             label=controls.setting_label("redelivery_delay"),
             disabled=snapshot,
         )
-        deliveries = mo.ui.number(
-            start=1,
-            stop=MAX_DELIVERIES,
-            step=1,
-            value=scenario.deliveries,
-            label="Delivery budget: how often the channel may deliver the operation",
-            disabled=snapshot,
-        )
+        deliveries = controls.delivery_budget(mo, scenario.deliveries, snapshot)
         plan = mo.ui.text(
             value=lesson02.plan_of(scenario),
             placeholder="e.g. 1:after-effect,2:lookup",

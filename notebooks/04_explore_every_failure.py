@@ -28,12 +28,11 @@ def _():
     from asyncfail.explore.invariants import Invariant
     from asyncfail.ground.durations import MAX_DURATION_TEXT
     from asyncfail.ground.quiz import Question
-    from asyncfail.lab.scenario import MAX_DELIVERIES, Mode
+    from asyncfail.lab.scenario import Mode
     from asyncfail.lab.simulation import simulate
 
     return (
         Invariant,
-        MAX_DELIVERIES,
         MAX_DURATION_TEXT,
         Mode,
         Question,
@@ -203,7 +202,7 @@ def starting_matrix(lesson04, mo, page, prediction, revealed):
 
 
 @app.cell
-def matrix_controls(MAX_DELIVERIES, lesson04, mo, revealed, snapshot):
+def matrix_controls(controls, lesson04, mo, revealed, snapshot):
     # The matrix's controls live here, apart from the matrix: recomputing it never reruns this
     # cell, so they stay on screen (and usable) while it runs.
     mo.stop(not revealed)
@@ -217,14 +216,7 @@ def matrix_controls(MAX_DELIVERIES, lesson04, mo, revealed, snapshot):
         label="**Faults per plan**: at most",
         disabled=snapshot,
     )
-    deliveries = mo.ui.number(
-        start=1,
-        stop=MAX_DELIVERIES,
-        step=1,
-        value=lesson04.DEFAULT_DELIVERIES_SHOWN,
-        label="**Delivery budget**: how often the channel may deliver the operation",
-        disabled=snapshot,
-    )
+    deliveries = controls.delivery_budget(mo, lesson04.DEFAULT_DELIVERIES_SHOWN, snapshot)
     mo.vstack(
         [
             mo.md("## Which settings break which invariant"),
@@ -319,7 +311,6 @@ def _(mo):
 
 @app.cell
 def _(
-    MAX_DELIVERIES,
     MAX_DURATION_TEXT,
     Mode,
     controls,
@@ -347,14 +338,7 @@ def _(
                 label="**Runtime**",
                 disabled=snapshot,
             ),
-            deliveries=mo.ui.number(
-                start=1,
-                stop=MAX_DELIVERIES,
-                step=1,
-                value=int(_start["deliveries"]),
-                label="**Delivery budget**: how often the channel may deliver the operation",
-                disabled=snapshot,
-            ),
+            deliveries=controls.delivery_budget(mo, int(_start["deliveries"]), snapshot),
             **_choices,
             retention=mo.ui.text(
                 value=str(_start["retention"]),

@@ -1,16 +1,26 @@
 """The lab's settings as lesson controls, written once for every lesson that offers them
-(lessons 2, 4 and 5): a setting's label and the values its control offers, read from the lab
-(``lab.settings``, ``lab.scenario``), so a control says what ``asyncfail lab`` says.
+(lessons 2, 4 and 5): a setting's label and the values its control offers, and the delivery
+budget, read from the lab (``lab.settings``, ``lab.scenario``), so a control says what
+``asyncfail lab`` says.
 """
 
 from enum import StrEnum
-from typing import Final
+from typing import Any, Final
 
-from asyncfail.lab.scenario import option
+from asyncfail.lab.scenario import MAX_DELIVERIES, option
 from asyncfail.lab.settings import SETTING_DESCRIPTIONS, LabSettings
 
 KEPT_WHOLE_RUN: Final = "empty: kept for the whole run"
 """The placeholder of a retention field: left empty, records never expire."""
+DELIVERIES_LABEL: Final = "**Delivery budget**: how often the channel may deliver the operation"
+
+
+def delivery_budget(mo: Any, value: int, snapshot: bool) -> Any:
+    """The delivery budget's control (``mo`` is the imported ``marimo``): a whole number from 1
+    to ``MAX_DELIVERIES``, starting at ``value``, inert in a snapshot."""
+    return mo.ui.number(
+        start=1, stop=MAX_DELIVERIES, step=1, value=value, label=DELIVERIES_LABEL, disabled=snapshot
+    )
 
 
 def setting_label(name: str) -> str:

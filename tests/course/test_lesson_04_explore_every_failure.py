@@ -12,6 +12,7 @@ import pytest
 
 from asyncfail import FaultPoint, Mode
 from asyncfail.charts.specs import timeline_spec
+from asyncfail.course import controls as setting_controls
 from asyncfail.course import lesson04_explore_every_failure as lesson04
 from asyncfail.explore.explorer import explore
 from asyncfail.explore.invariants import Invariant
@@ -284,7 +285,7 @@ def test_the_controls_never_rerun_with_the_exploration() -> None:
 
 def test_the_controls_show_in_their_own_cells_and_the_matrix_reuses_the_start() -> None:
     shown, _ = nb.matrix_controls.run(
-        MAX_DELIVERIES=9, lesson04=lesson04, mo=mo, revealed=True, snapshot=False
+        controls=setting_controls, lesson04=lesson04, mo=mo, revealed=True, snapshot=False
     )
     assert "marimo-slider" in shown.text and "marimo-number" in shown.text
     view, _ = nb.view_controls.run(
