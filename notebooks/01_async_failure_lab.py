@@ -102,6 +102,9 @@ def _(Fault, SEED_FAULT, mo, snapshot):
         label="Fault injected into the first delivery",
         disabled=snapshot,
     )
+    # Shown by its own cell, which a change of it never reruns: placed inside the description's
+    # Markdown instead, its HTML was rendered as Markdown again on every change.
+    fault
     return (fault,)
 
 
@@ -127,7 +130,7 @@ def fault_runs(Fault, Scenario, describe_fault, fault, mo, page, simulate_each_m
         f"**Predict first.** Under **{fault.value}**, how many debits reach the ledger? "
         "Naive runtime: {naive} Durable runtime: {durable}",
     )
-    mo.md(f"{fault}\n\n**{fault.value}**: {describe_fault(Fault(fault.value))}")
+    mo.md(f"**{fault.value}**: {describe_fault(Fault(fault.value))}")
     return prediction, results, step
 
 
