@@ -2,6 +2,7 @@
 
 import io
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -9,6 +10,14 @@ from pathlib import Path
 from asyncfail.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def sigint_default() -> None:
+    """For ``Popen(preexec_fn=...)``: the child starts with SIGINT at its default, so Python
+    turns Ctrl-C into ``KeyboardInterrupt`` even when the tests themselves were started with
+    SIGINT ignored (a non-interactive shell ignores it in the jobs it puts in the background,
+    and every child inherits that: the command then ran to the end, deaf to Ctrl-C)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def run_main(*argv: str) -> tuple[int, str, str]:

@@ -34,7 +34,7 @@ from asyncfail.lab.simulation import simulate
 from asyncfail.reference import worker
 from asyncfail.reference.supervisor import Processes, run_case
 from asyncfail.reference.verification import Case, predicted
-from tests.cli_support import ROOT, run_main
+from tests.cli_support import ROOT, run_main, sigint_default
 from tests.reference.test_verify import children, open_files, processes_mentioning
 
 Matrix = tuple[int, dict[str, Any], str]
@@ -420,6 +420,7 @@ def test_ctrl_c_ends_every_dbos_process_and_removes_every_file(tmp_path: Path) -
         text=True,
         cwd=ROOT,
         env={**os.environ, "TMPDIR": str(tmp_path)},
+        preexec_fn=sigint_default,
     )
     deadline = time.monotonic() + 120
     while not list(tmp_path.glob("asyncfail-verify-*/*/dbos.sqlite")):

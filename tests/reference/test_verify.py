@@ -27,7 +27,7 @@ from asyncfail.lab.scenario import SEED_MODES, Mode
 from asyncfail.lab.settings import ReceiverContract, RecordWrite
 from asyncfail.reference import scratch, supervisor
 from asyncfail.reference.verification import Case, predicted
-from tests.cli_support import ROOT, run_main
+from tests.cli_support import ROOT, run_main, sigint_default
 
 Matrix = tuple[int, dict[str, Any], str]
 EVERY_CASE = list(
@@ -297,6 +297,7 @@ def verify_process(*argv: str, tmp: Path) -> subprocess.Popen[str]:
         text=True,
         cwd=ROOT,
         env={**os.environ, "TMPDIR": str(tmp)},
+        preexec_fn=sigint_default,
     )
 
 
