@@ -66,9 +66,11 @@ MAX_TABS = 400
 """Presses before a control counts as unreachable: a lesson has well under 100 tab stops, and
 the search may go round the page more than once."""
 
-SCROLL_POLLS = 10
+SCROLL_POLLS = 30
 """How many times (every 100 ms) Tab waits for a focused element out of sight to come into it:
-a container that scrolls smoothly brings it there over a few hundred milliseconds."""
+a container that scrolls smoothly brings it there over a few hundred milliseconds, and over
+more than one second while every core runs another browser (seen once in lesson 1's walk with
+the whole browser suite on two workers; alone, it passed every time)."""
 
 SETTLE_WITHIN_S = 120.0
 """How long a page may keep changing: a served lesson runs its cells on a busy two-core
