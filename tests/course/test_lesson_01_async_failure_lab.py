@@ -390,6 +390,9 @@ def test_a_fault_re_runs_three_cells_and_the_cells_waiting_for_the_guess_only_wh
     assert len(rerun) == 3, rerun
     (made,) = [code for code in rerun if "simulate_each_mode(" in code]
     assert "mo.ui.slider(" in made and "page.prediction_form(" in made
+    # The dropdown shows from its own cell, which its change never re-runs: inside the
+    # description's Markdown, its HTML was rendered as Markdown again on every change.
+    assert "{fault}" not in made
     (asked,) = [code for code in rerun if "page.ask(" in code]
     assert "page.reveal(" in asked
     assert "page.keep_revealed(revealed, get_revealed, set_revealed)" in asked
