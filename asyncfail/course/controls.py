@@ -13,6 +13,7 @@ from asyncfail.lab.settings import SETTING_DESCRIPTIONS, LabSettings
 KEPT_WHOLE_RUN: Final = "empty: kept for the whole run"
 """The placeholder of a retention field: left empty, records never expire."""
 DELIVERIES_LABEL: Final = "**Delivery budget**: how often the channel may deliver the operation"
+"""The delivery budget's label, as lessons 2 and 4 show it (``delivery_budget``)."""
 
 
 def delivery_budget(mo: Any, value: int, snapshot: bool) -> Any:
