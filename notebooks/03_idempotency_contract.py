@@ -18,12 +18,9 @@ def _():
 
 @app.cell
 def _():
-    from asyncfail.charts.heatmap import overview_axis
-    from asyncfail.charts.heatmap_drawing import heatmap_drawing
     from asyncfail.charts.tables import heatmap_table
     from asyncfail.contract.experiment import evaluate
     from asyncfail.contract.requests import SECOND_WORDS
-    from asyncfail.contract.sweep import sweep_around_boundary, sweep_retention
     from asyncfail.contract.terms import (
         BOUNDARY_WORDS,
         DISPOSITION_LABEL,
@@ -56,15 +53,11 @@ def _():
         SCOPE_WORDS,
         SECOND_WORDS,
         evaluate,
-        heatmap_drawing,
         heatmap_table,
         lesson,
         lesson03,
         md_text,
-        overview_axis,
         page,
-        sweep_around_boundary,
-        sweep_retention,
     )
 
 
@@ -277,13 +270,11 @@ def _(
     delay,
     evaluate,
     get_revealed,
-    heatmap_drawing,
     heatmap_table,
     lesson03,
     md_text,
     mo,
     outcome_words,
-    overview_axis,
     page,
     policy,
     prediction,
@@ -294,8 +285,6 @@ def _(
     set_revealed,
     skip_prediction,
     snapshot,
-    sweep_around_boundary,
-    sweep_retention,
 ):
     # The question, the experiment, its result and its heatmaps in one cell: a change of any
     # control re-runs this cell alone below the guess, so the page answers sooner.
@@ -337,13 +326,8 @@ def _(
             else []
         )
         # Every cell of the heatmaps is a result, the predicted one included: after the guess.
-        _axis = overview_axis(scenario)
-        _sweeps = (
-            (sweep_retention(scenario, _axis, _axis), "Overview"),
-            (
-                sweep_around_boundary(scenario, radius_seconds=lesson03.ZOOM_RADIUS_SECONDS),
-                "Zoom: the seconds around the boundary",
-            ),
+        _heatmaps = lesson03.heatmaps(
+            scenario, ("Overview", "Zoom: the seconds around the boundary")
         )
         _shown = [
             *_notes,
@@ -383,12 +367,8 @@ def _(
                 [
                     # A heatmap's table is made when its fold opens: a change redraws the
                     # drawings, not two tables nobody opened.
-                    page.chart(
-                        mo,
-                        heatmap_drawing(sweep, title),
-                        lambda sweep=sweep: heatmap_table(sweep),
-                    )
-                    for sweep, title in _sweeps
+                    page.chart(mo, drawing, lambda sweep=sweep: heatmap_table(sweep))
+                    for sweep, drawing in _heatmaps
                 ],
                 widths="equal",
                 gap=2,

@@ -8,11 +8,16 @@ afterwards is reported as a departure from that system. With the default profile
 are the seed's example, as ``ContractScenario()`` is.
 """
 
+from functools import lru_cache
 from typing import Final
 
+from asyncfail.charts.drawing import Drawing
+from asyncfail.charts.heatmap import overview_axis
+from asyncfail.charts.heatmap_drawing import heatmap_drawing
 from asyncfail.contract.experiment import ContractResult, ContractScenario
 from asyncfail.contract.profiles import PROFILES
 from asyncfail.contract.settings import ContractSettings, resolve
+from asyncfail.contract.sweep import RetentionSweep, sweep_around_boundary, sweep_retention
 from asyncfail.contract.terms import (
     DEFAULT_DELAY,
     PROFILE_NAMES,
@@ -30,6 +35,28 @@ DEFAULTS: Final = ContractScenario()
 DISPOSITION_CAPTION: Final = "applied, reused, or conflict"
 ZOOM_RADIUS_SECONDS: Final = 5
 """How far the zoomed heatmap reaches either side of the retention, in seconds."""
+HEATMAPS: Final = 64
+"""How many scenarios' heatmaps ``heatmaps`` keeps (the most recently asked)."""
+
+
+@lru_cache(maxsize=HEATMAPS)
+def heatmaps(
+    scenario: ContractScenario, titles: tuple[str, str]
+) -> tuple[tuple[RetentionSweep, Drawing], tuple[RetentionSweep, Drawing]]:
+    """The lesson's two heatmaps of ``scenario``, each its sweep (whose table the lesson makes
+    when its fold opens) and its drawing, titled ``titles``: the overview (``overview_axis``
+    on both axes) and the zoom on the retention boundary (``ZOOM_RADIUS_SECONDS`` either side).
+
+    A scenario is frozen and both sweeps and drawings are functions of it, so a scenario asked
+    again (a profile set back, a knob moved back) gets what was made before: in the browser,
+    where Python runs several times slower, the 1,681 cells of the overview were swept and
+    drawn again at every change, about a third of the kernel's time for a profile's change.
+    """
+    overview, zoom = titles
+    axis = overview_axis(scenario)
+    wide = sweep_retention(scenario, axis, axis)
+    near = sweep_around_boundary(scenario, radius_seconds=ZOOM_RADIUS_SECONDS)
+    return (wide, heatmap_drawing(wide, overview)), (near, heatmap_drawing(near, zoom))
 
 
 def profile_label(profile: ContractProfile) -> str:

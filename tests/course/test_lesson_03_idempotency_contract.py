@@ -14,6 +14,8 @@ from asyncfail.charts.heatmap_drawing import heatmap_drawing
 from asyncfail.contract.experiment import ContractScenario, evaluate
 from asyncfail.contract.rules import Disposition
 from asyncfail.contract.sweep import sweep_around_boundary, sweep_retention
+from asyncfail.contract.terms import ContractProfile
+from asyncfail.course import lesson03_idempotency_contract as lesson03
 from asyncfail.ground.quiz import Question
 from tests.course.conftest import Lessons
 from tests.notebook_support import (
@@ -259,7 +261,7 @@ def test_a_change_re_runs_few_cells_so_the_page_answers_soon() -> None:
     (made,) = [code for code in rerun if "mo.ui.radio(" in code]
     assert "page.choice_form(" in made, "the knobs and the prediction, asked again, in one cell"
     (asked,) = [code for code in rerun if "page.ask(" in code]
-    assert "evaluate(scenario)" in asked and "heatmap_drawing(" in asked
+    assert "evaluate(scenario)" in asked and "lesson03.heatmaps(" in asked
     assert "page.keep_revealed(revealed, get_revealed, set_revealed)" in asked
     # The knobs' fold shows the second request as a layout, not the controls: changing one
     # does not make the knobs again.
@@ -270,3 +272,26 @@ def test_a_change_re_runs_few_cells_so_the_page_answers_soon() -> None:
     # cell that sets it, and a change does not re-run it.
     (waiting,) = [c for c in cells_rerun_by(nb, "get_revealed") if c != asked]
     assert "What to notice" in waiting and "get_revealed()" in waiting
+
+
+def test_a_scenarios_heatmaps_are_its_sweeps_drawn_once() -> None:
+    titles = ("Overview", "Zoom")
+    scenario = ContractScenario()
+    (wide, wide_drawing), (near, near_drawing) = lesson03.heatmaps(scenario, titles)
+    # What the lesson drew before it kept them: both sweeps, the zoom 5 s either side.
+    axis = overview_axis(scenario)
+    assert wide == sweep_retention(scenario, axis, axis)
+    assert near == sweep_around_boundary(scenario, radius_seconds=5)
+    assert wide_drawing == heatmap_drawing(wide, "Overview")
+    assert near_drawing == heatmap_drawing(near, "Zoom")
+    # An equal scenario asked again gets them without sweeping or drawing again.
+    kept = lesson03.heatmaps(scenario.model_copy(), titles)
+    assert kept[0][1] is wide_drawing and kept[1][0] is near
+    # Another profile, or other titles, are made anew.
+    stripe = ContractScenario(profile=ContractProfile.STRIPE)
+    (other, other_drawing), _ = lesson03.heatmaps(stripe, titles)
+    assert other_drawing == heatmap_drawing(
+        sweep_retention(stripe, *[overview_axis(stripe)] * 2), "Overview"
+    )
+    assert other != wide
+    assert lesson03.heatmaps(scenario, ("Wide", "Near"))[0][1].title == "Wide"
