@@ -366,7 +366,7 @@ def _(
             mo.hstack(
                 [
                     # A heatmap's table is made when its fold opens: a change redraws the
-                    # drawings, not two tables nobody opened.
+                    # drawings (kept per scenario), not two tables nobody opened.
                     page.chart(mo, drawing, lambda sweep=sweep: heatmap_table(sweep))
                     for sweep, drawing in _heatmaps
                 ],
