@@ -317,24 +317,41 @@ def booted(browser, url: str, ready: str):  # type: ignore[no-untyped-def]
     return context, page, float(page.evaluate("window.__benchLast")) / 1000
 
 
-def lesson_speed(browser, url: str, repeats: int) -> tuple[float, list[Update], list[Update], str]:  # type: ignore[no-untyped-def]
-    """Seconds to interactive; the probe's and the lesson dropdown's update times (ms); its
-    label."""
-    context, page, live = booted(browser, url, "[data-bench-echo]")
+def select_of(locator):  # type: ignore[no-untyped-def]
+    """The ``<select>`` of a labelled dropdown (the label may name its wrapper)."""
+    return (
+        locator if locator.evaluate("el => el.tagName") == "SELECT" else locator.locator("select")
+    )
+
+
+def skip_predicting(page) -> None:  # type: ignore[no-untyped-def]
+    """Switch "Skip predicting" on where the lesson has it, so its dropdown recomputes what it
+    shows (not only a waiting note)."""
     skip = page.get_by_role("switch", name="Skip predicting")
     if skip.count():
         settle_ms(page, skip.first.click)
-    probe = page.get_by_label("bench probe")
-    probe_select = (
-        probe if probe.evaluate("el => el.tagName") == "SELECT" else probe.locator("select")
-    )
+
+
+def lesson_dropdown(page, extra: tuple[str, ...] = ()):  # type: ignore[no-untyped-def]
+    """The lesson's first visible dropdown outside a form (the one a recompute is timed on),
+    none of the bench's own ("bench probe" and ``extra``); None if it has none."""
+    ignored = ("bench probe", *extra)
     selects = [
         select
         for select in page.locator("select:visible").all()
         if select.evaluate("el => !el.closest('marimo-form')")
-        and select.evaluate(LABEL) != "bench probe"
+        and select.evaluate(LABEL) not in ignored
     ]
-    control = selects[0] if selects else None
+    return selects[0] if selects else None
+
+
+def lesson_speed(browser, url: str, repeats: int) -> tuple[float, list[Update], list[Update], str]:  # type: ignore[no-untyped-def]
+    """Seconds to interactive; the probe's and the lesson dropdown's update times (ms); its
+    label."""
+    context, page, live = booted(browser, url, "[data-bench-echo]")
+    skip_predicting(page)
+    probe_select = select_of(page.get_by_label("bench probe"))
+    control = lesson_dropdown(page)
     label = control.evaluate(LABEL) if control is not None else ""
     trivial: list[Update] = []
     recompute: list[Update] = []

@@ -79,13 +79,6 @@ def profile_copy(lesson: Lesson, folder: Path, sort: str) -> Lesson:
     return Lesson(probe.path, probe.slug, probe.number, probe.title, "", site_dir)
 
 
-def select_of(locator):  # type: ignore[no-untyped-def]
-    """The ``<select>`` of a labelled dropdown (the label may name its wrapper)."""
-    return (
-        locator if locator.evaluate("el => el.tagName") == "SELECT" else locator.locator("select")
-    )
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--site", type=Path, required=True, help="a site built before")
@@ -115,22 +108,14 @@ def main() -> None:
         context, page, _live = export_bench.booted(
             browser, f"{url}{copy.site_dir}/", "[data-bench-profile]"
         )
-        skip = page.get_by_role("switch", name="Skip predicting")
-        if skip.count():
-            export_bench.settle_ms(page, skip.first.click)
-        controls = [
-            select
-            for select in page.locator("select:visible").all()
-            if select.evaluate("el => !el.closest('marimo-form')")
-            and select.evaluate(export_bench.LABEL) not in ("bench probe", "bench profile")
-        ]
-        if not controls:
+        export_bench.skip_predicting(page)
+        control = export_bench.lesson_dropdown(page, ("bench profile",))
+        if control is None:
             raise SystemExit(
                 f"lesson {args.lesson}: no dropdown outside a form to change (did the page's"
                 " cells fail? the site's wheel must be the library the notebooks import)"
             )
-        control = controls[0]
-        switch = select_of(page.get_by_label("bench profile"))
+        switch = export_bench.select_of(page.get_by_label("bench profile"))
         export_bench.settle_ms(page, lambda: switch.select_option("on"))
         times = [export_bench.change(page, control).total for _ in range(args.changes)]
         export_bench.settle_ms(page, lambda: switch.select_option("print"))
