@@ -7,8 +7,8 @@
 //
 // Pages: fetched from the network when it answers (and kept), from the cache when it does not.
 // Everything else (versioned by the build, and by name under _marimo/assets): from the cache
-// when kept, else fetched and kept. A live page posts what it loaded ({keep: [urls]}); the
-// worker keeps those and KEEP, so the second visit needs no network at all.
+// when kept, else fetched, kept and answered from the cache. A live page posts what it loaded
+// ({keep: [urls]}); the worker keeps those and KEEP, so the second visit needs no network at all.
 const VERSION = "__VERSION__";
 const KEEP = __KEEP__;
 const CACHE = `asyncfail-${VERSION}`;
@@ -49,13 +49,18 @@ async function networkFirst(request) {
   }
 }
 
+// A file fetched is answered from the cache once kept, not with the network's response: Chromium
+// keeps the compiled WebAssembly (Pyodide's core) beside the cached response it was compiled
+// from, so the second visit reads the compiled code instead of compiling again (a trace shows
+// the module read from the cache; answered with the network's response, it was compiled again).
 async function cacheFirst(request) {
   const cache = await caches.open(CACHE);
   const kept = await cache.match(request);
   if (kept) return kept;
   const response = await fetch(request);
-  if (response.status === 200) await cache.put(request, response.clone());
-  return response;
+  if (response.status !== 200) return response;
+  await cache.put(request, response.clone());
+  return (await cache.match(request)) || response;
 }
 
 self.addEventListener("message", (event) => {

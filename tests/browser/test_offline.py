@@ -82,6 +82,8 @@ def test_a_lesson_opened_once_opens_again_with_the_network_off(
     # No request routing here: Playwright does not route what a service worker answers. The
     # browser still cannot reach beyond loopback (browser.py's resolver rules).
     context = browser.new_context(service_workers="allow")
+    requested: set[str] = set()
+    context.on("request", lambda request: requested.add(request.url))
     phases = Phases()
     try:
         with serving(built_site.out) as url:
@@ -92,6 +94,14 @@ def test_a_lesson_opened_once_opens_again_with_the_network_off(
             phases.wait("first visit live", page, LIVE, BOOT_WAIT_S, started)
             expect(page.get_by_role("heading", name=LAB.title).first).to_be_attached()
             phases.wait("site kept", page, KEPT, KEEP_WAIT_S, started)
+            # A file the page never asked for, fetched now, is answered from the worker's cache
+            # (where Chromium keeps compiled WebAssembly beside it), not with the network's reply.
+            unseen = next(
+                f"{url}_marimo/assets/{path.name}"
+                for path in sorted((built_site.out / "_marimo" / "assets").glob("*.js"))
+                if f"{url}_marimo/assets/{path.name}" not in requested
+            )
+            assert answered_from(context, page, unseen) == "cache-storage"
         # The server is gone: nothing answers at that address any more.
         with pytest.raises((urllib.error.URLError, ConnectionError)):
             urllib.request.urlopen(lesson, timeout=5)
@@ -106,6 +116,28 @@ def test_a_lesson_opened_once_opens_again_with_the_network_off(
         print(f"lesson 1, seconds: {phases.times}")
     finally:
         context.close()
+
+
+def answered_from(context: Any, page: Any, url: str) -> str | None:
+    """Where the service worker's answer to a fetch of ``url`` by ``page`` came from, as
+    Chromium's DevTools protocol names it (``serviceWorkerResponseSource``: ``network``,
+    ``cache-storage``, ...)."""
+    session = context.new_cdp_session(page)
+    sources: list[str | None] = []
+
+    def received(event: dict[str, Any]) -> None:
+        response = event["response"]
+        if response["url"] == url:
+            sources.append(response.get("serviceWorkerResponseSource"))
+
+    session.on("Network.responseReceived", received)
+    session.send("Network.enable")
+    page.evaluate("async (url) => { await (await fetch(url)).arrayBuffer(); }", url)
+    deadline = time.monotonic() + 10
+    while not sources and time.monotonic() < deadline:
+        page.wait_for_timeout(50)  # the protocol's event may arrive after the page's answer
+    session.detach()
+    return sources[0] if sources else None
 
 
 def tiny_site(root: Path) -> Path:
