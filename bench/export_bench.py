@@ -150,9 +150,9 @@ def snapshot_figures(browser, url: str) -> tuple[float, int]:  # type: ignore[no
 def offline_second_visit(browser, site: Path, lesson: Lesson) -> tuple[float, float]:  # type: ignore[no-untyped-def]
     """Seconds to live: lesson opened online, then again with the server gone, in one fresh
     context (the service worker and its cache are the context's). The first page is closed
-    once the worker has kept it, as a reader's second visit comes after the first: left open,
-    its Pyodide went on compiling its hot code with the optimising compiler (seconds of CPU on
-    another thread) while the second visit started."""
+    once the worker has kept it, as a reader's second visit comes after the first (left open,
+    its Pyodide may still be compiling its hot code with the optimising compiler, seconds of CPU
+    on another thread; measured, it moved the ratio by about 0.01, exports/README.md)."""
     context = browser.new_context()
     live = 'html[data-lesson-state="live"]'
 
