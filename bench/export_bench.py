@@ -173,11 +173,16 @@ def offline_second_visit(browser, site: Path, lesson: Lesson) -> tuple[float, fl
     return first, second
 
 
-def offline_report(browser, site: Path, lesson: Lesson, runs: int) -> None:  # type: ignore[no-untyped-def]
+def offline_report(chromium: str, site: Path, lesson: Lesson, runs: int) -> None:
     """``runs`` first and second visits (``offline_second_visit``), each pair in its own
-    context: the medians, their ratio and the pairs' own ratios (one pair moves by about 10 %
-    on this machine, as much as the difference it measures)."""
-    pairs = [offline_second_visit(browser, site, lesson) for _ in range(runs)]
+    context of one browser: the medians, their ratio and the pairs' own ratios (one pair moves
+    by about 10 % on this machine, as much as the difference it measures)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = launch(playwright, chromium)
+        pairs = [offline_second_visit(browser, site, lesson) for _ in range(runs)]
+        browser.close()
     first = statistics.median(pair[0] for pair in pairs)
     second = statistics.median(pair[1] for pair in pairs)
     each = ", ".join(f"{b / a:4.2f}x" for a, b in pairs)
@@ -271,8 +276,9 @@ def split(updates: list[Update]) -> str:
     return f"{answer:.0f}/{python:.0f}/{drawing:.0f}"
 
 
-def probe_copy(lesson: Lesson, folder: Path) -> Lesson:
-    """``lesson`` exported with the probe cells added (a copy, as the build makes its copies)."""
+def probe_copy(lesson: Lesson, folder: Path, extra: str = "", site_dir: str = "") -> Lesson:
+    """``lesson`` exported with the probe cells added, then ``extra`` cells (a copy, as the
+    build makes its copies), at ``site_dir`` in the site (``bench/<slug>`` by default)."""
     from copies import write_copy
 
     assert lesson.info is not None
@@ -281,8 +287,10 @@ def probe_copy(lesson: Lesson, folder: Path) -> Lesson:
     marker = '\nif __name__ == "__main__":'
     if text.count(marker) != 1:
         raise SystemExit(f"{lesson.slug}: no single `if __name__ == '__main__':`")
-    copy.write_text(text.replace(marker, PROBE_CELLS + marker), encoding="utf-8")
-    return Lesson(copy, lesson.slug, lesson.number, lesson.title, "", f"bench/{lesson.slug}")
+    copy.write_text(text.replace(marker, PROBE_CELLS + extra + marker), encoding="utf-8")
+    return Lesson(
+        copy, lesson.slug, lesson.number, lesson.title, "", site_dir or f"bench/{lesson.slug}"
+    )
 
 
 def settle_ms(page, act) -> float:  # type: ignore[no-untyped-def]
@@ -475,12 +483,7 @@ def main() -> None:
         if args.offline_only:
             if chromium is None:
                 parser.error("--offline-only needs Chromium (apt-get install chromium)")
-            from playwright.sync_api import sync_playwright
-
-            with sync_playwright() as playwright:
-                browser = launch(playwright, chromium)
-                offline_report(browser, site, report.pages[0], OFFLINE_RUNS)
-                browser.close()
+            offline_report(chromium, site, report.pages[0], OFFLINE_RUNS)
             return
         pages = report.pages
         if args.lesson:
@@ -532,10 +535,7 @@ def main() -> None:
                     f"{runs[0][1]} request(s) (goal < 0.5 s, a handful)"
                 )
             browser.close()
-        with sync_playwright() as playwright:
-            browser = launch(playwright, chromium)
-            offline_report(browser, site, report.pages[0], OFFLINE_RUNS)
-            browser.close()
+        offline_report(chromium, site, report.pages[0], OFFLINE_RUNS)
         with serving(site) as url, sync_playwright() as playwright:
             browser = launch(playwright, chromium)
             speed_report(browser, url, probes, SPEED_RUNS, SPEED_REPEATS)

@@ -71,12 +71,7 @@ def _(bench_profile):
 def profile_copy(lesson: Lesson, folder: Path, sort: str) -> Lesson:
     """``lesson`` with the bench's probe cells and the profiler's, to be exported."""
     cells = PROFILE_CELLS.replace("SORT", repr(sort)).replace("ROWS", str(ROWS))
-    probe = export_bench.probe_copy(lesson, folder)
-    text = probe.path.read_text(encoding="utf-8")
-    marker = '\nif __name__ == "__main__":'
-    probe.path.write_text(text.replace(marker, cells + marker), encoding="utf-8")
-    site_dir = f"bench/profile-{lesson.number}"
-    return Lesson(probe.path, probe.slug, probe.number, probe.title, "", site_dir)
+    return export_bench.probe_copy(lesson, folder, cells, f"bench/profile-{lesson.number}")
 
 
 def main() -> None:
