@@ -52,7 +52,7 @@ from lessons import LIBRARY, PRESENTED, PRESENTER_DIR, ROOT, Lesson, discover, t
 from offline import SERVICE_WORKER, write_service_worker
 from pictures import PICTURE, draw_sequence, take_pictures
 from preview import START_PAGE, start_page, with_preview
-from pyodide_mirror import CACHE, mirror_inputs, write_mirror
+from pyodide_mirror import CACHE, add_library, mirror_inputs, write_mirror
 from wheels import LIBRARY_FILES, library_wheel
 
 from asyncfail.course import site
@@ -341,6 +341,7 @@ def build_site(  # type: ignore[no-untyped-def]
         log(f"export: {library.name} (setuptools, with its bytecode) -> {WHEELS_DIR}/")
         (out / WHEELS_DIR).mkdir()
         shutil.copyfile(library, out / WHEELS_DIR / library.name)
+        add_library(mirror, out / WHEELS_DIR / library.name)
         for lesson in pages:
             require_mirrored_imports(lesson, available)
 

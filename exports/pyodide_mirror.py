@@ -350,14 +350,39 @@ def write_mirror(out: Path, inputs: MirrorInputs) -> Path:
     return out
 
 
+def add_library(mirror: Path, wheel: Path) -> None:
+    """Name ``wheel`` (the library's, in a folder beside ``mirror``) in the mirror's lock, with
+    its dependencies as Pyodide judges them, so a page loads it as it loads Pyodide's packages.
+
+    A page first loads, all at once, the packages of the lock its notebook imports (Pyodide's
+    ``loadPackagesFromImports``), then installs with micropip whatever its header requires and
+    is still missing. Outside the lock, the library came second: micropip was imported, fetched
+    the wheel, read its requirements, then loaded pydantic and the rest. In the lock, ``from
+    asyncfail import ...`` loads them in the first batch and micropip is never imported
+    (measured in exports/README.md, "The library in the lock").
+    """
+    try:
+        from pyodide_lock import PyodideLockSpec
+        from pyodide_lock.utils import add_wheels_to_spec
+    except ImportError:
+        raise SystemExit("pyodide-lock missing: install the dev extra (make export does)") from None
+    lock = mirror / "pyodide-lock.json"
+    spec = PyodideLockSpec.from_json(lock)
+    # The file name relative to the lock, as Pyodide resolves it: ../wheels/asyncfail-....whl.
+    relative = f"../{wheel.parent.name}/"
+    spec = add_wheels_to_spec(spec, [wheel], base_path=wheel.parent, base_url=relative)
+    require_dependencies(spec)
+    spec.to_json(lock, indent=1)
+
+
 def write_simple_index(out: Path, wheels: list[Path], digests: dict[str, str]) -> None:
     """A package index (PEP 503) of the mirror's wheels at ``simple/<name>/``.
 
     Each page points its ``data-pypi-index-url``, ``simple/{package_name}/``, here, so that a
     package missing from the mirror fails instead of reaching out; and micropip asks that index
-    before the lock file for every requirement it resolves (asyncfail's pydantic and its own),
-    so without these pages every page's first request for pydantic was a 404. ``digests``:
-    ``shipped_digests`` of ``wheels``.
+    before the lock file for every requirement it resolves, so without these pages a page that
+    used micropip began with a 404 (every page did, for asyncfail's pydantic, until the library
+    joined the lock: ``add_library``). ``digests``: ``shipped_digests`` of ``wheels``.
     """
     for wheel in wheels:
         project = canonicalize_name(wheel.name.split("-")[0])

@@ -1,5 +1,5 @@
 """What keeps a page's console clean on a normal load: the mirror's package index (no 404 when
-micropip asks it for pydantic first), marimo's worker timeout lifted (no uncaught "RPC request
+micropip asks it for a package first), marimo's worker timeout lifted (no uncaught "RPC request
 timed out." on a slow start) and its idle icon pointed at the one the site ships (no 404 for
 favicon.ico in every lesson's folder); then every interactive page, loaded once in Chromium,
 with no response of 400 or more, no console error and no uncaught error."""

@@ -289,7 +289,9 @@ def test_the_mirror_lock_lists_every_wheel_it_ships(built_site: BuildReport) -> 
     mirror = built_site.out / "pyodide"
     lock = json.loads((mirror / "pyodide-lock.json").read_text(encoding="utf-8"))
     entries = lock["packages"].values()
-    assert sorted(e["file_name"] for e in entries) == sorted(p.name for p in mirror.glob("*.whl"))
+    (library,) = (built_site.out / "wheels").glob("asyncfail-*.whl")
+    shipped = [p.name for p in mirror.glob("*.whl")] + [f"../wheels/{library.name}"]
+    assert sorted(e["file_name"] for e in entries) == sorted(shipped)
     for entry in entries:
         data = (mirror / entry["file_name"]).read_bytes()
         assert hashlib.sha256(data).hexdigest() == entry["sha256"], entry["name"]
@@ -299,6 +301,9 @@ def test_the_mirror_lock_lists_every_wheel_it_ships(built_site: BuildReport) -> 
     assert "msgspec" in lock["packages"]["marimo-base"]["depends"]
     assert "uvicorn" not in lock["packages"]["marimo-base"]["depends"]
     assert lock["packages"]["pyyaml"]["imports"] == ["yaml"]
+    # The library too, beside the mirror: `import asyncfail` loads it with pydantic at once.
+    assert lock["packages"]["asyncfail"]["imports"] == ["asyncfail"]
+    assert lock["packages"]["asyncfail"]["depends"] == ["pydantic"]
 
 
 def test_site_has_one_copy_of_marimo_assets_and_stays_small(built_site: BuildReport) -> None:
