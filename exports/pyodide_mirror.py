@@ -231,6 +231,17 @@ def slim_wheel(pin: Pin, wheel: Path, out: Path) -> Path:
     return slim
 
 
+def lock_package() -> Any:
+    """The ``pyodide-lock`` package (its ``utils`` imported), which makes and edits the lock;
+    without it (the dev extra not installed) the build stops in one line."""
+    try:
+        import pyodide_lock
+        import pyodide_lock.utils  # read below as an attribute of the package
+    except ImportError:
+        raise SystemExit("pyodide-lock missing: install the dev extra (make export does)") from None
+    return pyodide_lock
+
+
 def lock_spec(info: dict[str, Any], wheels: list[Path], mirror: Path) -> PyodideLockSpec:
     """The lock of ``wheels`` (all in ``mirror``), made by ``pyodide-lock`` from the wheels.
 
@@ -238,14 +249,10 @@ def lock_spec(info: dict[str, Any], wheels: list[Path], mirror: Path) -> Pyodide
     Requires-Dist as Pyodide judges their markers (CPython 3.14 on Emscripten); every one must
     be a wheel of the mirror.
     """
-    try:
-        from pyodide_lock import InfoSpec, PyodideLockSpec
-        from pyodide_lock.utils import add_wheels_to_spec
-    except ImportError:
-        raise SystemExit("pyodide-lock missing: install the dev extra (make export does)") from None
+    tools = lock_package()
     # Pyodide 314's lock info has no `version` (Pyodide checks only abi_version), and
     # pyodide-lock requires one.
-    info_spec = InfoSpec(**{"version": PYODIDE_VERSION, **info})
+    info_spec = tools.InfoSpec(**{"version": PYODIDE_VERSION, **info})
     binary = [w for w in wheels if not w.name.endswith("-none-any.whl")]
     pure = [w for w in wheels if w not in binary]
     # pyodide-lock 0.1.2 expects a binary wheel tagged `{platform}_{arch}` of the lock
@@ -255,10 +262,10 @@ def lock_spec(info: dict[str, Any], wheels: list[Path], mirror: Path) -> Pyodide
     # the binary wheels' requirements see sys_platform "pyemscripten": the pinned msgspec and
     # pydantic-core have no such markers.)
     tagged = info_spec.model_copy(update={"platform": f"pyemscripten_{info_spec.abi_version}"})
-    spec = PyodideLockSpec(info=tagged, packages={})
-    spec = add_wheels_to_spec(spec, binary, mirror, ignore_missing_dependencies=True)
-    spec = PyodideLockSpec(info=info_spec, packages=spec.packages)
-    spec = add_wheels_to_spec(spec, pure, mirror)
+    spec = tools.PyodideLockSpec(info=tagged, packages={})
+    spec = tools.utils.add_wheels_to_spec(spec, binary, mirror, ignore_missing_dependencies=True)
+    spec = tools.PyodideLockSpec(info=info_spec, packages=spec.packages)
+    spec = tools.utils.add_wheels_to_spec(spec, pure, mirror)
     spec.check_wheel_filenames()
     return spec
 
@@ -361,16 +368,12 @@ def add_library(mirror: Path, wheel: Path) -> None:
     asyncfail import ...`` loads them in the first batch and micropip is never imported
     (measured in exports/README.md, "The library in the lock").
     """
-    try:
-        from pyodide_lock import PyodideLockSpec
-        from pyodide_lock.utils import add_wheels_to_spec
-    except ImportError:
-        raise SystemExit("pyodide-lock missing: install the dev extra (make export does)") from None
+    tools = lock_package()
     lock = mirror / "pyodide-lock.json"
-    spec = PyodideLockSpec.from_json(lock)
+    spec = tools.PyodideLockSpec.from_json(lock)
     # The file name relative to the lock, as Pyodide resolves it: ../wheels/asyncfail-....whl.
     relative = f"../{wheel.parent.name}/"
-    spec = add_wheels_to_spec(spec, [wheel], base_path=wheel.parent, base_url=relative)
+    spec = tools.utils.add_wheels_to_spec(spec, [wheel], base_path=wheel.parent, base_url=relative)
     require_dependencies(spec)
     spec.to_json(lock, indent=1)
 
