@@ -109,29 +109,21 @@ def _(Fault, SEED_FAULT, mo, snapshot):
 
 
 @app.cell
-def fault_runs(Fault, Scenario, describe_fault, fault, mo, page, simulate_each_mode, snapshot):
-    # What a fault's change always makes again, made in one cell (each cell a change re-runs
-    # costs the WebAssembly page 15-30 ms): the fault's description, its runs under both
-    # runtimes, the slider that steps through their traces, and the prediction, asked afresh
-    # for each fault.
-    results = simulate_each_mode(Scenario(fault=Fault(fault.value)))
-    _longest = max(len(r.events) for r in results.values())
-    step = mo.ui.slider(
-        start=1,
-        stop=_longest,
-        step=1,
-        value=_longest,
-        show_value=True,
-        label="Step through the traces (arrow keys move one event)",
-        disabled=snapshot,
+def _(Fault, mo, page):
+    # The prediction, one form per fault, made once: a new fault shows its own form, asked
+    # afresh, and makes none (making one was an eighth of a change's Python in the WebAssembly
+    # page); a guess stays with the fault it answers.
+    predictions = mo.ui.dictionary(
+        {
+            f.value: page.prediction_form(
+                mo,
+                f"**Predict first.** Under **{f.value}**, how many debits reach the ledger? "
+                "Naive runtime: {naive} Durable runtime: {durable}",
+            )
+            for f in Fault
+        }
     )
-    prediction = page.prediction_form(
-        mo,
-        f"**Predict first.** Under **{fault.value}**, how many debits reach the ledger? "
-        "Naive runtime: {naive} Durable runtime: {durable}",
-    )
-    mo.md(f"**{fault.value}**: {describe_fault(Fault(fault.value))}")
-    return prediction, results, step
+    return (predictions,)
 
 
 @app.cell
@@ -154,14 +146,39 @@ def _(mo):
 
 @app.cell
 def predict_then_reveal(
-    get_revealed, mo, page, prediction, results, set_revealed, skip_prediction, snapshot
+    Fault,
+    Scenario,
+    describe_fault,
+    fault,
+    get_revealed,
+    mo,
+    page,
+    predictions,
+    set_revealed,
+    simulate_each_mode,
+    skip_prediction,
+    snapshot,
 ):
-    # The question, then the counts its answer shows, in one cell: each cell a fault's change
-    # reruns costs the WebAssembly page 15-30 ms, and a fault's change redoes both.
-    revealed, _asking = page.ask(mo, prediction, skip_prediction, snapshot)
+    # What a fault's change makes again, in one cell, since each cell a change reruns costs the
+    # WebAssembly page 15-30 ms: the fault's runs under both runtimes, the slider that steps
+    # through their traces, its description, its question and the counts its answer shows.
+    results = simulate_each_mode(Scenario(fault=Fault(fault.value)))
+    _longest = max(len(r.events) for r in results.values())
+    step = mo.ui.slider(
+        start=1,
+        stop=_longest,
+        step=1,
+        value=_longest,
+        show_value=True,
+        label="Step through the traces (arrow keys move one event)",
+        disabled=snapshot,
+    )
+    _form = predictions[fault.value]
+    revealed, _asking = page.ask(mo, _form, skip_prediction, snapshot)
     page.keep_revealed(revealed, get_revealed, set_revealed)
     mo.vstack(
         [
+            mo.md(f"**{fault.value}**: {describe_fault(Fault(fault.value))}"),
             _asking,
             page.reveal(
                 mo,
@@ -169,12 +186,12 @@ def predict_then_reveal(
                 "Commit a guess of the business effects for each runtime, or switch on *skip "
                 "predicting*, to see the counts and the traces.",
                 results,
-                prediction,
+                _form.value,
                 figures=True,
             ),
         ]
     )
-    return (revealed,)
+    return results, revealed, step
 
 
 @app.cell

@@ -173,15 +173,22 @@ def _(mo, snapshot):
 
 
 @app.cell
-def _(mo, page, start):
-    # Asked afresh for each starting point, the run a learner chose to break: a new one makes
-    # a new form (changing a setting afterwards updates the runs without asking again).
-    prediction = page.prediction_form(
-        mo,
-        f"**Predict first.** Starting from *{start.value}*: how many debits reach the ledger? "
-        "Naive runtime: {naive} Durable runtime: {durable}",
+def _(lesson02, mo, page):
+    # The prediction, one form per starting point, the run a learner chose to break, made
+    # once: a new starting point shows its own form, asked afresh, and makes none; a guess
+    # stays with the starting point it answers (changing a setting afterwards updates the runs
+    # without asking again).
+    predictions = mo.ui.dictionary(
+        {
+            label: page.prediction_form(
+                mo,
+                f"**Predict first.** Starting from *{label}*: how many debits reach the "
+                "ledger? Naive runtime: {naive} Durable runtime: {durable}",
+            )
+            for label in lesson02.start_options()
+        }
     )
-    return (prediction,)
+    return (predictions,)
 
 
 @app.cell
@@ -308,7 +315,7 @@ def predict_then_reveal(
     mo,
     page,
     plan,
-    prediction,
+    predictions,
     retention,
     sequence_view,
     set_revealed,
@@ -348,14 +355,15 @@ def predict_then_reveal(
             ),
         ]
     results = simulate_each_mode(scenario)
-    revealed, _asking = page.ask(mo, prediction, skip_prediction, snapshot)
+    _form = predictions[start.value]
+    revealed, _asking = page.ask(mo, _form, skip_prediction, snapshot)
     page.keep_revealed(revealed, get_revealed, set_revealed)
     _counts = page.reveal(
         mo,
         revealed,
         "Commit a guess for each runtime, or switch on *skip predicting*, to see the runs.",
         results,
-        prediction,
+        _form.value,
         below=[mo.md(lesson02.broken_text(results[Mode.DURABLE]))],
     )
 

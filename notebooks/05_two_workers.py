@@ -231,7 +231,7 @@ def _(
         revealed,
         "Commit a guess for each runtime, or switch on *skip predicting*, to see the runs.",
         results,
-        prediction,
+        prediction.value,
         # The two views of a run as two tabs, the sequence view first: one screen, not two.
         extra=lambda result: [
             mo.ui.tabs(

@@ -179,7 +179,18 @@ def recall(mo: Any, question: Question, element: Any, earlier: str, snapshot: bo
 #     prediction = page.prediction_form(mo, PROMPT)          # {naive} and {durable} fields
 #     skip_prediction = page.skip_switch(mo, SKIP, snapshot)
 #     revealed, _asking = page.ask(mo, prediction, skip_prediction, snapshot)
-#     mo.vstack([_asking, page.reveal(mo, revealed, WAITING, results, prediction)])
+#     mo.vstack([_asking, page.reveal(mo, revealed, WAITING, results, prediction.value)])
+#
+# Where the question changes with a choice (lesson 1's fault), the forms are made once, one per
+# choice, in a dictionary (``mo.ui.dictionary``), and the cell that asks shows the choice's:
+#
+#     _form = predictions[fault.value]
+#     revealed, _asking = page.ask(mo, _form, skip_prediction, snapshot)
+#     mo.vstack([_asking, page.reveal(mo, revealed, WAITING, results, _form.value)])
+#
+# A change of the choice then makes no form: made afresh, a form was two number fields, their
+# batch and the form, each cloned: an eighth of the Python that lesson 1's fault ran in the
+# WebAssembly page (exports/README.md). And a guess stays with the choice it answers.
 #
 # The cells further down that wait for the guess but read nothing a control changes (what to
 # notice, a check) read a state instead of ``revealed`` (``keep_revealed``), so a change that
@@ -304,7 +315,7 @@ def reveal(
     revealed: bool,
     waiting: str,
     results: Mapping[Mode, LabResult],
-    prediction: Any,
+    guess: Mapping[str, object] | None,
     *,
     figures: bool = False,
     extra: Callable[[LabResult], Sequence[Any]] | None = None,
@@ -315,11 +326,11 @@ def reveal(
     """The reveal: until ``revealed``, a callout saying ``waiting`` (how to reveal); then the
     runtimes' panels side by side in ``results``' order (``runtime_panel``, with ``figures``
     and ``extra(result)``)
-    and the feedback on the committed guesses (before the panels with ``feedback_first``),
-    between ``above`` and ``below``."""
+    and the feedback on ``guess``, the committed guesses by runtime name, if any (before the
+    panels with ``feedback_first``), between ``above`` and ``below``."""
     if not revealed:
         return mo.callout(mo.md(waiting), kind="neutral")
-    checks = check_predictions(prediction.value, results) if prediction.value is not None else ()
+    checks = check_predictions(guess, results) if guess is not None else ()
     panels = mo.hstack(
         [runtime_panel(mo, r, figures, extra(r) if extra else ()) for r in results.values()],
         widths="equal",

@@ -156,7 +156,6 @@ def _lesson02(text: Text) -> dict[str, object]:
         "retention": mo.ui.text(value=text("retention")),
         "delay": mo.ui.text(value=text("delay")),
         "plan": mo.ui.text(value=text("plan")),
-        "prediction": course_page.prediction_form(mo, "Naive: {naive} Durable: {durable}"),
     }
 
 

@@ -39,17 +39,22 @@ STEM = "01_async_failure_lab"
 nb = load_notebook(STEM)
 
 
-# What the lesson makes together in one cell (`fault_runs`), which is substituted together.
-FAULT_RUNS = ("prediction", "results", "step")
+# What the lesson makes together in one cell (`predict_then_reveal`), substituted together.
+FAULT_RUNS = ("results", "revealed", "step")
 
 
 def run(**controls: object) -> tuple[str, dict[str, Any]]:
     """The lesson with ``controls`` substituted; one of ``FAULT_RUNS`` may be given alone, the
-    others then come as the lesson makes them for the fault given (or the default)."""
+    others then come as the lesson makes them under the other controls given."""
     if set(FAULT_RUNS) & set(controls) and not set(FAULT_RUNS) <= set(controls):
-        _, made = run_lesson(nb, **{k: v for k, v in controls.items() if k == "fault"})
+        _, made = run_lesson(nb, **{k: v for k, v in controls.items() if k not in FAULT_RUNS})
         controls = {name: made[name] for name in FAULT_RUNS} | controls
     return run_lesson(nb, **controls)
+
+
+def committed(guess: object, fault: Fault = Fault.CRASH_AFTER_EFFECT) -> dict[str, object]:
+    """The lesson's forms (one per fault) with ``guess`` committed in ``fault``'s alone."""
+    return {f.value: SimpleNamespace(value=guess if f is fault else None) for f in Fault}
 
 
 def test_defaults_show_question_and_assumptions_but_hide_counts_until_predicted(
@@ -151,26 +156,56 @@ def test_stepping_moves_narration_and_highlight() -> None:
 
 
 def test_committed_prediction_is_judged_against_the_model() -> None:
-    results = {m: simulate(Scenario(mode=m)) for m in RUNTIMES}
     guess = SimpleNamespace(value={"naive": 1, "durable": 1})
-    view, _ = run(prediction=guess, results=results)
+    view, defs = run(predictions=committed(guess.value))  # naive 2 debits, durable 1
+    assert defs["revealed"] is True
     text = visible_text(view)
     assert "naive: you guessed 1; the model applied 2 business effects" in text
     assert "durable: right, 1 business effect." in text
 
 
-def test_skipping_lasts_across_faults_while_the_prediction_is_per_fault(lessons: Lessons) -> None:
-    # The prediction is built from the fault, so a new fault asks afresh; the skip switch is
-    # not, so a learner who skips keeps skipping as they try other faults.
+def test_skipping_lasts_across_faults_while_each_fault_has_its_own_prediction(
+    lessons: Lessons,
+) -> None:
+    # Neither the skip switch nor the forms are built from the fault: a learner who skips
+    # keeps skipping as they try other faults, and a new fault shows its own form, made once,
+    # asking about it by name.
     graph = nb.app._graph
-    (skip_cell,) = [c for c in graph.cells.values() if "skip_prediction" in c.defs]
-    (prediction_cell,) = [c for c in graph.cells.values() if "prediction" in c.defs]
-    assert "fault" not in skip_cell.refs and "fault" in prediction_cell.refs
+    for name in ("skip_prediction", "predictions"):
+        (cell,) = [c for c in graph.cells.values() if name in c.defs]
+        assert "fault" not in cell.refs, name
     _, first = lessons.run(STEM)
     _, second = run(fault=mo.ui.dropdown([f.value for f in Fault], value="none"))
     skips = [visible_text(run["skip_prediction"].text) for run in (first, second)]  # type: ignore[attr-defined]
     assert skips[0] == skips[1] and "crash-after-effect" not in skips[0]
-    assert "Under <strong>none</strong>" in unescape_nested(second["prediction"].text)  # type: ignore[attr-defined]
+    forms = first["predictions"]
+    assert list(forms.elements) == [f.value for f in Fault]  # type: ignore[attr-defined]
+    for fault, form in forms.elements.items():  # type: ignore[attr-defined]
+        assert f"Under <strong>{fault}</strong>" in unescape_nested(form.text)
+
+
+@pytest.mark.parametrize(
+    ("answered", "shown", "revealed"),
+    [
+        (Fault.CRASH_AFTER_EFFECT, Fault.CRASH_AFTER_EFFECT, True),
+        (Fault.CRASH_AFTER_EFFECT, Fault.NONE, False),
+        (Fault.NONE, Fault.NONE, True),
+        (Fault.NONE, Fault.CRASH_AFTER_EFFECT, False),
+    ],
+)
+def test_a_committed_guess_answers_its_own_fault_only(
+    answered: Fault, shown: Fault, revealed: bool
+) -> None:
+    guess = {"naive": 2, "durable": 1}
+    page, defs = run(
+        fault=mo.ui.dropdown([f.value for f in Fault], value=shown.value),
+        predictions=committed(guess, answered),
+    )
+    text = visible_text(page)
+    assert defs["revealed"] is revealed
+    assert ("Commit a guess of the business effects" in text) is not revealed
+    assert ("you guessed" in text or "right," in text) is revealed
+    assert sequence_drawings(page) == [] or revealed, "no trace before this fault's guess"
 
 
 def test_cli_command_and_json_match_the_cli() -> None:
@@ -234,8 +269,7 @@ def test_a_static_snapshot_shows_the_results_without_the_prediction_step(
 def test_a_committed_guess_that_is_not_a_count_is_explained_not_judged(
     guesses: dict[str, object],
 ) -> None:
-    results = {m: simulate(Scenario(mode=m)) for m in RUNTIMES}
-    view, _ = run(prediction=SimpleNamespace(value=guesses), results=results)
+    view, _ = run(predictions=committed(guesses))
     text = visible_text(view)
     for mode in RUNTIMES:
         assert f"{mode.value}: no guess to judge; enter a whole number" in text
@@ -379,21 +413,22 @@ def test_each_page_of_the_recorded_table_is_one_fault(lessons: Lessons) -> None:
     )
 
 
-def test_a_fault_re_runs_three_cells_and_the_cells_waiting_for_the_guess_only_when_it_changes() -> (
+def test_a_fault_re_runs_two_cells_and_the_cells_waiting_for_the_guess_only_when_it_changes() -> (
     None
 ):
     # Each cell a change re-runs costs marimo's machinery 15-30 ms in the WebAssembly page
-    # (exports/README.md): what a fault always makes again (its description, runs, step slider
-    # and prediction) is one cell; the question with the counts its answer shows, another; the
-    # traces with the same run in a terminal, a third (a slide of their own when presented).
+    # (exports/README.md): what a fault always makes again (its runs, step slider and
+    # description) and the question with the counts its answer shows are one cell; the traces
+    # with the same run in a terminal, a second (a slide of their own when presented). The
+    # prediction forms, one per fault, are made once, by a cell the fault never re-runs.
     rerun = cells_rerun_by(nb, "fault")
-    assert len(rerun) == 3, rerun
-    (made,) = [code for code in rerun if "simulate_each_mode(" in code]
-    assert "mo.ui.slider(" in made and "page.prediction_form(" in made
+    assert len(rerun) == 2, rerun
+    (asked,) = [code for code in rerun if "page.ask(" in code]
+    assert "simulate_each_mode(" in asked and "mo.ui.slider(" in asked
+    assert "page.prediction_form(" not in asked and "predictions[fault.value]" in asked
     # The dropdown shows from its own cell, which its change never re-runs: inside the
     # description's Markdown, its HTML was rendered as Markdown again on every change.
-    assert "{fault}" not in made
-    (asked,) = [code for code in rerun if "page.ask(" in code]
+    assert "{fault}" not in asked
     assert "page.reveal(" in asked
     assert "page.keep_revealed(revealed, get_revealed, set_revealed)" in asked
     (traced,) = [code for code in rerun if "sequence_view(" in code]

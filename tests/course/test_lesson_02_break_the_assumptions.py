@@ -16,7 +16,6 @@ from asyncfail.charts.specs import time_timeline_spec
 from asyncfail.cli.main import main
 from asyncfail.course import controls as setting_controls
 from asyncfail.course import lesson02_break_the_assumptions as lesson02
-from asyncfail.course import page as course_page
 from asyncfail.ground.prose import counted
 from asyncfail.ground.quiz import Question
 from asyncfail.lab.faults import describe_fault
@@ -59,8 +58,8 @@ def controls(
     **choices: str,
 ) -> dict[str, object]:
     """Every control of the settings cell, as a learner would leave them: the scenario's
-    values, with the given ones changed, and the prediction it asks (marimo substitutes a
-    cell's definitions all at once)."""
+    values, with the given ones changed (marimo substitutes a cell's definitions all at
+    once)."""
     values = lesson02.choices_of(scenario) | choices
     settings = scenario.settings
     return {
@@ -78,7 +77,6 @@ def controls(
             value=lesson02.seconds_of(settings.redelivery_delay) if delay is None else delay
         ),
         "plan": mo.ui.text(value=lesson02.plan_of(scenario) if plan is None else plan),
-        "prediction": course_page.prediction_form(mo, "Naive: {naive} Durable: {durable}"),
     }
 
 
@@ -349,21 +347,42 @@ def test_the_assumptions_table_is_run_once_and_shown_again(monkeypatch: pytest.M
     assert "0 debits, lost" in first[0] and "0 debits, lost" not in first[1]
 
 
+def test_each_starting_point_asks_with_a_form_of_its_own_made_once(lessons: Lessons) -> None:
+    # One form per starting point, named in its question, made by a cell no control re-runs:
+    # a guess committed for one starting point reveals that one alone.
+    _, defs = lessons.run(STEM)
+    forms = defs["predictions"].elements  # type: ignore[attr-defined]
+    assert list(forms) == list(lesson02.start_options())
+    for label, form in forms.items():
+        assert f"Starting from <em>{label}</em>" in unescape_nested(form.text)
+    (made,) = [c for c in nb.app._graph.cells.values() if "predictions" in c.defs]
+    assert made.refs <= {"lesson02", "mo", "page"}
+    answered, other = lesson02.DEFAULT_START_LABEL, lesson02.SEED_START
+    guesses = {label: SimpleNamespace(value=None) for label in forms}
+    guesses[answered] = SimpleNamespace(value={"naive": 1, "durable": 1})
+    for shown, revealed in ((answered, True), (other, False)):
+        page, defs = run(start=start(shown), predictions=guesses)
+        assert defs["revealed"] is revealed, shown
+        assert ("you guessed" in visible_text(page) or "right," in visible_text(page)) is revealed
+
+
 def test_a_change_re_runs_few_cells_so_the_page_answers_soon() -> None:
     # Each cell a change re-runs costs marimo's machinery 15-30 ms in the WebAssembly page
-    # (exports/README.md): a starting point makes the prediction in one cell, the settings in
-    # another (none while they are switched off), and the runs, the question and the answer
-    # show in one cell (counts, traces, commands). The tables of assumptions read no control.
+    # (exports/README.md): a starting point makes the settings in one cell (none while they
+    # are switched off), and the runs, the question and the answer show in one cell (counts,
+    # traces, commands), the forms made once, one per starting point. The tables of
+    # assumptions read no control.
     rerun = cells_rerun_by(nb, "start")
-    assert len(rerun) == 3, rerun
+    assert len(rerun) == 2, rerun
     (made,) = [code for code in rerun if "mo.ui.dictionary(" in code]
     assert "if more.value else" in made and "page.prediction_form(" not in made
     (asked,) = [code for code in rerun if "page.ask(" in code]
     assert "simulate_each_mode(" in asked and "page.reveal(" in asked
     assert "page.keep_revealed(revealed, get_revealed, set_revealed)" in asked
-    assert [c for c in rerun if "page.prediction_form(" in c]
+    assert "predictions[start.value]" in asked
+    assert not [c for c in rerun if "page.prediction_form(" in c]
     assert sorted(cells_rerun_by(nb, "more")) == sorted([made, asked])
-    for control in ("choices", "deliveries", "retention", "delay", "plan", "prediction"):
+    for control in ("choices", "deliveries", "retention", "delay", "plan", "predictions"):
         assert cells_rerun_by(nb, control) == [asked], control
     assert not [c for c in rerun if "assumption_table(" in c]
     # The answers' table, what to notice and the check wait for the guess and read no

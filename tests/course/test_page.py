@@ -73,13 +73,12 @@ def test_a_snapshot_can_say_nothing_in_place_of_the_form() -> None:
 
 
 def test_until_revealed_only_the_waiting_callout_shows() -> None:
-    view = page.reveal(mo, False, WAITING, SEED, SimpleNamespace(value=None))
+    view = page.reveal(mo, False, WAITING, SEED, None)
     assert WAITING in shown(view) and "neutral" in view.text and stats(view.text) == []
 
 
 def test_the_reveal_shows_each_runtimes_counts_and_judges_each_guess() -> None:
-    guess = SimpleNamespace(value={"naive": 1, "durable": 1})
-    view = page.reveal(mo, True, WAITING, SEED, guess, figures=True)
+    view = page.reveal(mo, True, WAITING, SEED, {"naive": 1, "durable": 1}, figures=True)
     text = shown(view)
     # Naive first: 2 attempts and 2 debits; durable: 2 attempts, 1 debit (hand-counted).
     assert stats(view.text) == [
@@ -104,7 +103,7 @@ def test_the_reveal_without_a_guess_judges_nothing_and_places_extras() -> None:
         True,
         WAITING,
         SEED,
-        SimpleNamespace(value=None),
+        None,
         extra=lambda result: [mo.md(f"extra for {result.mode.value}")],
         above=[mo.md("ABOVE")],
         below=[mo.md("BELOW")],
@@ -116,13 +115,13 @@ def test_the_reveal_without_a_guess_judges_nothing_and_places_extras() -> None:
 
 
 def test_feedback_can_come_before_the_panels() -> None:
-    guess = SimpleNamespace(value={"naive": 2, "durable": 2})
+    guess = {"naive": 2, "durable": 2}
     text = shown(page.reveal(mo, True, WAITING, SEED, guess, feedback_first=True))
     assert text.index("naive: right, 2 business effects.") < text.index("naive runtime")
 
 
 def test_a_guess_that_is_not_a_count_gets_a_warning_not_a_verdict() -> None:
-    view = page.reveal(mo, True, WAITING, SEED, SimpleNamespace(value={"naive": 2.5}))
+    view = page.reveal(mo, True, WAITING, SEED, {"naive": 2.5})
     assert "naive: no guess to judge" in shown(view)
     assert "data-kind='\"warn\"'" in unescape_nested(view.text)
 
@@ -131,7 +130,11 @@ def test_a_guess_that_is_not_a_count_gets_a_warning_not_a_verdict() -> None:
 def test_every_predicting_lesson_asks_with_the_component(stem: str, lessons: Lessons) -> None:
     page_html, defs = lessons.run(stem)
     assert defs["revealed"] is False
-    assert page.COMMIT_LABEL in unescape_nested(defs["prediction"].text)
+    # One form, or one per choice (lessons 1 and 2: ``mo.ui.dictionary``), each the component.
+    forms = defs["predictions"].elements.values() if "predictions" in defs else [defs["prediction"]]
+    for form in forms:
+        assert page.COMMIT_LABEL in unescape_nested(form.text)
+        assert form.value is None
     assert stats(page_html) == [], "no counts before a guess or a skip"
     assert list(defs["results"])[:2] == [Mode.NAIVE, Mode.DURABLE]
 
@@ -201,7 +204,7 @@ def test_what_waits_for_the_guess_shows_once_revealed_in_a_script_run(
 
 # Not shown in a snapshot at all: the check's radio (its answer is shown instead) and the
 # prediction forms (a note says the snapshot skips them).
-NOT_SHOWN = {"understanding", "prediction"}
+NOT_SHOWN = {"understanding", "prediction", "predictions"}
 
 
 def controls(defs: dict[str, object]) -> dict[str, str]:
