@@ -480,13 +480,20 @@ def the_answer_revealed(check: Checks, page: Page, words: set[str]) -> None:
 
 def asked_again(check: Checks, page: Page, case: Case) -> None:
     """After a change that asks for the guess again, the parts that wait for the guess hide
-    again, those that read no control included (``Case.asked_again``)."""
+    again, those that read no control included (``Case.asked_again``); a guess committed in the
+    new choice's form shows them again (each choice has a form of its own, made once)."""
     if case.asked_again:
         shown = page.get_by_text(case.asked_again).first
         try:
             shown.wait_for(state="visible", timeout=FIND_MS)
         except PlaywrightError:
             check(False, "the change asks again: what waits for the guess hides", case.asked_again)
+            return
+        commit(page, case)
+        try:
+            shown.wait_for(state="hidden", timeout=FIND_MS)
+        except PlaywrightError:
+            check(False, "a guess committed again answers the new choice", case.asked_again)
 
 
 # ---------------------------------------------------------------------------------------------
