@@ -110,18 +110,15 @@ def _(Fault, SEED_FAULT, mo, snapshot):
 
 @app.cell
 def _(Fault, mo, page):
-    # The prediction, one form per fault, made once: a new fault shows its own form, asked
-    # afresh, and makes none (making one was an eighth of a change's Python in the WebAssembly
-    # page); a guess stays with the fault it answers.
-    predictions = mo.ui.dictionary(
+    # The prediction, one form per fault, made once (page.prediction_forms): a new fault shows
+    # its own form, asked afresh, and makes none; a guess stays with the fault it answers.
+    predictions = page.prediction_forms(
+        mo,
         {
-            f.value: page.prediction_form(
-                mo,
-                f"**Predict first.** Under **{f.value}**, how many debits reach the ledger? "
-                "Naive runtime: {naive} Durable runtime: {durable}",
-            )
+            f.value: f"**Predict first.** Under **{f.value}**, how many debits reach the ledger? "
+            "Naive runtime: {naive} Durable runtime: {durable}"
             for f in Fault
-        }
+        },
     )
     return (predictions,)
 

@@ -175,18 +175,16 @@ def _(mo, snapshot):
 @app.cell
 def _(lesson02, mo, page):
     # The prediction, one form per starting point, the run a learner chose to break, made
-    # once: a new starting point shows its own form, asked afresh, and makes none; a guess
-    # stays with the starting point it answers (changing a setting afterwards updates the runs
-    # without asking again).
-    predictions = mo.ui.dictionary(
+    # once (page.prediction_forms): a new starting point shows its own form, asked afresh; a
+    # guess stays with the starting point it answers (changing a setting afterwards updates
+    # the runs without asking again).
+    predictions = page.prediction_forms(
+        mo,
         {
-            label: page.prediction_form(
-                mo,
-                f"**Predict first.** Starting from *{label}*: how many debits reach the "
-                "ledger? Naive runtime: {naive} Durable runtime: {durable}",
-            )
+            label: f"**Predict first.** Starting from *{label}*: how many debits reach the "
+            "ledger? Naive runtime: {naive} Durable runtime: {durable}"
             for label in lesson02.start_options()
-        }
+        },
     )
     return (predictions,)
 

@@ -181,16 +181,13 @@ def recall(mo: Any, question: Question, element: Any, earlier: str, snapshot: bo
 #     revealed, _asking = page.ask(mo, prediction, skip_prediction, snapshot)
 #     mo.vstack([_asking, page.reveal(mo, revealed, WAITING, results, prediction.value)])
 #
-# Where the question changes with a choice (lesson 1's fault), the forms are made once, one per
-# choice, in a dictionary (``mo.ui.dictionary``), and the cell that asks shows the choice's:
+# Where the question changes with a choice (lesson 1's fault), one form per choice, made once
+# (``prediction_forms``), and the cell that asks shows the choice's:
 #
+#     predictions = page.prediction_forms(mo, {fault: PROMPT.format(...) for fault in ...})
 #     _form = predictions[fault.value]
 #     revealed, _asking = page.ask(mo, _form, skip_prediction, snapshot)
 #     mo.vstack([_asking, page.reveal(mo, revealed, WAITING, results, _form.value)])
-#
-# A change of the choice then makes no form: made afresh, a form was two number fields, their
-# batch and the form, each cloned: an eighth of the Python that lesson 1's fault ran in the
-# WebAssembly page (exports/README.md). And a guess stays with the choice it answers.
 #
 # The cells further down that wait for the guess but read nothing a control changes (what to
 # notice, a check) read a state instead of ``revealed`` (``keep_revealed``), so a change that
@@ -232,6 +229,17 @@ def prediction_form(mo: Any, prompt: str, label: str = COMMIT_LABEL) -> Any:
         .batch(naive=field(), durable=field())
         .form(submit_button_label=label, bordered=True)
     )
+
+
+def prediction_forms(mo: Any, prompts: Mapping[str, str]) -> Any:
+    """A prediction form per choice (``prediction_form``, its prompt from ``prompts``, keyed
+    by the choice), in one ``mo.ui.dictionary``, for a lesson whose question changes with a
+    choice (lesson 1's fault): made once, by a cell no choice re-runs, and the cell that asks
+    shows and reads ``forms[choice]``. A new choice then asks afresh and makes no form (made
+    afresh, a form is two number fields, their batch and the form, each cloned: an eighth of
+    the Python that lesson 1's fault ran in the WebAssembly page, exports/README.md), and a
+    guess stays with the choice it answers."""
+    return mo.ui.dictionary({choice: prediction_form(mo, p) for choice, p in prompts.items()})
 
 
 def skip_switch(mo: Any, label: str, snapshot: bool) -> Any:

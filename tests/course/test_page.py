@@ -48,6 +48,16 @@ def test_the_form_has_a_field_per_runtime_starting_at_the_default_guess() -> Non
     assert form.value is None, "nothing is committed until the button is pressed"
 
 
+def test_a_form_per_choice_each_asking_its_own_question_in_the_choices_order() -> None:
+    forms = page.prediction_forms(mo, {c: f"{c}: {{naive}} {{durable}}" for c in ("b", "a")})
+    assert list(forms.elements) == ["b", "a"]
+    for choice, form in forms.elements.items():
+        assert visible_text(form.text).startswith(f"{choice}:")
+        assert unescape_nested(form.text).count("<marimo-number") == 2
+        assert form.value is None
+    assert forms.value == {"b": None, "a": None}, "nothing committed in any"
+
+
 @pytest.mark.parametrize(
     ("committed", "skipped", "snapshot", "revealed"),
     [
