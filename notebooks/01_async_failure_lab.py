@@ -142,25 +142,69 @@ def _(mo):
 
 
 @app.cell
+def fault_views(
+    Fault, Scenario, describe_fault, mo, narrate, page, sequence_view, simulate_each_mode, snapshot
+):
+    # What a fault shows, written once for the two cells below that show it and for the page's
+    # start, which makes every fault's once (page.warm): the first pick of a fault then answers
+    # as quickly as a return to it.
+    def fault_runs(value):
+        """The fault's runs under both runtimes, and the events in the longer trace."""
+        results = simulate_each_mode(Scenario(fault=Fault(value)))
+        return results, max(len(r.events) for r in results.values())
+
+    def fault_note(value):
+        return mo.md(f"**{value}**: {describe_fault(Fault(value))}")
+
+    def counts(revealed, results, guess):
+        return page.reveal(
+            mo,
+            revealed,
+            "Commit a guess of the business effects for each runtime, or switch on *skip "
+            "predicting*, to see the counts and the traces.",
+            results,
+            guess,
+            figures=True,
+        )
+
+    # The sequence view: actors as lanes, each message an arrow in step order.
+    def trace_panel(result, step):
+        return page.chart(
+            mo,
+            *sequence_view(result, step, width=380),
+            caption=f"**{result.mode.value}**: {narrate(result, step)}",
+        )
+
+    def _shown(value):
+        results, longest = fault_runs(value)
+        return [
+            fault_note(value),
+            counts(True, results, None),
+            *(trace_panel(r, longest) for r in results.values()),
+        ]
+
+    page.warm(snapshot, _shown, [f.value for f in Fault])
+    return counts, fault_note, fault_runs, trace_panel
+
+
+@app.cell
 def predict_then_reveal(
-    Fault,
-    Scenario,
-    describe_fault,
+    counts,
     fault,
+    fault_note,
+    fault_runs,
     get_revealed,
     mo,
     page,
     predictions,
     set_revealed,
-    simulate_each_mode,
     skip_prediction,
     snapshot,
 ):
     # What a fault's change makes again, in one cell, since each cell a change reruns costs the
     # WebAssembly page 15-30 ms: the fault's runs under both runtimes, the slider that steps
     # through their traces, its description, its question and the counts its answer shows.
-    results = simulate_each_mode(Scenario(fault=Fault(fault.value)))
-    _longest = max(len(r.events) for r in results.values())
+    results, _longest = fault_runs(fault.value)
     step = mo.ui.slider(
         start=1,
         stop=_longest,
@@ -173,21 +217,7 @@ def predict_then_reveal(
     _form = predictions[fault.value]
     revealed, _asking = page.ask(mo, _form, skip_prediction, snapshot)
     page.keep_revealed(revealed, get_revealed, set_revealed)
-    mo.vstack(
-        [
-            mo.md(f"**{fault.value}**: {describe_fault(Fault(fault.value))}"),
-            _asking,
-            page.reveal(
-                mo,
-                revealed,
-                "Commit a guess of the business effects for each runtime, or switch on *skip "
-                "predicting*, to see the counts and the traces.",
-                results,
-                _form.value,
-                figures=True,
-            ),
-        ]
-    )
+    mo.vstack([fault_note(fault.value), _asking, counts(revealed, results, _form.value)])
     return results, revealed, step
 
 
@@ -198,32 +228,26 @@ def trace_view(
     command_lines,
     fault,
     mo,
-    narrate,
     page,
     results,
     revealed,
-    sequence_view,
     step,
     to_json,
+    trace_panel,
 ):
     # The traces and the same run in a terminal, in one cell, after the counts: a slide of
     # their own in the presenter view, and what a step of the slider redraws.
-
-    # The sequence view: actors as lanes, each message an arrow in step order.
-    def _trace_panel(mode):
-        result = results[mode]
-        return page.chart(
-            mo,
-            *sequence_view(result, step.value, width=380),
-            caption=f"**{mode.value}**: {narrate(result, step.value)}",
-        )
-
     _traces = (
         mo.vstack(
             [
                 mo.md("## The event traces"),
                 step,
-                mo.hstack([_trace_panel(m) for m in results], widths="equal", gap=2, align="start"),
+                mo.hstack(
+                    [trace_panel(r, step.value) for r in results.values()],
+                    widths="equal",
+                    gap=2,
+                    align="start",
+                ),
             ]
         )
         if revealed

@@ -300,11 +300,47 @@ def _(mo):
 
 
 @app.cell
+def start_views(Mode, lesson02, mo, page, sequence_view, simulate_each_mode, snapshot):
+    # What a starting point's runs show, written once for the cell below that shows them and
+    # for the page's start, which makes every starting point's once (page.warm): the first
+    # pick of a starting point then answers as quickly as a return to it.
+    def counts(revealed, results, guess):
+        return page.reveal(
+            mo,
+            revealed,
+            "Commit a guess for each runtime, or switch on *skip predicting*, to see the runs.",
+            results,
+            guess,
+            below=[mo.md(lesson02.broken_text(results[Mode.DURABLE]))],
+        )
+
+    def sequence_panel(result):
+        return page.chart(mo, *sequence_view(result, width=380))
+
+    def restored(scenario, results):
+        return mo.callout(
+            mo.md(lesson02.restore_text(scenario, results[Mode.DURABLE])), kind="success"
+        )
+
+    def _shown(label):
+        scenario = lesson02.start_options()[label]
+        results = simulate_each_mode(scenario)
+        return [
+            counts(True, results, None),
+            *(sequence_panel(r) for r in results.values()),
+            restored(scenario, results),
+        ]
+
+    page.warm(snapshot, _shown, lesson02.start_options())
+    return counts, restored, sequence_panel
+
+
+@app.cell
 def predict_then_reveal(
     Fault,
-    Mode,
     choices,
     command_lines,
+    counts,
     delay,
     deliveries,
     describe_fault,
@@ -314,8 +350,9 @@ def predict_then_reveal(
     page,
     plan,
     predictions,
+    restored,
     retention,
-    sequence_view,
+    sequence_panel,
     set_revealed,
     simulate_each_mode,
     skip_prediction,
@@ -356,17 +393,10 @@ def predict_then_reveal(
     _form = predictions[start.value]
     revealed, _asking = page.ask(mo, _form, skip_prediction, snapshot)
     page.keep_revealed(revealed, get_revealed, set_revealed)
-    _counts = page.reveal(
-        mo,
-        revealed,
-        "Commit a guess for each runtime, or switch on *skip predicting*, to see the runs.",
-        results,
-        _form.value,
-        below=[mo.md(lesson02.broken_text(results[Mode.DURABLE]))],
-    )
+    _counts = counts(revealed, results, _form.value)
 
     def _sequence_panel(mode):
-        return page.chart(mo, *sequence_view(results[mode], width=380))
+        return sequence_panel(results[mode])
 
     def _trace_panel(mode):
         result = results[mode]
@@ -408,9 +438,7 @@ def predict_then_reveal(
                         ),
                     }
                 ),
-                mo.callout(
-                    mo.md(lesson02.restore_text(scenario, results[Mode.DURABLE])), kind="success"
-                ),
+                restored(scenario, results),
             ]
         )
     else:

@@ -4,13 +4,20 @@ import html
 import importlib.util
 import json
 import re
+import sys
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import marimo as mo
+import pytest
+
+from asyncfail.course import markdown_cache
 from asyncfail.ground.quiz import Question
 from asyncfail.lab.scenario import Mode
+from asyncfail.lab.simulation import simulate
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 RUNTIMES: tuple[Mode, ...] = (Mode.NAIVE, Mode.DURABLE)
@@ -55,6 +62,37 @@ def cells_rerun_by(module: ModuleType, name: str) -> list[str]:
     for cell in list(rerun):
         rerun |= graph.descendants(cell)
     return [graph.cells[cell].code for cell in sorted(rerun)]
+
+
+def made_after_the_start(
+    monkeypatch: pytest.MonkeyPatch,
+    run: Callable[..., object],
+    picks: Sequence[Mapping[str, object]],
+    **start: object,
+) -> tuple[list[str], int]:
+    """With marimo's Markdown renderer and the model's runs forgotten, a lesson run as it
+    starts (``run(**start)``), then once with each of ``picks`` substituted as well: the texts
+    rendered and the number of runs simulated after the start (``course.page.warm``'s test)."""
+    markdown_cache.install(mo)  # as every lesson does, once per process
+    module = sys.modules[markdown_cache.RENDERER_MODULE]
+    memo = getattr(module, markdown_cache.RENDERER)
+    memo.cache_clear()
+    simulate.cache_clear()
+    run(**start)
+    simulated = simulate.cache_info().misses
+    rendered: list[str] = []
+
+    def render(text: str) -> str:
+        misses = memo.cache_info().misses
+        html = memo(text)
+        if memo.cache_info().misses > misses:
+            rendered.append(text)
+        return str(html)
+
+    monkeypatch.setattr(module, markdown_cache.RENDERER, render)
+    for pick in picks:
+        run(**start, **pick)
+    return rendered, simulate.cache_info().misses - simulated
 
 
 def run_lesson(module: ModuleType, **controls: object) -> tuple[str, dict[str, Any]]:

@@ -28,6 +28,7 @@ from tests.notebook_support import (
     RUNTIMES,
     cells_rerun_by,
     load_notebook,
+    made_after_the_start,
     run_lesson,
     sequence_drawings,
     stats,
@@ -182,6 +183,25 @@ def test_skipping_lasts_across_faults_while_each_fault_has_its_own_prediction(
     assert list(forms.elements) == [f.value for f in Fault]  # type: ignore[attr-defined]
     for fault, form in forms.elements.items():  # type: ignore[attr-defined]
         assert f"Under <strong>{fault}</strong>" in unescape_nested(form.text)
+
+
+def test_a_fault_picked_the_first_time_renders_and_runs_only_what_the_start_made(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # page.warm: the page's start makes every fault's runs and texts, so the first pick of a
+    # fault answers as quickly as a return to it. Showing any fault then runs no model and
+    # renders no text the start did not, but the terminal fold's commands and JSON, which the
+    # page makes when the fold opens (a lesson run as a script makes its folds at once).
+    faults = [{"fault": SimpleNamespace(value=f.value)} for f in Fault]
+    shown = {"skip_prediction": SimpleNamespace(value=True)}
+    rendered, simulated = made_after_the_start(monkeypatch, run, faults, **shown)
+    assert simulated == 0
+    assert rendered and all(t.startswith(("```sh\n", "```json\n")) for t in rendered), rendered
+    # Without the start's work (a snapshot shows one fault, and skips it), each other fault
+    # runs both runtimes and renders its own description, counts and captions.
+    rendered, simulated = made_after_the_start(monkeypatch, run, faults, **shown, snapshot=True)
+    assert simulated == 2 * (len(Fault) - 1)
+    assert [t for t in rendered if t.startswith(f"**{Fault.NONE.value}**: ")]
 
 
 @pytest.mark.parametrize(
@@ -424,14 +444,14 @@ def test_a_fault_re_runs_two_cells_and_the_cells_waiting_for_the_guess_only_when
     rerun = cells_rerun_by(nb, "fault")
     assert len(rerun) == 2, rerun
     (asked,) = [code for code in rerun if "page.ask(" in code]
-    assert "simulate_each_mode(" in asked and "mo.ui.slider(" in asked
+    assert "fault_runs(fault.value)" in asked and "mo.ui.slider(" in asked
     assert "page.prediction_form(" not in asked and "predictions[fault.value]" in asked
     # The dropdown shows from its own cell, which its change never re-runs: inside the
     # description's Markdown, its HTML was rendered as Markdown again on every change.
     assert "{fault}" not in asked
-    assert "page.reveal(" in asked
+    assert "counts(revealed, results, _form.value)" in asked
     assert "page.keep_revealed(revealed, get_revealed, set_revealed)" in asked
-    (traced,) = [code for code in rerun if "sequence_view(" in code]
+    (traced,) = [code for code in rerun if "trace_panel(" in code]
     assert "command_lines(" in traced and "if revealed" in traced
     # What to notice, the recorded table and the check wait for the guess and read no control:
     # they read the state, which only keep_revealed sets, never ``revealed``.

@@ -27,6 +27,7 @@ from tests.notebook_support import (
     RUNTIMES,
     cells_rerun_by,
     load_notebook,
+    made_after_the_start,
     run_lesson,
     sequence_drawings,
     stats,
@@ -366,6 +367,26 @@ def test_each_starting_point_asks_with_a_form_of_its_own_made_once(lessons: Less
         assert ("you guessed" in visible_text(page) or "right," in visible_text(page)) is revealed
 
 
+def test_a_starting_point_picked_the_first_time_renders_and_runs_only_what_the_start_made(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # page.warm: the page's start makes every starting point's runs and texts (the counts, the
+    # broken assumptions, the sequence views, what restores the promise), so its first pick
+    # answers as quickly as a return to it. What is left to make is what the page makes when
+    # it is opened (a lesson run as a script makes it at once): the "Against time" tab's
+    # timelines and the terminal fold's commands.
+    starts = [{"start": SimpleNamespace(value=label)} for label in lesson02.start_options()]
+    shown = {"skip_prediction": SimpleNamespace(value=True)}
+    rendered, simulated = made_after_the_start(monkeypatch, run, starts, **shown)
+    assert simulated == 0
+    assert all(t.startswith(("```sh\n", "<small>Timeline of ")) for t in rendered), rendered
+    # Without the start's work (a snapshot shows one starting point), each other one renders
+    # what it breaks and what restores it, and runs its own runs.
+    rendered, simulated = made_after_the_start(monkeypatch, run, starts, **shown, snapshot=True)
+    assert simulated > 0
+    assert [t for t in rendered if t.startswith("**What restores the durable runtime")]
+
+
 def test_a_change_re_runs_few_cells_so_the_page_answers_soon() -> None:
     # Each cell a change re-runs costs marimo's machinery 15-30 ms in the WebAssembly page
     # (exports/README.md): a starting point makes the settings in one cell (none while they
@@ -377,7 +398,7 @@ def test_a_change_re_runs_few_cells_so_the_page_answers_soon() -> None:
     (made,) = [code for code in rerun if "mo.ui.dictionary(" in code]
     assert "if more.value else" in made and "page.prediction_form(" not in made
     (asked,) = [code for code in rerun if "page.ask(" in code]
-    assert "simulate_each_mode(" in asked and "page.reveal(" in asked
+    assert "simulate_each_mode(" in asked and "counts(revealed, results, _form.value)" in asked
     assert "page.keep_revealed(revealed, get_revealed, set_revealed)" in asked
     assert "predictions[start.value]" in asked
     assert not [c for c in rerun if "page.prediction_form(" in c]
