@@ -27,8 +27,9 @@ the lesson's first dropdown outside a form changes, as a ratio to the probe's tr
 (goal <= 3x), each timed from the change to the page's last change (the page then quiet for
 1.5 s), and where that time goes, as medians in ms: until the kernel's first message (the change
 travelling to marimo's kernel in its worker), from it to the kernel's last (Python running the
-cells), and after it (the page drawing). `BENCH_LESSON_RUNS=N` page loads per lesson (default 2),
-three changes of each per load.
+cells), and after it (the page drawing); and the median of each load's first change of the
+control on its own (the first pick of a choice). `BENCH_LESSON_RUNS=N` page loads per lesson
+(default 2), three changes of each per load.
 `--site DIR` measures a site built before; `--speed-only` prints only these per-lesson figures,
 `--lesson 06` (repeatable) only that lesson's; `--offline-only` only the two visits.
 """
@@ -397,6 +398,9 @@ def speed_report(browser, url: str, probes: list[Lesson], runs: int, repeats: in
         lives: list[float] = []
         trivial: list[Update] = []
         recompute: list[Update] = []
+        # Each load's first change of the control: the first pick of a choice, which may make
+        # what a return to it finds made (course.page.warm makes it as the page starts).
+        first: list[float] = []
         label = ""
         for _ in range(runs):
             context, _page, seconds = booted(browser, f"{url}bench/trivial/", "[data-bench-ready]")
@@ -408,6 +412,7 @@ def speed_report(browser, url: str, probes: list[Lesson], runs: int, repeats: in
             lives.append(live)
             trivial += probe_ms
             recompute += control_ms
+            first += [control_ms[0].total] if control_ms else []
         base = statistics.median(trivial_live)
         line = (
             f"export: {lesson.slug:<28} interactive {statistics.median(lives):6.2f} s "
@@ -418,7 +423,8 @@ def speed_report(browser, url: str, probes: list[Lesson], runs: int, repeats: in
             control = statistics.median(u.total for u in recompute)
             line += (
                 f"; recompute of '{label[:30]}' {control:6.0f} ms vs a trivial cell {cell:4.0f} "
-                f"ms: {control / cell:5.2f}x (goal <= 3x; {len(recompute)} changes); "
+                f"ms: {control / cell:5.2f}x (goal <= 3x; {len(recompute)} changes; the first "
+                f"after the page is live {statistics.median(first):4.0f} ms); "
                 f"to the kernel/in Python/drawing {split(recompute)} vs {split(trivial)} ms"
             )
         else:
