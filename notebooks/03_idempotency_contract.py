@@ -244,6 +244,21 @@ def knobs(
 
 
 @app.cell
+def _(ContractProfile, lesson03, page, snapshot):
+    # The heatmaps' titles, and every profile's heatmaps made as the page starts (page.warm):
+    # a profile picked the first time then finds made the slowest part of its result.
+    heatmap_titles = ("Overview", "Zoom: the seconds around the boundary")
+    page.warm(
+        snapshot,
+        lambda value: lesson03.heatmaps(
+            lesson03.profile_scenario(ContractProfile(value)), heatmap_titles
+        ),
+        [p.value for p in ContractProfile],
+    )
+    return (heatmap_titles,)
+
+
+@app.cell
 def _(mo, page, snapshot):
     skip_prediction = page.skip_switch(
         mo, "Skip predicting: show the result as the knobs change", snapshot
@@ -271,6 +286,7 @@ def _(
     evaluate,
     get_revealed,
     heatmap_table,
+    heatmap_titles,
     lesson03,
     md_text,
     mo,
@@ -326,9 +342,7 @@ def _(
             else []
         )
         # Every cell of the heatmaps is a result, the predicted one included: after the guess.
-        _heatmaps = lesson03.heatmaps(
-            scenario, ("Overview", "Zoom: the seconds around the boundary")
-        )
+        _heatmaps = lesson03.heatmaps(scenario, heatmap_titles)
         _shown = [
             *_notes,
             *_judged,

@@ -102,6 +102,27 @@ DELAY_TEXT: Final = str(DEFAULT_DELAY.json_number)
 """The delay as its text field starts."""
 
 
+def profile_scenario(profile: ContractProfile) -> ContractScenario:
+    """The scenario the lesson starts from once ``profile`` is chosen: every knob where the
+    profile sets it (``controls_for``, as the knobs start), the second request and its delay
+    where the page starts them (``DEFAULTS``, ``DELAY_TEXT``). What the page's start makes for
+    each profile (``course.page.warm``), so a profile picked the first time finds its
+    heatmaps made."""
+    start = controls_for(profile)
+    scenario, _ = scenario_from_controls(
+        {
+            "profile": profile.value,
+            "second": DEFAULTS.second.value,
+            "scope": start.scope.value,
+            "policy": start.policy.value,
+            "boundary": start.boundary.value,
+        },
+        seconds_text(start),
+        DELAY_TEXT,
+    )
+    return scenario
+
+
 def scenario_from_controls(
     controls: dict[str, str], retention_text: str, delay_text: str
 ) -> tuple[ContractScenario, tuple[str, ...]]:

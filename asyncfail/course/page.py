@@ -245,10 +245,10 @@ def prediction_forms(mo: Any, prompts: Mapping[str, str]) -> Any:
 def warm(snapshot: bool, show: Callable[[str], object], choices: Iterable[str]) -> None:
     """Make what ``show(choice)`` makes for every one of ``choices`` (a control's options)
     once, as the page starts, and drop it, so that the first time a learner picks a choice
-    answers as quickly as a return to it: its runs are then in the model's cache
-    (``lab.simulation``) and its texts in the Markdown renderer's (``course/markdown_cache``).
-    ``show`` is what the cells that show a choice call, so what is made here is what they will
-    make. Not in a snapshot, which shows one choice and never changes.
+    answers as quickly as a return to it: what it made stays in the caches the cells read
+    (the model's runs, ``lab.simulation``; the Markdown texts, ``course/markdown_cache``;
+    lesson 3's heatmaps). ``show`` is what the cells that show a choice call, so what is made
+    here is what they will make. Not in a snapshot, which shows one choice and never changes.
 
     In the WebAssembly page, the first change of lesson 1's fault after the page went live
     took 88 ms and the later ones 55-68 ms; with every fault made as the page starts, 57-71

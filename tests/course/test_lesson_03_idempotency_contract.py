@@ -274,6 +274,23 @@ def test_a_change_re_runs_few_cells_so_the_page_answers_soon() -> None:
     assert "What to notice" in waiting and "get_revealed()" in waiting
 
 
+def test_a_profile_picked_the_first_time_finds_its_heatmaps_made_at_the_start() -> None:
+    # page.warm: the page's start makes every profile's heatmaps (lesson03.profile_scenario),
+    # the slowest part of a profile's result, so its first pick answers sooner. That scenario
+    # is the one the knobs give as the profile starts them.
+    for profile in ContractProfile:
+        _, defs = run(profile=SimpleNamespace(value=profile.value))
+        assert defs["scenario"] == lesson03.profile_scenario(profile), profile
+    for snapshot, new in ((False, 0), (True, len(ContractProfile) - 1)):
+        lesson03.heatmaps.cache_clear()
+        run(snapshot=snapshot)
+        made = lesson03.heatmaps.cache_info().misses
+        for profile in ContractProfile:
+            run(profile=SimpleNamespace(value=profile.value), snapshot=snapshot)
+        # A snapshot makes only its own; the others are new to it.
+        assert lesson03.heatmaps.cache_info().misses - made == new, snapshot
+
+
 def test_a_scenarios_heatmaps_are_its_sweeps_drawn_once() -> None:
     titles = ("Overview", "Zoom")
     scenario = ContractScenario()
