@@ -399,7 +399,7 @@ def speed_report(browser, url: str, probes: list[Lesson], runs: int, repeats: in
         trivial: list[Update] = []
         recompute: list[Update] = []
         # Each load's first change of the control: the first pick of a choice, which may make
-        # what a return to it finds made (course.page.warm makes it as the page starts).
+        # what a return to it finds made (course.warmup.warm makes it as the page starts).
         first: list[float] = []
         label = ""
         for _ in range(runs):

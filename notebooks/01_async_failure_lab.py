@@ -21,7 +21,7 @@ def _():
     from asyncfail import ASSUMPTIONS, Fault, Scenario
     from asyncfail.charts.sequence_drawing import sequence_view
     from asyncfail.charts.timeline import narrate
-    from asyncfail.course import page
+    from asyncfail.course import page, warmup
     from asyncfail.course.catalog import lesson
     from asyncfail.course.lesson01_async_failure_lab import verification
     from asyncfail.ground.canonical import to_json
@@ -48,6 +48,7 @@ def _():
         simulate_each_mode,
         to_json,
         verification,
+        warmup,
     )
 
 
@@ -143,10 +144,19 @@ def _(mo):
 
 @app.cell
 def fault_views(
-    Fault, Scenario, describe_fault, mo, narrate, page, sequence_view, simulate_each_mode, snapshot
+    Fault,
+    Scenario,
+    describe_fault,
+    mo,
+    narrate,
+    page,
+    sequence_view,
+    simulate_each_mode,
+    snapshot,
+    warmup,
 ):
     # What a fault shows, written once for the two cells below that show it and for the page's
-    # start, which makes every fault's once (page.warm): the first pick of a fault then answers
+    # start, which makes every fault's once (warmup.warm): the first pick of a fault then answers
     # as quickly as a return to it.
     def fault_runs(value):
         """The fault's runs under both runtimes, and the events in the longer trace."""
@@ -183,7 +193,7 @@ def fault_views(
             *(trace_panel(r, longest) for r in results.values()),
         ]
 
-    page.warm(snapshot, _shown, [f.value for f in Fault])
+    warmup.warm(snapshot, _shown, [f.value for f in Fault])
     return counts, fault_note, fault_runs, trace_panel
 
 

@@ -23,7 +23,7 @@ def _():
     from asyncfail.charts.sequence_drawing import sequence_view
     from asyncfail.charts.specs import time_timeline_spec
     from asyncfail.charts.tables import timeline_table
-    from asyncfail.course import controls, page
+    from asyncfail.course import controls, page, warmup
     from asyncfail.course import lesson02_break_the_assumptions as lesson02
     from asyncfail.course.catalog import lesson
     from asyncfail.ground.durations import MAX_DURATION_TEXT
@@ -58,6 +58,7 @@ def _():
         simulate_each_mode,
         time_timeline_spec,
         timeline_table,
+        warmup,
     )
 
 
@@ -300,9 +301,9 @@ def _(mo):
 
 
 @app.cell
-def start_views(Mode, lesson02, mo, page, sequence_view, simulate_each_mode, snapshot):
+def start_views(Mode, lesson02, mo, page, sequence_view, simulate_each_mode, snapshot, warmup):
     # What a starting point's runs show, written once for the cell below that shows them and
-    # for the page's start, which makes every starting point's once (page.warm): the first
+    # for the page's start, which makes every starting point's once (warmup.warm): the first
     # pick of a starting point then answers as quickly as a return to it.
     def counts(revealed, results, guess):
         return page.reveal(
@@ -331,7 +332,7 @@ def start_views(Mode, lesson02, mo, page, sequence_view, simulate_each_mode, sna
             restored(scenario, results),
         ]
 
-    page.warm(snapshot, _shown, lesson02.start_options())
+    warmup.warm(snapshot, _shown, lesson02.start_options())
     return counts, restored, sequence_panel
 
 

@@ -33,7 +33,7 @@ def _():
         ContractProfile,
     )
     from asyncfail.course import lesson03_idempotency_contract as lesson03
-    from asyncfail.course import page
+    from asyncfail.course import page, warmup
     from asyncfail.course.catalog import lesson
     from asyncfail.document.markdown import md_text
     from asyncfail.ground.durations import MAX_DURATION_TEXT
@@ -58,6 +58,7 @@ def _():
         lesson03,
         md_text,
         page,
+        warmup,
     )
 
 
@@ -244,11 +245,11 @@ def knobs(
 
 
 @app.cell
-def _(ContractProfile, lesson03, page, snapshot):
-    # The heatmaps' titles, and every profile's heatmaps made as the page starts (page.warm):
+def _(ContractProfile, lesson03, snapshot, warmup):
+    # The heatmaps' titles, and every profile's heatmaps made as the page starts (warmup.warm):
     # a profile picked the first time then finds made the slowest part of its result.
     heatmap_titles = ("Overview", "Zoom: the seconds around the boundary")
-    page.warm(
+    warmup.warm(
         snapshot,
         lambda value: lesson03.heatmaps(
             lesson03.profile_scenario(ContractProfile(value)), heatmap_titles

@@ -72,7 +72,7 @@ def made_after_the_start(
 ) -> tuple[list[str], int]:
     """With marimo's Markdown renderer and the model's runs forgotten, a lesson run as it
     starts (``run(**start)``), then once with each of ``picks`` substituted as well: the texts
-    rendered and the number of runs simulated after the start (``course.page.warm``'s test)."""
+    rendered and the number of runs simulated after the start (``course.warmup.warm``'s test)."""
     markdown_cache.install(mo)  # as every lesson does, once per process
     module = sys.modules[markdown_cache.RENDERER_MODULE]
     memo = getattr(module, markdown_cache.RENDERER)

@@ -106,7 +106,7 @@ def profile_scenario(profile: ContractProfile) -> ContractScenario:
     """The scenario the lesson starts from once ``profile`` is chosen: every knob where the
     profile sets it (``controls_for``, as the knobs start), the second request and its delay
     where the page starts them (``DEFAULTS``, ``DELAY_TEXT``). What the page's start makes for
-    each profile (``course.page.warm``), so a profile picked the first time finds its
+    each profile (``course.warmup.warm``), so a profile picked the first time finds its
     heatmaps made."""
     start = controls_for(profile)
     scenario, _ = scenario_from_controls(

@@ -8,7 +8,7 @@ marimo), so the lessons lay their pages out the same way without repeating thems
 lesson's own words (its prompts, its headings) are the lesson's: it hands them in.
 """
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from asyncfail.charts.drawing import Drawing
@@ -240,23 +240,6 @@ def prediction_forms(mo: Any, prompts: Mapping[str, str]) -> Any:
     the Python that lesson 1's fault ran in the WebAssembly page, exports/README.md), and a
     guess stays with the choice it answers."""
     return mo.ui.dictionary({choice: prediction_form(mo, p) for choice, p in prompts.items()})
-
-
-def warm(snapshot: bool, show: Callable[[str], object], choices: Iterable[str]) -> None:
-    """Make what ``show(choice)`` makes for every one of ``choices`` (a control's options)
-    once, as the page starts, and drop it, so that the first time a learner picks a choice
-    answers as quickly as a return to it: what it made stays in the caches the cells read
-    (the model's runs, ``lab.simulation``; the Markdown texts, ``course/markdown_cache``;
-    lesson 3's heatmaps). ``show`` is what the cells that show a choice call, so what is made
-    here is what they will make. Not in a snapshot, which shows one choice and never changes.
-
-    In the WebAssembly page, the first change of lesson 1's fault after the page went live
-    took 88 ms and the later ones 55-68 ms; with every fault made as the page starts, 57-71
-    ms and 55-59 ms, and the page went live as soon (exports/README.md)."""
-    if snapshot:
-        return
-    for choice in choices:
-        show(choice)
 
 
 def skip_switch(mo: Any, label: str, snapshot: bool) -> Any:

@@ -188,7 +188,7 @@ def test_skipping_lasts_across_faults_while_each_fault_has_its_own_prediction(
 def test_a_fault_picked_the_first_time_renders_and_runs_only_what_the_start_made(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # page.warm: the page's start makes every fault's runs and texts, so the first pick of a
+    # warmup.warm: the page's start makes every fault's runs and texts, so the first pick of a
     # fault answers as quickly as a return to it. Showing any fault then runs no model and
     # renders no text the start did not, but the terminal fold's commands and JSON, which the
     # page makes when the fold opens (a lesson run as a script makes its folds at once).

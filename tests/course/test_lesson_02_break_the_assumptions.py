@@ -370,7 +370,7 @@ def test_each_starting_point_asks_with_a_form_of_its_own_made_once(lessons: Less
 def test_a_starting_point_picked_the_first_time_renders_and_runs_only_what_the_start_made(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # page.warm: the page's start makes every starting point's runs and texts (the counts, the
+    # warmup.warm: the page's start makes every starting point's runs and texts (the counts, the
     # broken assumptions, the sequence views, what restores the promise), so its first pick
     # answers as quickly as a return to it. What is left to make is what the page makes when
     # it is opened (a lesson run as a script makes it at once): the "Against time" tab's

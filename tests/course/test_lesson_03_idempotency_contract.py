@@ -275,7 +275,7 @@ def test_a_change_re_runs_few_cells_so_the_page_answers_soon() -> None:
 
 
 def test_a_profile_picked_the_first_time_finds_its_heatmaps_made_at_the_start() -> None:
-    # page.warm: the page's start makes every profile's heatmaps (lesson03.profile_scenario),
+    # warmup.warm: the page's start makes every profile's heatmaps (lesson03.profile_scenario),
     # the slowest part of a profile's result, so its first pick answers sooner. That scenario
     # is the one the knobs give as the profile starts them.
     for profile in ContractProfile:

@@ -58,15 +58,6 @@ def test_a_form_per_choice_each_asking_its_own_question_in_the_choices_order() -
     assert forms.value == {"b": None, "a": None}, "nothing committed in any"
 
 
-@pytest.mark.parametrize(("snapshot", "shown"), [(False, ["b", "a", "c"]), (True, [])])
-def test_the_start_makes_every_choice_once_in_order_but_in_a_snapshot(
-    snapshot: bool, shown: list[str]
-) -> None:
-    made: list[str] = []
-    page.warm(snapshot, made.append, iter(["b", "a", "c"]))
-    assert made == shown
-
-
 @pytest.mark.parametrize(
     ("committed", "skipped", "snapshot", "revealed"),
     [
