@@ -28,8 +28,9 @@ the lesson's first dropdown outside a form changes, as a ratio to the probe's tr
 1.5 s), and where that time goes, as medians in ms: until the kernel's first message (the change
 travelling to marimo's kernel in its worker), from it to the kernel's last (Python running the
 cells), and after it (the page drawing); and the median of each load's first change of the
-control on its own (the first pick of a choice). `BENCH_LESSON_RUNS=N` page loads per lesson
-(default 2), three changes of each per load.
+control on its own (the first pick of a choice), and each load's own ratio (its spread).
+`BENCH_LESSON_RUNS=N` page loads per lesson (default 3: a median of three sets one slow load
+aside, where a median of two is their mean), four changes of each per load.
 `--site DIR` measures a site built before; `--speed-only` prints only these per-lesson figures,
 `--lesson 06` (repeatable) only that lesson's; `--offline-only` only the two visits.
 """
@@ -56,8 +57,8 @@ from serve import serving  # noqa: E402
 from asyncfail.course.page import COMMIT_LABEL  # noqa: E402
 
 RUNS = int(os.environ.get("BENCH_RUNS", "5"))
-SPEED_RUNS = int(os.environ.get("BENCH_LESSON_RUNS", "2"))  # page loads per lesson
-SPEED_REPEATS = 3  # changes of each control per load
+SPEED_RUNS = int(os.environ.get("BENCH_LESSON_RUNS", "3"))  # page loads per lesson
+SPEED_REPEATS = 4  # changes of each control per load
 OFFLINE_RUNS = int(os.environ.get("BENCH_OFFLINE_RUNS", "3"))  # first and second visit pairs
 TRIVIAL = '''"""Trivial page
 
@@ -401,6 +402,8 @@ def speed_report(browser, url: str, probes: list[Lesson], runs: int, repeats: in
         # Each load's first change of the control: the first pick of a choice, which may make
         # what a return to it finds made (course.warmup.warm makes it as the page starts).
         first: list[float] = []
+        # Each load's recompute / trivial cell: how far one load's ratio strays from the median.
+        per_load: list[float] = []
         label = ""
         for _ in range(runs):
             context, _page, seconds = booted(browser, f"{url}bench/trivial/", "[data-bench-ready]")
@@ -413,6 +416,11 @@ def speed_report(browser, url: str, probes: list[Lesson], runs: int, repeats: in
             trivial += probe_ms
             recompute += control_ms
             first += [control_ms[0].total] if control_ms else []
+            if control_ms:
+                per_load.append(
+                    statistics.median(u.total for u in control_ms)
+                    / statistics.median(u.total for u in probe_ms)
+                )
         base = statistics.median(trivial_live)
         line = (
             f"export: {lesson.slug:<28} interactive {statistics.median(lives):6.2f} s "
@@ -424,7 +432,8 @@ def speed_report(browser, url: str, probes: list[Lesson], runs: int, repeats: in
             line += (
                 f"; recompute of '{label[:30]}' {control:6.0f} ms vs a trivial cell {cell:4.0f} "
                 f"ms: {control / cell:5.2f}x (goal <= 3x; {len(recompute)} changes; the first "
-                f"after the page is live {statistics.median(first):4.0f} ms); "
+                f"after the page is live {statistics.median(first):4.0f} ms; each load "
+                f"{', '.join(f'{ratio:.2f}x' for ratio in per_load)}); "
                 f"to the kernel/in Python/drawing {split(recompute)} vs {split(trivial)} ms"
             )
         else:
