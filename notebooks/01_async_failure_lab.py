@@ -155,9 +155,9 @@ def fault_views(
     snapshot,
     warmup,
 ):
-    # What a fault shows, written once for the two cells below that show it and for the page's
-    # start, which makes every fault's once (warmup.warm): the first pick of a fault then answers
-    # as quickly as a return to it.
+    # What a fault shows, written once for the cells below that show it (the step slider reads
+    # its runs' length) and for the page's start, which makes every fault's once (warmup.warm):
+    # the first pick of a fault then answers as quickly as a return to it.
     def fault_runs(value):
         """The fault's runs under both runtimes, and the events in the longer trace."""
         results = simulate_each_mode(Scenario(fault=Fault(value)))
@@ -198,7 +198,30 @@ def fault_views(
 
 
 @app.cell
+def _(Fault, fault_runs, mo, snapshot):
+    # One slider for every fault, made once: a fault's change then re-runs one cell, not this
+    # one too (each cell a change re-runs costs the WebAssembly page 15-30 ms). It reaches the
+    # longest trace of any fault and starts there; a step past a trace's last event shows the
+    # whole trace (charts.timeline.clamp_step), as the shorter of a fault's two traces always
+    # did, and a step kept across faults shows the same step of the next one.
+    _longest = max(fault_runs(f.value)[1] for f in Fault)
+    step = mo.ui.slider(
+        start=1,
+        stop=_longest,
+        step=1,
+        value=_longest,
+        show_value=True,
+        label="Step through the traces (arrow keys move one event)",
+        disabled=snapshot,
+    )
+    return (step,)
+
+
+@app.cell
 def predict_then_reveal(
+    Fault,
+    Scenario,
+    command_lines,
     counts,
     fault,
     fault_note,
@@ -210,43 +233,17 @@ def predict_then_reveal(
     set_revealed,
     skip_prediction,
     snapshot,
-):
-    # What a fault's change makes again, in one cell, since each cell a change reruns costs the
-    # WebAssembly page 15-30 ms: the fault's runs under both runtimes, the slider that steps
-    # through their traces, its description, its question and the counts its answer shows.
-    results, _longest = fault_runs(fault.value)
-    step = mo.ui.slider(
-        start=1,
-        stop=_longest,
-        step=1,
-        value=_longest,
-        show_value=True,
-        label="Step through the traces (arrow keys move one event)",
-        disabled=snapshot,
-    )
-    _form = predictions[fault.value]
-    revealed, _asking = page.ask(mo, _form, skip_prediction, snapshot)
-    page.keep_revealed(revealed, get_revealed, set_revealed)
-    mo.vstack([fault_note(fault.value), _asking, counts(revealed, results, _form.value)])
-    return results, revealed, step
-
-
-@app.cell
-def trace_view(
-    Fault,
-    Scenario,
-    command_lines,
-    fault,
-    mo,
-    page,
-    results,
-    revealed,
     step,
     to_json,
     trace_panel,
 ):
-    # The traces and the same run in a terminal, in one cell, after the counts: a slide of
-    # their own in the presenter view, and what a step of the slider redraws.
+    # Everything a fault's change shows, in one cell: its description, its question, the
+    # counts its answer shows, the traces and the same run in a terminal. A step of the slider
+    # redraws it too.
+    results, _ = fault_runs(fault.value)
+    _form = predictions[fault.value]
+    revealed, _asking = page.ask(mo, _form, skip_prediction, snapshot)
+    page.keep_revealed(revealed, get_revealed, set_revealed)
     _traces = (
         mo.vstack(
             [
@@ -293,8 +290,16 @@ def trace_view(
             ]
         )
 
-    mo.vstack([_traces, page.fold(mo, "**The same run in a terminal**", _terminal)])
-    return
+    mo.vstack(
+        [
+            fault_note(fault.value),
+            _asking,
+            counts(revealed, results, _form.value),
+            _traces,
+            page.fold(mo, "**The same run in a terminal**", _terminal),
+        ]
+    )
+    return results, revealed
 
 
 @app.cell(hide_code=True)

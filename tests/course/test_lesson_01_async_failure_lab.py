@@ -20,6 +20,7 @@ from asyncfail.cli.main import main
 from asyncfail.course.lesson01_async_failure_lab import verification
 from asyncfail.course.lesson01_async_failure_lab.verified import VERIFIED_JSON
 from asyncfail.ground.quiz import Question
+from asyncfail.lab.scenario import SEED_FAULT
 from asyncfail.lab.settings import KeyStability
 from asyncfail.reference.verification import matrix
 from tests.cli_support import ROOT
@@ -41,7 +42,7 @@ nb = load_notebook(STEM)
 
 
 # What the lesson makes together in one cell (`predict_then_reveal`), substituted together.
-FAULT_RUNS = ("results", "revealed", "step")
+FAULT_RUNS = ("results", "revealed")
 
 
 def run(**controls: object) -> tuple[str, dict[str, Any]]:
@@ -198,10 +199,12 @@ def test_a_fault_picked_the_first_time_renders_and_runs_only_what_the_start_made
     assert simulated == 0
     assert rendered and all(t.startswith(("```sh\n", "```json\n")) for t in rendered), rendered
     # Without the start's work (a snapshot shows one fault, and skips it), each other fault
-    # runs both runtimes and renders its own description, counts and captions.
+    # renders its own description when it is shown. Its runs were made at the start all the
+    # same: the step slider reaches the longest trace of any fault.
     rendered, simulated = made_after_the_start(monkeypatch, run, faults, **shown, snapshot=True)
-    assert simulated == 2 * (len(Fault) - 1)
-    assert [t for t in rendered if t.startswith(f"**{Fault.NONE.value}**: ")]
+    described = {f for f in Fault if [t for t in rendered if t.startswith(f"**{f.value}**: ")]}
+    assert described == set(Fault) - {SEED_FAULT}
+    assert simulated == 0
 
 
 @pytest.mark.parametrize(
@@ -433,26 +436,24 @@ def test_each_page_of_the_recorded_table_is_one_fault(lessons: Lessons) -> None:
     )
 
 
-def test_a_fault_re_runs_two_cells_and_the_cells_waiting_for_the_guess_only_when_it_changes() -> (
+def test_a_fault_re_runs_one_cell_and_the_cells_waiting_for_the_guess_only_when_it_changes() -> (
     None
 ):
     # Each cell a change re-runs costs marimo's machinery 15-30 ms in the WebAssembly page
-    # (exports/README.md): what a fault always makes again (its runs, step slider and
-    # description) and the question with the counts its answer shows are one cell; the traces
-    # with the same run in a terminal, a second (a slide of their own when presented). The
-    # prediction forms, one per fault, are made once, by a cell the fault never re-runs.
+    # (exports/README.md): everything a fault shows (its description, its question, the counts
+    # its answer shows, the traces and the same run in a terminal) is one cell. The prediction
+    # forms, one per fault, and the step slider are made once, by cells the fault never re-runs.
     rerun = cells_rerun_by(nb, "fault")
-    assert len(rerun) == 2, rerun
-    (asked,) = [code for code in rerun if "page.ask(" in code]
-    assert "fault_runs(fault.value)" in asked and "mo.ui.slider(" in asked
+    assert len(rerun) == 1, rerun
+    (asked,) = rerun
+    assert "fault_runs(fault.value)" in asked and "mo.ui.slider(" not in asked
     assert "page.prediction_form(" not in asked and "predictions[fault.value]" in asked
     # The dropdown shows from its own cell, which its change never re-runs: inside the
     # description's Markdown, its HTML was rendered as Markdown again on every change.
     assert "{fault}" not in asked
     assert "counts(revealed, results, _form.value)" in asked
     assert "page.keep_revealed(revealed, get_revealed, set_revealed)" in asked
-    (traced,) = [code for code in rerun if "trace_panel(" in code]
-    assert "command_lines(" in traced and "if revealed" in traced
+    assert "trace_panel(r, step.value)" in asked and "command_lines(" in asked
     # What to notice, the recorded table and the check wait for the guess and read no control:
     # they read the state, which only keep_revealed sets, never ``revealed``.
     waiting = [c for c in cells_rerun_by(nb, "get_revealed") if "get_revealed()" in c]
@@ -460,5 +461,30 @@ def test_a_fault_re_runs_two_cells_and_the_cells_waiting_for_the_guess_only_when
     assert [c for c in waiting if "What to notice" in c]
     assert [c for c in waiting if "verification.recorded()" in c]
     assert [c for c in waiting if "page.check(" in c]
-    assert cells_rerun_by(nb, "revealed") == [traced]
-    assert cells_rerun_by(nb, "step") == [traced]
+    assert cells_rerun_by(nb, "revealed") == []
+    assert cells_rerun_by(nb, "step") == [asked]
+
+
+def test_one_step_slider_reaches_the_longest_trace_of_any_fault_and_past_a_trace_shows_it_all(
+    lessons: Lessons,
+) -> None:
+    _, defs = lessons.run(STEM)
+    step = defs["step"]
+    longest = max(len(simulate(Scenario(fault=f, mode=m)).events) for f in Fault for m in RUNTIMES)
+    assert (step.start, step.stop, step.value) == (1, longest, longest)
+    # Under no fault both traces are shorter than the slider: its last step shows each whole,
+    # as its own last step.
+    events = [len(simulate(Scenario(fault=Fault.NONE, mode=m)).events) for m in RUNTIMES]
+    assert max(events) < longest
+    page, _ = run(
+        fault=mo.ui.dropdown([f.value for f in Fault], value=Fault.NONE.value),
+        skip_prediction=mo.ui.switch(value=True),
+        step=mo.ui.slider(1, longest, value=longest),
+    )
+    text = visible_text(page)
+    for n in events:
+        assert f"Step {n} of {n}, delivery attempt 1" in text
+    assert [re.findall(r'data-state="(\w+)"', d)[-1] for d in sequence_drawings(page)] == [
+        "current",
+        "current",
+    ]
