@@ -155,7 +155,7 @@ def fault_views(
     snapshot,
     warmup,
 ):
-    # What a fault shows, written once for the cells below that show it (the step slider reads
+    # What a fault shows, written once for the cells below that show it (its step slider reads
     # its runs' length) and for the page's start, which makes every fault's once (warmup.warm):
     # the first pick of a fault then answers as quickly as a return to it.
     def fault_runs(value):
@@ -199,22 +199,24 @@ def fault_views(
 
 @app.cell
 def _(Fault, fault_runs, mo, snapshot):
-    # One slider for every fault, made once: a fault's change then re-runs one cell, not this
-    # one too (each cell a change re-runs costs the WebAssembly page 15-30 ms). It reaches the
-    # longest trace of any fault and starts there; a step past a trace's last event shows the
-    # whole trace (charts.timeline.clamp_step), as the shorter of a fault's two traces always
-    # did, and a step kept across faults shows the same step of the next one.
-    _longest = max(fault_runs(f.value)[1] for f in Fault)
-    step = mo.ui.slider(
-        start=1,
-        stop=_longest,
-        step=1,
-        value=_longest,
-        show_value=True,
-        label="Step through the traces (arrow keys move one event)",
-        disabled=snapshot,
-    )
-    return (step,)
+    # A step slider per fault, each reaching that fault's longest trace and starting there,
+    # made once, in one dictionary, by a cell no fault re-runs: a fault's change then re-runs
+    # one cell, not this one too (each cell a change re-runs costs the WebAssembly page 15-30
+    # ms), and a step stays with the fault it shows, as a guess stays with the fault it answers.
+    def _slider(value):
+        longest = fault_runs(value)[1]
+        return mo.ui.slider(
+            start=1,
+            stop=longest,
+            step=1,
+            value=longest,
+            show_value=True,
+            label="Step through the traces (arrow keys move one event)",
+            disabled=snapshot,
+        )
+
+    steps = mo.ui.dictionary({f.value: _slider(f.value) for f in Fault})
+    return (steps,)
 
 
 @app.cell
@@ -233,13 +235,13 @@ def predict_then_reveal(
     set_revealed,
     skip_prediction,
     snapshot,
-    step,
+    steps,
     to_json,
     trace_panel,
 ):
     # Everything a fault's change shows, in one cell: its description, its question, the
-    # counts its answer shows, the traces and the same run in a terminal. A step of the slider
-    # redraws it too.
+    # counts its answer shows, the traces with the fault's step slider and the same run in a
+    # terminal. A step of the slider redraws it too.
     results, _ = fault_runs(fault.value)
     _form = predictions[fault.value]
     revealed, _asking = page.ask(mo, _form, skip_prediction, snapshot)
@@ -248,9 +250,9 @@ def predict_then_reveal(
         mo.vstack(
             [
                 mo.md("## The event traces"),
-                step,
+                steps[fault.value],
                 mo.hstack(
-                    [trace_panel(r, step.value) for r in results.values()],
+                    [trace_panel(r, steps.value[fault.value]) for r in results.values()],
                     widths="equal",
                     gap=2,
                     align="start",

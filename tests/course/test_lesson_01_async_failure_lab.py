@@ -54,6 +54,16 @@ def run(**controls: object) -> tuple[str, dict[str, Any]]:
     return run_lesson(nb, **controls)
 
 
+def steps_at(steps: dict[Fault, int]) -> object:
+    """The lesson's step sliders (one per fault, each to its fault's longest trace) with the
+    given faults' moved to the given steps."""
+    sliders = {}
+    for f in Fault:
+        longest = max(len(simulate(Scenario(fault=f, mode=m)).events) for m in RUNTIMES)
+        sliders[f.value] = mo.ui.slider(1, longest, value=steps.get(f, longest))
+    return mo.ui.dictionary(sliders)
+
+
 def committed(guess: object, fault: Fault = Fault.CRASH_AFTER_EFFECT) -> dict[str, object]:
     """The lesson's forms (one per fault) with ``guess`` committed in ``fault``'s alone."""
     return {f.value: SimpleNamespace(value=guess if f is fault else None) for f in Fault}
@@ -124,7 +134,7 @@ def test_each_fault_shows_the_librarys_counts_status_and_traces(fault: Fault) ->
         assert f"outcome {result.outcome.value}" in text
     # The sequence view is the trace's view: one per runtime, message by message, drawn at
     # the step shown (every event of the trace is a row of it: test_sequence_drawing.py).
-    step = defs["step"].value
+    step = defs["steps"].value[fault.value]
     assert sequence_drawings(page) == [
         unescape_nested(sequence_view(expected[m], step, width=380)[0].svg) for m in RUNTIMES
     ]
@@ -145,7 +155,7 @@ def test_seed_case_counts_are_displayed_as_stats() -> None:
 
 
 def test_stepping_moves_narration_and_highlight() -> None:
-    page, defs = run(skip_prediction=mo.ui.switch(value=True), step=mo.ui.slider(1, 6, value=3))
+    page, defs = run(skip_prediction=mo.ui.switch(value=True), steps=steps_at({SEED_FAULT: 3}))
     naive = defs["results"][Mode.NAIVE]  # type: ignore[index]
     assert visible_text(narrate(naive, 3)) in visible_text(page)
     assert "Step 3 of 5, delivery attempt 1, worker: The worker process crashes" in visible_text(
@@ -200,7 +210,7 @@ def test_a_fault_picked_the_first_time_renders_and_runs_only_what_the_start_made
     assert rendered and all(t.startswith(("```sh\n", "```json\n")) for t in rendered), rendered
     # Without the start's work (a snapshot shows one fault, and skips it), each other fault
     # renders its own description when it is shown. Its runs were made at the start all the
-    # same: the step slider reaches the longest trace of any fault.
+    # same: each fault's step slider reaches the fault's longest trace.
     rendered, simulated = made_after_the_start(monkeypatch, run, faults, **shown, snapshot=True)
     described = {f for f in Fault if [t for t in rendered if t.startswith(f"**{f.value}**: ")]}
     assert described == set(Fault) - {SEED_FAULT}
@@ -442,7 +452,8 @@ def test_a_fault_re_runs_one_cell_and_the_cells_waiting_for_the_guess_only_when_
     # Each cell a change re-runs costs marimo's machinery 15-30 ms in the WebAssembly page
     # (exports/README.md): everything a fault shows (its description, its question, the counts
     # its answer shows, the traces and the same run in a terminal) is one cell. The prediction
-    # forms, one per fault, and the step slider are made once, by cells the fault never re-runs.
+    # forms and the step sliders, one per fault, are made once, by cells the fault never
+    # re-runs.
     rerun = cells_rerun_by(nb, "fault")
     assert len(rerun) == 1, rerun
     (asked,) = rerun
@@ -453,7 +464,7 @@ def test_a_fault_re_runs_one_cell_and_the_cells_waiting_for_the_guess_only_when_
     assert "{fault}" not in asked
     assert "counts(revealed, results, _form.value)" in asked
     assert "page.keep_revealed(revealed, get_revealed, set_revealed)" in asked
-    assert "trace_panel(r, step.value)" in asked and "command_lines(" in asked
+    assert "trace_panel(r, steps.value[fault.value])" in asked and "command_lines(" in asked
     # What to notice, the recorded table and the check wait for the guess and read no control:
     # they read the state, which only keep_revealed sets, never ``revealed``.
     waiting = [c for c in cells_rerun_by(nb, "get_revealed") if "get_revealed()" in c]
@@ -462,29 +473,23 @@ def test_a_fault_re_runs_one_cell_and_the_cells_waiting_for_the_guess_only_when_
     assert [c for c in waiting if "verification.recorded()" in c]
     assert [c for c in waiting if "page.check(" in c]
     assert cells_rerun_by(nb, "revealed") == []
-    assert cells_rerun_by(nb, "step") == [asked]
+    assert cells_rerun_by(nb, "steps") == [asked]
 
 
-def test_one_step_slider_reaches_the_longest_trace_of_any_fault_and_past_a_trace_shows_it_all(
+def test_each_fault_has_its_step_slider_to_its_longest_trace_and_keeps_its_step(
     lessons: Lessons,
 ) -> None:
     _, defs = lessons.run(STEM)
-    step = defs["step"]
-    longest = max(len(simulate(Scenario(fault=f, mode=m)).events) for f in Fault for m in RUNTIMES)
-    assert (step.start, step.stop, step.value) == (1, longest, longest)
-    # Under no fault both traces are shorter than the slider: its last step shows each whole,
-    # as its own last step.
-    events = [len(simulate(Scenario(fault=Fault.NONE, mode=m)).events) for m in RUNTIMES]
-    assert max(events) < longest
-    page, _ = run(
-        fault=mo.ui.dropdown([f.value for f in Fault], value=Fault.NONE.value),
-        skip_prediction=mo.ui.switch(value=True),
-        step=mo.ui.slider(1, longest, value=longest),
-    )
-    text = visible_text(page)
-    for n in events:
-        assert f"Step {n} of {n}, delivery attempt 1" in text
-    assert [re.findall(r'data-state="(\w+)"', d)[-1] for d in sequence_drawings(page)] == [
-        "current",
-        "current",
-    ]
+    for fault in Fault:
+        step = defs["steps"][fault.value]
+        longest = max(len(simulate(Scenario(fault=fault, mode=m)).events) for m in RUNTIMES)
+        assert (step.start, step.stop, step.value) == (1, longest, longest), fault
+    # A step stays with the fault it was taken in: another fault shows its traces whole.
+    moved = steps_at({Fault.CRASH_AFTER_EFFECT: 2})
+    for fault, step in ((Fault.CRASH_AFTER_EFFECT, 2), (Fault.RESPONSE_LOST, 5)):
+        page, _ = run(
+            fault=mo.ui.dropdown([f.value for f in Fault], value=fault.value),
+            skip_prediction=mo.ui.switch(value=True),
+            steps=moved,
+        )
+        assert f"Step {step} of 5, delivery attempt" in visible_text(page), fault
