@@ -420,8 +420,8 @@ def current_slide(page: Page) -> Any:
 def test_presenter_view_shows_lesson_1_as_slides(
     guarded_page: Any, site_url: str, screenshots: Any
 ) -> None:
-    """The title slide first; the presenter reveals the results (skip predicting) and reaches
-    the slide of the two event traces, drawn."""
+    """The title slide first; the presenter reaches the slide that asks and reveals the
+    results there (skip predicting): the counts and the two event traces, drawn on it."""
     page, guard = guarded_page
     assert {LAB.slug} == PRESENTED, "a new presenter view needs this test's checks too"
     quiet = Quiet(page)  # the presenter view's normal load, as every lesson's above
@@ -437,6 +437,8 @@ def test_presenter_view_shows_lesson_1_as_slides(
         if switch.count() and not switch.first.is_checked():
             switch.first.click()
             expect(switch.first).to_be_checked()
+            # A fault's question, counts and traces are one cell, so one slide.
+            expect(current_slide(page).locator(SEQUENCE_VIEW)).to_have_count(2)
         charts = current_slide(page).locator(SEQUENCE_VIEW)
         if charts.count():
             break
