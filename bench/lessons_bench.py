@@ -64,10 +64,12 @@ def lesson_1() -> None:
     app = load_notebook("01_async_failure_lab").app
     faults = [f.value for f in Fault]
     revealed = {"skip_prediction": mo.ui.switch(value=True)}
+    # The step sliders, one per fault (`steps`), each at step 2.
+    steps = mo.ui.dictionary({f: mo.ui.slider(1, 7, value=2) for f in faults})
     runs = [
         ("fault", *recompute_ms(app, "fault", mo.ui.dropdown(faults, value="response-lost"), {})),
         ("skip_prediction", *recompute_ms(app, "skip_prediction", revealed["skip_prediction"], {})),
-        ("step", *recompute_ms(app, "step", mo.ui.slider(1, 6, value=2), revealed)),
+        ("steps", *recompute_ms(app, "steps", steps, revealed)),
     ]
     report("lesson 1", 50, runs)
 
