@@ -54,7 +54,7 @@ from build import BuildReport, build_site, export_wasm  # noqa: E402
 from lessons import Lesson, discover  # noqa: E402
 from serve import serving  # noqa: E402
 
-from asyncfail.course.page import COMMIT_LABEL  # noqa: E402
+from asyncfail.course.reveal import COMMIT_LABEL  # noqa: E402
 
 RUNS = int(os.environ.get("BENCH_RUNS", "5"))
 SPEED_RUNS = int(os.environ.get("BENCH_LESSON_RUNS", "3"))  # page loads per lesson

@@ -21,7 +21,7 @@ def _():
     from asyncfail import ASSUMPTIONS, Fault, Scenario
     from asyncfail.charts.sequence_drawing import sequence_view
     from asyncfail.charts.timeline import narrate
-    from asyncfail.course import page, warmup
+    from asyncfail.course import page, reveal, warmup
     from asyncfail.course.catalog import lesson
     from asyncfail.course.lesson01_async_failure_lab import verification
     from asyncfail.ground.canonical import to_json
@@ -44,6 +44,7 @@ def _():
         lesson,
         narrate,
         page,
+        reveal,
         sequence_view,
         simulate_each_mode,
         to_json,
@@ -110,10 +111,10 @@ def _(Fault, SEED_FAULT, mo, snapshot):
 
 
 @app.cell
-def _(Fault, mo, page):
-    # The prediction, one form per fault, made once (page.prediction_forms): a new fault shows
+def _(Fault, mo, reveal):
+    # The prediction, one form per fault, made once (reveal.prediction_forms): a new fault shows
     # its own form, asked afresh, and makes none; a guess stays with the fault it answers.
-    predictions = page.prediction_forms(
+    predictions = reveal.prediction_forms(
         mo,
         {
             f.value: f"**Predict first.** Under **{f.value}**, how many debits reach the ledger? "
@@ -125,10 +126,10 @@ def _(Fault, mo, page):
 
 
 @app.cell
-def _(mo, page, snapshot):
+def _(mo, reveal, snapshot):
     # Not built from the fault: a learner who skips predicting keeps skipping as they try
     # other faults (the prediction itself is asked per fault).
-    skip_prediction = page.skip_switch(
+    skip_prediction = reveal.skip_switch(
         mo, "Skip predicting: show the counts and the traces for every fault", snapshot
     )
     return (skip_prediction,)
@@ -137,7 +138,7 @@ def _(mo, page, snapshot):
 @app.cell
 def _(mo):
     # Whether the guess is in, for the cells further down that wait for it but read no
-    # control: set only when it changes (page.keep_revealed), so a new fault reruns none of them.
+    # control: set only when it changes (reveal.keep_revealed), so a new fault reruns none of them.
     get_revealed, set_revealed = mo.state(False)
     return get_revealed, set_revealed
 
@@ -150,6 +151,7 @@ def fault_views(
     mo,
     narrate,
     page,
+    reveal,
     sequence_view,
     simulate_each_mode,
     snapshot,
@@ -167,7 +169,7 @@ def fault_views(
         return mo.md(f"**{value}**: {describe_fault(Fault(value))}")
 
     def counts(revealed, results, guess):
-        return page.reveal(
+        return reveal.reveal(
             mo,
             revealed,
             "Commit a guess of the business effects for each runtime, or switch on *skip "
@@ -232,6 +234,7 @@ def predict_then_reveal(
     mo,
     page,
     predictions,
+    reveal,
     set_revealed,
     skip_prediction,
     snapshot,
@@ -244,8 +247,8 @@ def predict_then_reveal(
     # terminal. A step of the slider redraws it too.
     results, _ = fault_runs(fault.value)
     _form = predictions[fault.value]
-    revealed, _asking = page.ask(mo, _form, skip_prediction, snapshot)
-    page.keep_revealed(revealed, get_revealed, set_revealed)
+    revealed, _asking = reveal.ask(mo, _form, skip_prediction, snapshot)
+    reveal.keep_revealed(revealed, get_revealed, set_revealed)
     _traces = (
         mo.vstack(
             [

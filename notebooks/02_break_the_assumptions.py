@@ -23,7 +23,7 @@ def _():
     from asyncfail.charts.sequence_drawing import sequence_view
     from asyncfail.charts.specs import time_timeline_spec
     from asyncfail.charts.tables import timeline_table
-    from asyncfail.course import controls, page, warmup
+    from asyncfail.course import controls, page, reveal, warmup
     from asyncfail.course import lesson02_break_the_assumptions as lesson02
     from asyncfail.course.catalog import lesson
     from asyncfail.ground.durations import MAX_DURATION_TEXT
@@ -54,6 +54,7 @@ def _():
         lesson,
         lesson02,
         page,
+        reveal,
         sequence_view,
         simulate_each_mode,
         time_timeline_spec,
@@ -174,12 +175,12 @@ def _(mo, snapshot):
 
 
 @app.cell
-def _(lesson02, mo, page):
+def _(lesson02, mo, reveal):
     # The prediction, one form per starting point, the run a learner chose to break, made
-    # once (page.prediction_forms): a new starting point shows its own form, asked afresh; a
+    # once (reveal.prediction_forms): a new starting point shows its own form, asked afresh; a
     # guess stays with the starting point it answers (changing a setting afterwards updates
     # the runs without asking again).
-    predictions = page.prediction_forms(
+    predictions = reveal.prediction_forms(
         mo,
         {
             label: f"**Predict first.** Starting from *{label}*: how many debits reach the "
@@ -285,8 +286,8 @@ def _(
 
 
 @app.cell
-def _(mo, page, snapshot):
-    skip_prediction = page.skip_switch(
+def _(mo, reveal, snapshot):
+    skip_prediction = reveal.skip_switch(
         mo, "Skip predicting: show the runs as the settings change", snapshot
     )
     return (skip_prediction,)
@@ -295,18 +296,28 @@ def _(mo, page, snapshot):
 @app.cell
 def _(mo):
     # Whether the guess is in, for the cells further down that wait for it but read no
-    # control: set only when it changes (page.keep_revealed), so a change reruns none of them.
+    # control: set only when it changes (reveal.keep_revealed), so a change reruns none of them.
     get_revealed, set_revealed = mo.state(False)
     return get_revealed, set_revealed
 
 
 @app.cell
-def start_views(Mode, lesson02, mo, page, sequence_view, simulate_each_mode, snapshot, warmup):
+def start_views(
+    Mode,
+    lesson02,
+    mo,
+    page,
+    reveal,
+    sequence_view,
+    simulate_each_mode,
+    snapshot,
+    warmup,
+):
     # What a starting point's runs show, written once for the cell below that shows them and
     # for the page's start, which makes every starting point's once (warmup.warm): the first
     # pick of a starting point then answers as quickly as a return to it.
     def counts(revealed, results, guess):
-        return page.reveal(
+        return reveal.reveal(
             mo,
             revealed,
             "Commit a guess for each runtime, or switch on *skip predicting*, to see the runs.",
@@ -353,6 +364,7 @@ def predict_then_reveal(
     predictions,
     restored,
     retention,
+    reveal,
     sequence_panel,
     set_revealed,
     simulate_each_mode,
@@ -392,8 +404,8 @@ def predict_then_reveal(
         ]
     results = simulate_each_mode(scenario)
     _form = predictions[start.value]
-    revealed, _asking = page.ask(mo, _form, skip_prediction, snapshot)
-    page.keep_revealed(revealed, get_revealed, set_revealed)
+    revealed, _asking = reveal.ask(mo, _form, skip_prediction, snapshot)
+    reveal.keep_revealed(revealed, get_revealed, set_revealed)
     _counts = counts(revealed, results, _form.value)
 
     def _sequence_panel(mode):

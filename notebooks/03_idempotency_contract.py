@@ -33,7 +33,7 @@ def _():
         ContractProfile,
     )
     from asyncfail.course import lesson03_idempotency_contract as lesson03
-    from asyncfail.course import page, warmup
+    from asyncfail.course import page, reveal, warmup
     from asyncfail.course.catalog import lesson
     from asyncfail.document.markdown import md_text
     from asyncfail.ground.durations import MAX_DURATION_TEXT
@@ -58,6 +58,7 @@ def _():
         lesson03,
         md_text,
         page,
+        reveal,
         warmup,
     )
 
@@ -173,8 +174,8 @@ def knobs(
     SCOPE_WORDS,
     lesson03,
     mo,
-    page,
     profile,
+    reveal,
     second_request_row,
     snapshot,
 ):
@@ -188,7 +189,7 @@ def knobs(
         "conflict": "It refuses request 2 as a conflict: no second debit.",
         "applied": "It applies request 2: a second debit.",
     }
-    prediction = page.choice_form(
+    prediction = reveal.choice_form(
         mo,
         "**Predict first.** With these settings, what does the receiver do with request 2?",
         list(outcome_words.values()),
@@ -260,8 +261,8 @@ def _(ContractProfile, lesson03, snapshot, warmup):
 
 
 @app.cell
-def _(mo, page, snapshot):
-    skip_prediction = page.skip_switch(
+def _(mo, reveal, snapshot):
+    skip_prediction = reveal.skip_switch(
         mo, "Skip predicting: show the result as the knobs change", snapshot
     )
     return (skip_prediction,)
@@ -270,7 +271,7 @@ def _(mo, page, snapshot):
 @app.cell
 def _(mo):
     # Whether the guess is in, for the cells further down that wait for it but read no
-    # control: set only when it changes (page.keep_revealed), so a change reruns none of them.
+    # control: set only when it changes (reveal.keep_revealed), so a change reruns none of them.
     get_revealed, set_revealed = mo.state(False)
     return get_revealed, set_revealed
 
@@ -297,6 +298,7 @@ def _(
     prediction,
     profile,
     retention,
+    reveal,
     scope,
     second,
     set_revealed,
@@ -305,8 +307,8 @@ def _(
 ):
     # The question, the experiment, its result and its heatmaps in one cell: a change of any
     # control re-runs this cell alone below the guess, so the page answers sooner.
-    revealed, _asking = page.ask(mo, prediction, skip_prediction, snapshot)
-    page.keep_revealed(revealed, get_revealed, set_revealed)
+    revealed, _asking = reveal.ask(mo, prediction, skip_prediction, snapshot)
+    reveal.keep_revealed(revealed, get_revealed, set_revealed)
     scenario, input_errors = lesson03.scenario_from_controls(
         {
             "profile": profile.value,
@@ -338,7 +340,7 @@ def _(
         ]
     else:
         _judged = (
-            [page.choice_callout(mo, prediction.value, outcome_words[result.disposition.value])]
+            [reveal.choice_callout(mo, prediction.value, outcome_words[result.disposition.value])]
             if prediction.value is not None
             else []
         )

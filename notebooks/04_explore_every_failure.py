@@ -21,7 +21,7 @@ def _():
 def _():
     from asyncfail.charts.specs import timeline_spec
     from asyncfail.charts.tables import timeline_table
-    from asyncfail.course import controls, page
+    from asyncfail.course import controls, page, reveal
     from asyncfail.course import lesson04_explore_every_failure as lesson04
     from asyncfail.course.catalog import lesson
     from asyncfail.explore.explorer import explore
@@ -41,6 +41,7 @@ def _():
         lesson,
         lesson04,
         page,
+        reveal,
         simulate,
         timeline_spec,
         timeline_table,
@@ -112,7 +113,7 @@ def _(mo):
 
 
 @app.cell
-def predict(lesson04, mo, page):
+def predict(lesson04, mo, reveal):
     # Asked at the controls' starting values, before anything is explored; the matrix controls
     # appear with the answer, so the guess is about the scope the matrix first shows.
     prediction = mo.ui.multiselect(
@@ -124,19 +125,19 @@ def predict(lesson04, mo, page):
             "hold."
         ),
         full_width=True,
-    ).form(submit_button_label=page.COMMIT_LABEL, bordered=True)
+    ).form(submit_button_label=reveal.COMMIT_LABEL, bordered=True)
     return (prediction,)
 
 
 @app.cell
-def _(mo, page, snapshot):
-    skip_prediction = page.skip_switch(mo, "Skip predicting: show the matrix", snapshot)
+def _(mo, reveal, snapshot):
+    skip_prediction = reveal.skip_switch(mo, "Skip predicting: show the matrix", snapshot)
     return (skip_prediction,)
 
 
 @app.cell
-def _(mo, page, prediction, skip_prediction, snapshot):
-    revealed, _asking = page.ask(
+def _(mo, page, prediction, reveal, skip_prediction, snapshot):
+    revealed, _asking = reveal.ask(
         mo,
         prediction,
         skip_prediction,
@@ -163,7 +164,7 @@ def _(lesson04, mo):
 
 
 @app.cell
-def starting_matrix(lesson04, mo, page, prediction, revealed):
+def starting_matrix(lesson04, mo, prediction, reveal, revealed):
     mo.stop(
         not revealed,
         mo.callout(
@@ -187,7 +188,7 @@ def starting_matrix(lesson04, mo, page, prediction, revealed):
     _holding = lesson04.keeping_rows(starting, lesson04.PREDICTED)
     _title = f"Rows where no plan breaks {lesson04.PREDICTED.value}"
     if prediction.value is not None:
-        _said = page.set_callout(mo, _title, prediction.value, _holding)
+        _said = reveal.set_callout(mo, _title, prediction.value, _holding)
     else:
         _listed = "".join(f"\n- {title}" for title in _holding)
         _said = mo.callout(

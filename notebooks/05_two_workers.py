@@ -23,7 +23,7 @@ def _():
     from asyncfail.charts.sequence_drawing import sequence_view
     from asyncfail.charts.specs import time_timeline_spec
     from asyncfail.charts.tables import timeline_table
-    from asyncfail.course import controls, page
+    from asyncfail.course import controls, page, reveal
     from asyncfail.course import lesson05_two_workers as lesson05
     from asyncfail.course.catalog import lesson
     from asyncfail.ground.durations import MAX_DURATION_TEXT
@@ -40,6 +40,7 @@ def _():
         lesson,
         lesson05,
         page,
+        reveal,
         simulate_each_mode,
         sequence_view,
         time_timeline_spec,
@@ -182,8 +183,8 @@ def _(lease, lesson05, mo, page, pause, safeguards):
 
 
 @app.cell
-def _(mo, page):
-    prediction = page.prediction_form(
+def _(mo, reveal):
+    prediction = reveal.prediction_form(
         mo,
         "**Predict first.** With two workers, how many debits reach the ledger? "
         "Naive runtime: {naive} Durable runtime: {durable}",
@@ -192,16 +193,16 @@ def _(mo, page):
 
 
 @app.cell
-def _(mo, page, snapshot):
-    skip_prediction = page.skip_switch(
+def _(mo, reveal, snapshot):
+    skip_prediction = reveal.skip_switch(
         mo, "Skip predicting: show the runs as the settings change", snapshot
     )
     return (skip_prediction,)
 
 
 @app.cell
-def _(mo, page, prediction, skip_prediction, snapshot):
-    revealed, _asking = page.ask(mo, prediction, skip_prediction, snapshot)
+def _(mo, prediction, reveal, skip_prediction, snapshot):
+    revealed, _asking = reveal.ask(mo, prediction, skip_prediction, snapshot)
     _asking
     return (revealed,)
 
@@ -213,6 +214,7 @@ def _(
     mo,
     page,
     prediction,
+    reveal,
     revealed,
     sequence_view,
     settings,
@@ -226,7 +228,7 @@ def _(
     scenario = lesson05.stalled(stall.value, settings)
     results = simulate_each_mode(scenario)
     # The sequence view first (who sent what to whom), then the leases and the stall in time.
-    _runs = page.reveal(
+    _runs = reveal.reveal(
         mo,
         revealed,
         "Commit a guess for each runtime, or switch on *skip predicting*, to see the runs.",

@@ -21,7 +21,7 @@ def _():
 def _():
     from asyncfail.charts.specs import replay_histogram_spec, risk_curve_spec
     from asyncfail.course import lesson06_record_lifetime as lesson06
-    from asyncfail.course import page
+    from asyncfail.course import page, reveal
     from asyncfail.course.catalog import lesson
     from asyncfail.ground.durations import MAX_DURATION_TEXT
     from asyncfail.ground.quiz import Question
@@ -37,6 +37,7 @@ def _():
         lesson,
         lesson06,
         page,
+        reveal,
         replay_histogram_spec,
         report_of,
         risk_curve_spec,
@@ -213,16 +214,16 @@ def _(lesson06, mo):
 
 
 @app.cell
-def _(mo, page, snapshot):
-    skip_prediction = page.skip_switch(
+def _(mo, reveal, snapshot):
+    skip_prediction = reveal.skip_switch(
         mo, "Skip predicting: run the trials as the settings change", snapshot
     )
     return (skip_prediction,)
 
 
 @app.cell
-def _(mo, page, prediction, skip_prediction, snapshot):
-    revealed, _asking = page.ask(mo, prediction, skip_prediction, snapshot, note="")
+def _(mo, prediction, reveal, skip_prediction, snapshot):
+    revealed, _asking = reveal.ask(mo, prediction, skip_prediction, snapshot, note="")
     _asking
     return (revealed,)
 

@@ -25,7 +25,7 @@ def _():
     from asyncfail.contract.sweep import sweep_retention
     from asyncfail.contract.terms import SCOPE_WORDS
     from asyncfail.course import lesson07_readiness_checklist as lesson07
-    from asyncfail.course import page
+    from asyncfail.course import page, reveal
     from asyncfail.course.catalog import lesson
     from asyncfail.document.html_page import html_text
     from asyncfail.ground.quiz import Question
@@ -58,6 +58,7 @@ def _():
         lesson07,
         overview_axis,
         page,
+        reveal,
         sweep_retention,
     )
 
@@ -135,16 +136,16 @@ def _(lesson07, mo, snapshot):
 
 
 @app.cell
-def _(mo, page, snapshot):
-    skip_prediction = page.skip_switch(
+def _(mo, reveal, snapshot):
+    skip_prediction = reveal.skip_switch(
         mo, "Skip predicting: show the checklist's answers and your report", snapshot
     )
     return (skip_prediction,)
 
 
 @app.cell
-def _(lesson07, mo, page, prediction, skip_prediction, snapshot, team):
-    revealed, _asking = page.ask(
+def _(lesson07, mo, page, prediction, reveal, skip_prediction, snapshot, team):
+    revealed, _asking = reveal.ask(
         mo,
         prediction,
         skip_prediction,

@@ -20,7 +20,7 @@ def _():
 @app.cell
 def _():
     from asyncfail.charts.sequence_drawing import sequence_view
-    from asyncfail.course import page
+    from asyncfail.course import page, reveal
     from asyncfail.course.catalog import lesson
     from asyncfail.ground.quiz import Question
     from asyncfail.ground.seed import BEFORE_REPLAY, RECOMMENDATIONS, Priority
@@ -43,6 +43,7 @@ def _():
         describe_fault,
         lesson,
         page,
+        reveal,
         sequence_view,
     )
 
@@ -149,14 +150,14 @@ def _(mo, p0_options, replay_options, snapshot):
 
 
 @app.cell
-def _(mo, page, snapshot):
-    skip_prediction = page.skip_switch(mo, "Skip drafting: show the handoff", snapshot)
+def _(mo, reveal, snapshot):
+    skip_prediction = reveal.skip_switch(mo, "Skip drafting: show the handoff", snapshot)
     return (skip_prediction,)
 
 
 @app.cell
-def _(draft, mo, page, skip_prediction, snapshot):
-    revealed, _asking = page.ask(
+def _(draft, mo, page, reveal, skip_prediction, snapshot):
+    revealed, _asking = reveal.ask(
         mo,
         draft,
         skip_prediction,
@@ -205,6 +206,7 @@ def _(
     model_p0,
     model_replay,
     page,
+    reveal,
     revealed,
     sequence_view,
 ):
@@ -217,8 +219,8 @@ def _(
     )
     _compared = (
         [
-            page.set_callout(mo, "P0", draft.value["p0"], model_p0),
-            page.set_callout(mo, "Before a replay", draft.value["replay"], model_replay),
+            reveal.set_callout(mo, "P0", draft.value["p0"], model_p0),
+            reveal.set_callout(mo, "Before a replay", draft.value["replay"], model_replay),
         ]
         if draft.value is not None
         else []

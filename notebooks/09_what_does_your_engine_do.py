@@ -21,7 +21,7 @@ def _():
 def _():
     from asyncfail.charts.sequence_drawing import sequence_view
     from asyncfail.course import lesson09_what_does_your_engine_do as engine_lesson
-    from asyncfail.course import live, page
+    from asyncfail.course import live, page, reveal
     from asyncfail.course.catalog import lesson
     from asyncfail.ground.quiz import Question
     from asyncfail.lab.faults import describe_fault
@@ -33,6 +33,7 @@ def _():
         lesson,
         live,
         page,
+        reveal,
         sequence_view,
     )
 
@@ -108,16 +109,16 @@ def _(engine_lesson, mo):
 
 
 @app.cell
-def _(mo, page, snapshot):
-    skip_prediction = page.skip_switch(
+def _(mo, reveal, snapshot):
+    skip_prediction = reveal.skip_switch(
         mo, "Skip predicting: show the model's runs and DBOS's", snapshot
     )
     return (skip_prediction,)
 
 
 @app.cell
-def prediction_controls(mo, page, prediction, skip_prediction, snapshot):
-    revealed, _asking = page.ask(mo, prediction, skip_prediction, snapshot)
+def prediction_controls(mo, prediction, reveal, skip_prediction, snapshot):
+    revealed, _asking = reveal.ask(mo, prediction, skip_prediction, snapshot)
     _asking
     return (revealed,)
 
@@ -161,7 +162,7 @@ def _(mo):
 
 
 @app.cell
-def comparison_panel(engine_lesson, mo, page, prediction, results, revealed, table):
+def comparison_panel(engine_lesson, mo, prediction, results, reveal, revealed, table):
     if revealed:
         _checks = (
             engine_lesson.judge(prediction.value, results) if prediction.value is not None else ()
@@ -169,7 +170,7 @@ def comparison_panel(engine_lesson, mo, page, prediction, results, revealed, tab
         _view = mo.vstack(
             [
                 # The judged guesses side by side, as the runs are.
-                mo.hstack(page.feedback(mo, _checks), widths="equal", gap=2, align="start"),
+                mo.hstack(reveal.feedback(mo, _checks), widths="equal", gap=2, align="start"),
                 engine_lesson.engine_view(mo, results, table),
             ]
         )

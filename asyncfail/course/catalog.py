@@ -170,8 +170,8 @@ Every number, trace and chart comes from the `asyncfail` library. A lesson is it
 whose Markdown cells hold its words, plus at most one module or folder of the same name in
 `asyncfail/course/` (`lesson01_async_failure_lab/`, `lesson02_break_the_assumptions.py`, ...)
 for what it computes beyond the model; the parts every page shares are in
-`asyncfail/course/page.py`. Inputs stay in page memory: nothing is written to the URL or sent
-anywhere.
+`asyncfail/course/page.py`, and predict-then-reveal in `asyncfail/course/reveal.py`. Inputs
+stay in page memory: nothing is written to the URL or sent anywhere.
 
 *Written by `make golden` from `asyncfail/course/catalog.py`; do not edit.*
 """

@@ -9,7 +9,7 @@ exactly what the report answers; what the team's design fails is the checklist's
 
 from typing import Any, Final
 
-from asyncfail.course import page
+from asyncfail.course import reveal
 from asyncfail.document.markdown import md_table, md_text
 from asyncfail.document.markup import Table
 from asyncfail.ground.durations import MAX_DURATION_TEXT, TimeUnit
@@ -118,7 +118,7 @@ def unmet_titles(report: ReadinessReport) -> list[str]:
 def prediction_form(mo: Any, snapshot: bool) -> Any:
     """The prediction: a checkbox per check (``check_options``, all six in sight, none
     ticked) under ``PREDICT_PROMPT`` and a button that commits them. Its value is ``None``
-    until committed (so ``page.ask`` reads it), then a tick per check, by the names ``check0``
+    until committed (so ``reveal.ask`` reads it), then a tick per check, by the names ``check0``
     to ``check5`` (``chosen`` reads them)."""
     boxes = {
         f"check{i}": mo.ui.checkbox(label=title, disabled=snapshot)
@@ -144,12 +144,12 @@ REST_LINE: Final = "The other {rest} are met."
 
 def team_answer(mo: Any, report: ReadinessReport, chosen: object) -> Any:
     """The checklist's answer on the team's design: the learner's ``chosen`` titles compared
-    with the checks not met (``page.set_callout``; nothing to compare while ``chosen`` is
+    with the checks not met (``reveal.set_callout``; nothing to compare while ``chosen`` is
     ``None``, as in a snapshot), then each check not met with its reason, and how many the
     design meets."""
     unmet = [c for c in report.checks if c.status is CheckStatus.UNMET]
     compared = (
-        [page.set_callout(mo, UNMET_TITLE, chosen, unmet_titles(report))]
+        [reveal.set_callout(mo, UNMET_TITLE, chosen, unmet_titles(report))]
         if chosen is not None
         else []
     )

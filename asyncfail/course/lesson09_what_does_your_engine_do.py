@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from asyncfail.course.page import DEFAULT_GUESS
 from asyncfail.course.prediction import GUESS_RANGE, PredictionCheck, read_guess
+from asyncfail.course.reveal import DEFAULT_GUESS
 from asyncfail.ground.engine_verified import ENGINE_VERIFIED_JSON
 from asyncfail.ground.inconclusive import inconclusive_cases
 from asyncfail.ground.prose import counted

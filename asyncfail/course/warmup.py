@@ -1,7 +1,8 @@
 """What a lesson makes as its page starts, so that a learner's first pick of a choice is not
 slower than a return to it.
 
-Like ``course/page.py``, it takes what the lesson hands in and never imports marimo.
+Like ``course/page.py`` and ``course/reveal.py``, it takes what the lesson hands in and never
+imports marimo.
 """
 
 from collections.abc import Callable, Iterable

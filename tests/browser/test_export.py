@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 import asyncfail
-from asyncfail.course import page as lesson_page
+from asyncfail.course import reveal
 from asyncfail.course.catalog import LESSONS, LessonInfo
 from asyncfail.course.site import PageKind, page_title
 
@@ -392,9 +392,9 @@ def test_the_presenter_view_opens_on_its_slides_as_they_start(built_site: BuildR
     assert '"layout": {"data": {}, "type": "slides"}' in start
     snapshot = (folder / "static.html").read_text(encoding="utf-8")
     # Lesson 1's snapshot shows the counts; as it starts, it asks for a prediction first.
-    assert lesson_page.EFFECTS_LABEL in snapshot
-    assert lesson_page.EFFECTS_LABEL not in start
-    assert lesson_page.COMMIT_LABEL in start
+    assert reveal.EFFECTS_LABEL in snapshot
+    assert reveal.EFFECTS_LABEL not in start
+    assert reveal.COMMIT_LABEL in start
 
 
 def test_the_presenter_view_is_lesson_1_in_slides(built_site: BuildReport) -> None:

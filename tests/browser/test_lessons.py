@@ -44,14 +44,16 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
 from asyncfail.contract.experiment import ContractScenario, evaluate
-from asyncfail.course import controls
+from asyncfail.course import (
+    controls,
+    reveal,  # the predict-then-reveal words
+)
 from asyncfail.course import lesson02_break_the_assumptions as lesson02
 from asyncfail.course import lesson04_explore_every_failure as lesson04
 from asyncfail.course import lesson05_two_workers as lesson05
 from asyncfail.course import lesson06_record_lifetime as lesson06
 from asyncfail.course import lesson07_readiness_checklist as lesson07
 from asyncfail.course import lesson09_what_does_your_engine_do as lesson09
-from asyncfail.course import page as lab_lesson  # the predict-then-reveal words
 from asyncfail.course.catalog import LESSONS
 from asyncfail.ground.durations import human
 from asyncfail.ground.prose import chance, counted
@@ -211,7 +213,7 @@ class Case:
     """How the control is found: by its label, or (``button``) a button's name."""
     asked_again: str = ""
     """What the page says once the change asks for a guess again, in a part that waits for the
-    guess and reads no control (``page.keep_revealed``): it hides again in the run that follows
+    guess and reads no control (``reveal.keep_revealed``): it hides again in the run that follows
     the change, so the next guess comes before its answer."""
 
 
@@ -583,10 +585,10 @@ def test_lesson_1_in_its_webassembly_page_asks_first_is_finished_by_keyboard_and
         tab_to(page, lambda f: f["tag"] == "INPUT" and f["type"] in {"text", "number"}, stops)
         page.keyboard.press("Control+A")
         page.keyboard.type("2")
-        tab_to(page, lambda f: f["tag"] == "BUTTON" and f["text"] == lab_lesson.COMMIT_LABEL, stops)
+        tab_to(page, lambda f: f["tag"] == "BUTTON" and f["text"] == reveal.COMMIT_LABEL, stops)
         page.keyboard.press("Enter")
         # Reveal: the counts of both runtimes show once the guess is committed.
-        expect(page.get_by_text(lab_lesson.EFFECTS_LABEL).first).to_be_visible(timeout=60_000)
+        expect(page.get_by_text(reveal.EFFECTS_LABEL).first).to_be_visible(timeout=60_000)
         the_answer_revealed(check, page, words)
         keys.settle(page)  # its charts drawn: a control focused before would move out of sight
         # Check: Tab reaches the check's radio group; the arrows choose its right answer, and

@@ -154,7 +154,7 @@ table, the JSON): a snapshot, which cannot take a guess, never says it."""
 
 
 def test_a_snapshot_shows_what_waits_for_the_guess(built_site: BuildReport) -> None:
-    # The cells that read the reveal through a state (course/page.py's keep_revealed) show it
+    # The cells that read the reveal through a state (course/reveal.py's keep_revealed) show it
     # in the published page too, whatever order the export ran the cells in.
     for lesson in built_site.pages:
         text = (built_site.out / lesson.site_dir / "static.html").read_text(encoding="utf-8")

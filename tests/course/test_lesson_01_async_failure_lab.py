@@ -458,12 +458,12 @@ def test_a_fault_re_runs_one_cell_and_the_cells_waiting_for_the_guess_only_when_
     assert len(rerun) == 1, rerun
     (asked,) = rerun
     assert "fault_runs(fault.value)" in asked and "mo.ui.slider(" not in asked
-    assert "page.prediction_form(" not in asked and "predictions[fault.value]" in asked
+    assert "reveal.prediction_form(" not in asked and "predictions[fault.value]" in asked
     # The dropdown shows from its own cell, which its change never re-runs: inside the
     # description's Markdown, its HTML was rendered as Markdown again on every change.
     assert "{fault}" not in asked
     assert "counts(revealed, results, _form.value)" in asked
-    assert "page.keep_revealed(revealed, get_revealed, set_revealed)" in asked
+    assert "reveal.keep_revealed(revealed, get_revealed, set_revealed)" in asked
     assert "trace_panel(r, steps.value[fault.value])" in asked and "command_lines(" in asked
     # What to notice, the recorded table and the check wait for the guess and read no control:
     # they read the state, which only keep_revealed sets, never ``revealed``.

@@ -357,7 +357,7 @@ def test_each_starting_point_asks_with_a_form_of_its_own_made_once(lessons: Less
     for label, form in forms.items():
         assert f"Starting from <em>{label}</em>" in unescape_nested(form.text)
     (made,) = [c for c in nb.app._graph.cells.values() if "predictions" in c.defs]
-    assert made.refs <= {"lesson02", "mo", "page"}
+    assert made.refs <= {"lesson02", "mo", "reveal"}
     answered, other = lesson02.DEFAULT_START_LABEL, lesson02.SEED_START
     guesses = {label: SimpleNamespace(value=None) for label in forms}
     guesses[answered] = SimpleNamespace(value={"naive": 1, "durable": 1})
@@ -396,12 +396,12 @@ def test_a_change_re_runs_few_cells_so_the_page_answers_soon() -> None:
     rerun = cells_rerun_by(nb, "start")
     assert len(rerun) == 2, rerun
     (made,) = [code for code in rerun if "mo.ui.dictionary(" in code]
-    assert "if more.value else" in made and "page.prediction_form(" not in made
-    (asked,) = [code for code in rerun if "page.ask(" in code]
+    assert "if more.value else" in made and "reveal.prediction_form(" not in made
+    (asked,) = [code for code in rerun if "reveal.ask(" in code]
     assert "simulate_each_mode(" in asked and "counts(revealed, results, _form.value)" in asked
-    assert "page.keep_revealed(revealed, get_revealed, set_revealed)" in asked
+    assert "reveal.keep_revealed(revealed, get_revealed, set_revealed)" in asked
     assert "predictions[start.value]" in asked
-    assert not [c for c in rerun if "page.prediction_form(" in c]
+    assert not [c for c in rerun if "reveal.prediction_form(" in c]
     assert sorted(cells_rerun_by(nb, "more")) == sorted([made, asked])
     for control in ("choices", "deliveries", "retention", "delay", "plan", "predictions"):
         assert cells_rerun_by(nb, control) == [asked], control

@@ -259,10 +259,10 @@ def test_a_change_re_runs_few_cells_so_the_page_answers_soon() -> None:
     rerun = cells_rerun_by(nb, "profile")
     assert len(rerun) == 2, rerun
     (made,) = [code for code in rerun if "mo.ui.radio(" in code]
-    assert "page.choice_form(" in made, "the knobs and the prediction, asked again, in one cell"
-    (asked,) = [code for code in rerun if "page.ask(" in code]
+    assert "reveal.choice_form(" in made, "the knobs and the prediction, asked again, in one cell"
+    (asked,) = [code for code in rerun if "reveal.ask(" in code]
     assert "evaluate(scenario)" in asked and "lesson03.heatmaps(" in asked
-    assert "page.keep_revealed(revealed, get_revealed, set_revealed)" in asked
+    assert "reveal.keep_revealed(revealed, get_revealed, set_revealed)" in asked
     # The knobs' fold shows the second request as a layout, not the controls: changing one
     # does not make the knobs again.
     for control in (*KNOBS, *SECOND_REQUEST):

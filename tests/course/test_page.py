@@ -11,7 +11,7 @@ import marimo as mo
 import pytest
 
 from asyncfail import Fault, Mode, Scenario
-from asyncfail.course import page, prediction
+from asyncfail.course import page, prediction, reveal
 from asyncfail.course.page import SNAPSHOT_BANNER
 from asyncfail.ground.quiz import Question
 from asyncfail.lab.simulation import simulate_each_mode
@@ -40,16 +40,16 @@ def shown(element: object) -> str:
 
 
 def test_the_form_has_a_field_per_runtime_starting_at_the_default_guess() -> None:
-    form = page.prediction_form(mo, "Naive: {naive} Durable: {durable}")
+    form = reveal.prediction_form(mo, "Naive: {naive} Durable: {durable}")
     markup = unescape_nested(form.text)
     assert markup.count("<marimo-number") == 2
-    assert markup.count(f"data-initial-value='{page.DEFAULT_GUESS}'") == 2
-    assert page.COMMIT_LABEL in markup
+    assert markup.count(f"data-initial-value='{reveal.DEFAULT_GUESS}'") == 2
+    assert reveal.COMMIT_LABEL in markup
     assert form.value is None, "nothing is committed until the button is pressed"
 
 
 def test_a_form_per_choice_each_asking_its_own_question_in_the_choices_order() -> None:
-    forms = page.prediction_forms(mo, {c: f"{c}: {{naive}} {{durable}}" for c in ("b", "a")})
+    forms = reveal.prediction_forms(mo, {c: f"{c}: {{naive}} {{durable}}" for c in ("b", "a")})
     assert list(forms.elements) == ["b", "a"]
     for choice, form in forms.elements.items():
         assert visible_text(form.text).startswith(f"{choice}:")
@@ -72,23 +72,23 @@ def test_the_results_are_revealed_by_a_guess_a_skip_or_a_snapshot(
 ) -> None:
     prediction = SimpleNamespace(value=committed)
     skip = mo.ui.switch(value=skipped)
-    found, view = page.ask(mo, prediction, skip, snapshot)
+    found, view = reveal.ask(mo, prediction, skip, snapshot)
     assert found is revealed
-    assert (page.SNAPSHOT_NOTE.strip("*")[:40] in shown(view)) is snapshot
+    assert (reveal.SNAPSHOT_NOTE.strip("*")[:40] in shown(view)) is snapshot
 
 
 def test_a_snapshot_can_say_nothing_in_place_of_the_form() -> None:
-    _, view = page.ask(mo, SimpleNamespace(value=None), mo.ui.switch(), True, note="")
+    _, view = reveal.ask(mo, SimpleNamespace(value=None), mo.ui.switch(), True, note="")
     assert view.text == mo.md("").text
 
 
 def test_until_revealed_only_the_waiting_callout_shows() -> None:
-    view = page.reveal(mo, False, WAITING, SEED, None)
+    view = reveal.reveal(mo, False, WAITING, SEED, None)
     assert WAITING in shown(view) and "neutral" in view.text and stats(view.text) == []
 
 
 def test_the_reveal_shows_each_runtimes_counts_and_judges_each_guess() -> None:
-    view = page.reveal(mo, True, WAITING, SEED, {"naive": 1, "durable": 1}, figures=True)
+    view = reveal.reveal(mo, True, WAITING, SEED, {"naive": 1, "durable": 1}, figures=True)
     text = shown(view)
     # Naive first: 2 attempts and 2 debits; durable: 2 attempts, 1 debit (hand-counted).
     assert stats(view.text) == [
@@ -108,7 +108,7 @@ def test_the_reveal_shows_each_runtimes_counts_and_judges_each_guess() -> None:
 
 
 def test_the_reveal_without_a_guess_judges_nothing_and_places_extras() -> None:
-    view = page.reveal(
+    view = reveal.reveal(
         mo,
         True,
         WAITING,
@@ -126,12 +126,12 @@ def test_the_reveal_without_a_guess_judges_nothing_and_places_extras() -> None:
 
 def test_feedback_can_come_before_the_panels() -> None:
     guess = {"naive": 2, "durable": 2}
-    text = shown(page.reveal(mo, True, WAITING, SEED, guess, feedback_first=True))
+    text = shown(reveal.reveal(mo, True, WAITING, SEED, guess, feedback_first=True))
     assert text.index("naive: right, 2 business effects.") < text.index("naive runtime")
 
 
 def test_a_guess_that_is_not_a_count_gets_a_warning_not_a_verdict() -> None:
-    view = page.reveal(mo, True, WAITING, SEED, {"naive": 2.5})
+    view = reveal.reveal(mo, True, WAITING, SEED, {"naive": 2.5})
     assert "naive: no guess to judge" in shown(view)
     assert "data-kind='\"warn\"'" in unescape_nested(view.text)
 
@@ -143,7 +143,7 @@ def test_every_predicting_lesson_asks_with_the_component(stem: str, lessons: Les
     # One form, or one per choice (lessons 1 and 2: ``mo.ui.dictionary``), each the component.
     forms = defs["predictions"].elements.values() if "predictions" in defs else [defs["prediction"]]
     for form in forms:
-        assert page.COMMIT_LABEL in unescape_nested(form.text)
+        assert reveal.COMMIT_LABEL in unescape_nested(form.text)
         assert form.value is None
     assert stats(page_html) == [], "no counts before a guess or a skip"
     assert list(defs["results"])[:2] == [Mode.NAIVE, Mode.DURABLE]
@@ -166,7 +166,7 @@ def test_the_state_is_set_only_when_the_reveal_changes() -> None:
         held[0] = value
 
     for revealed in (False, True, True, True, False, False, True):
-        page.keep_revealed(revealed, lambda: held[0], set_revealed)
+        reveal.keep_revealed(revealed, lambda: held[0], set_revealed)
         assert held[0] is revealed
     assert calls == [True, False, True]
 
@@ -183,7 +183,7 @@ def test_the_state_is_read_only_below_the_cell_that_sets_it(stem: str) -> None:
     module.app._maybe_initialize()
     graph = module.app._graph
     order = list(graph.cells)
-    (setter,) = [cid for cid in order if "page.keep_revealed(" in graph.cells[cid].code]
+    (setter,) = [cid for cid in order if "reveal.keep_revealed(" in graph.cells[cid].code]
     readers = [
         order.index(cid)
         for cid in order
