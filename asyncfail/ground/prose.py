@@ -7,6 +7,7 @@ the CLI, the review handoff and the readiness report.
 import math
 from collections.abc import Sequence
 from decimal import ROUND_HALF_EVEN, Decimal, localcontext
+from functools import lru_cache
 from typing import Final
 
 _NUMBER_WORDS: Final = (
@@ -107,8 +108,17 @@ def significant(x: float | Decimal, digits: int = 2) -> str:
 CHANCE_FLOOR: Final = 1e-6
 """The smallest chance ``chance`` and ``percent`` write out: below one in a million they say
 only that."""
+WRITTEN: Final = 4096
+"""How many probabilities ``percent`` and ``chance`` keep the text of (the most recently
+asked). Each is a function of its number alone, and writing one costs decimal arithmetic at a
+precision of a thousand digits: lesson 6 writes its risk curve's 41 rows (some 200 texts)
+again for each change of its target, the same texts each time (the curve does not depend on
+the target), and that was about a fifth of the change's Python in the WebAssembly page
+(cProfile in the page, 2026-12-05). A value refused is refused every time: an exception is
+never kept."""
 
 
+@lru_cache(maxsize=WRITTEN, typed=True)
 def percent(p: float) -> str:
     """A probability as a percentage to two significant figures, never an exponent and never
     ``100 %`` short of certainty (more figures then): ``0.25 %``, ``99.6 %``, ``0 %``; below
@@ -124,6 +134,7 @@ def percent(p: float) -> str:
     return f"{significant(exact * 100, digits)} %"
 
 
+@lru_cache(maxsize=WRITTEN, typed=True)
 def chance(p: float) -> str:
     """A probability as a learner reads it: how many times in how many, then a percentage,
     to two significant figures and never with an exponent.

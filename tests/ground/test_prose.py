@@ -83,3 +83,18 @@ def test_chance_refuses_what_is_not_a_probability(p: float) -> None:
 )
 def test_percent_is_two_figures_never_an_exponent(p: float, text: str) -> None:
     assert percent(p) == text
+
+
+def test_a_text_is_the_same_whatever_was_asked_before_and_a_refusal_is_never_kept() -> None:
+    # percent and chance keep the texts they wrote (prose.WRITTEN): asked in another order,
+    # from an empty memo, each number gets the text it got the first time.
+    values = [i / 997 for i in range(998)] + [CHANCE_FLOOR * 0.5, 0.996, 0.503]
+    first = [(chance(p), percent(p)) for p in values]
+    chance.cache_clear()
+    percent.cache_clear()
+    assert [(chance(p), percent(p)) for p in reversed(values)][::-1] == first
+    for _ in range(2):
+        with pytest.raises(ValueError, match="from 0 to 1"):
+            percent(math.nan)
+        with pytest.raises(ValueError, match="from 0 to 1"):
+            chance(1.5)
