@@ -79,6 +79,38 @@ def _hover(retention: str, first: str, last: str, outcome: tuple[str, str, int, 
     )
 
 
+CROSS_STROKE: Final = 1.5
+"""The width of a cross's strokes, in pixels."""
+
+
+def _crosses(vertices: list[str], arm: float) -> list[str]:
+    """The white ✗ on every wrong cell: one marker, a cross with arms ``arm`` pixels long
+    each way from its centre, drawn at every vertex of one unstroked path (``vertices``: a
+    column's cells as ``M x,y`` then ``V y`` for each further one). A marker is drawn at
+    every vertex of a path, its first and last included, so there is a cross per vertex.
+
+    Why a marker and not the crosses themselves: the overview has some 870 wrong cells, and
+    writing each cross out took 30 kB, half of the drawing; a vertex takes 6 bytes, and the
+    page sends, parses and redraws the drawing on every change of a lesson's controls. The
+    marker's id names its arm, the only thing that tells one heatmap's cross from another's,
+    so two heatmaps on one page each find their own (or the same one, drawn alike)."""
+    reach = number(2 * arm)
+    box = number(2 * arm + 2 * CROSS_STROKE)
+    centre = number(arm + CROSS_STROKE)
+    cross = f"heatmap-cross-{reach.replace('.', '-')}"
+    marker = f"url(#{cross})"
+    return [
+        f'<defs><marker id="{cross}" markerUnits="userSpaceOnUse" markerWidth="{box}" '
+        f'markerHeight="{box}" refX="{centre}" refY="{centre}">'
+        f'<path d="M{number(CROSS_STROKE)},{number(CROSS_STROKE)}l{reach},{reach}'
+        f'm0,-{reach}l-{reach},{reach}" stroke="#ffffff" stroke-width="{CROSS_STROKE}" '
+        'opacity="0.85" fill="none"/></marker></defs>',
+        f'<path d="{"".join(vertices)}" fill="none" stroke="none" marker-start="{marker}" '
+        f'marker-mid="{marker}" marker-end="{marker}" pointer-events="none" '
+        'aria-hidden="true"/>',
+    ]
+
+
 def heatmap_drawing(sweep: RetentionSweep, title: str, width: int = 360) -> Drawing:
     """The heatmap of ``sweep`` as SVG, ``width`` pixels wide, its grid square.
 
@@ -113,12 +145,11 @@ def heatmap_drawing(sweep: RetentionSweep, title: str, width: int = 360) -> Draw
     texts = {d.millis: human(d) for d in (*sweep.retentions, *sweep.delays)}
     outcomes = list(zip(sweep.record, sweep.disposition, sweep.effects, sweep.finding, strict=True))
     cells: list[str] = []
+    # The crosses: one vertex per wrong cell, at its centre, down each column (``crosses``).
     crosses: list[str] = []
     cell_px = size / max(len(sweep.retentions), delays)
     arm = min(max(cell_px * 0.8, 6), 16) * 0.28
-    stroke = f"l{number(2 * arm)},{number(2 * arm)}m0,{number(-2 * arm)}l{number(-2 * arm)},"
-    stroke += number(2 * arm)
-    cross_y = [f",{number(py(float(d.seconds)) - arm)}{stroke}" for d in sweep.delays]
+    cross_y = [number(py(float(d.seconds))) for d in sweep.delays]
     lows = [round(py(low), 1) for low, _ in delay_edges]
     highs = [round(py(high), 1) for _, high in delay_edges]
     delay_ms = [d.millis for d in sweep.delays]
@@ -126,7 +157,8 @@ def heatmap_drawing(sweep: RetentionSweep, title: str, width: int = 360) -> Draw
         # Edges rounded as written, so neighbours share them to the decimal: no seam.
         left = round(px(retention_edges[column][0]), 1)
         right = round(px(retention_edges[column][1]), 1)
-        cross_x = f"M{number(px(float(retention.seconds)) - arm)}"
+        cross_x = number(px(float(retention.seconds)))
+        wrong: list[str] = []
         start = column * delays
         row = 0
         while row < delays:
@@ -150,16 +182,15 @@ def heatmap_drawing(sweep: RetentionSweep, title: str, width: int = 360) -> Draw
                 f'data-finding="{text(finding.value)}"><title>{text(hover)}</title></rect>'
             )
             if finding not in CORRECT_FINDINGS:
-                crosses += [cross_x + y for y in cross_y[row : end + 1]]
+                wrong += cross_y[row : end + 1]
             row = end + 1
+        if wrong:
+            crosses.append(f"M{cross_x},{wrong[0]}" + "".join(f"V{y}" for y in wrong[1:]))
     # crispEdges: neighbouring rectangles share their edges exactly, and antialiasing would
     # draw a seam between them.
     parts.append(f'<g shape-rendering="crispEdges">{"".join(cells)}</g>')
     if crosses:
-        parts.append(
-            f'<path d="{"".join(crosses)}" stroke="#ffffff" stroke-width="1.5" opacity="0.85" '
-            'fill="none" pointer-events="none" aria-hidden="true"/>'
-        )
+        parts += _crosses(crosses, arm)
     parts.append(
         f'<rect x="{number(LEFT)}" y="{number(top)}" width="{number(size)}" '
         f'height="{number(size)}" fill="none" stroke="#888888"/>'

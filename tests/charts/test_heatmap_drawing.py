@@ -118,13 +118,44 @@ def test_the_rectangles_tile_the_frame_without_a_seam(name: str) -> None:
         assert all(lower[0] == upper[1] for lower, upper in pairwise(ys))
 
 
+def cross_centres(svg: ET.Element) -> list[tuple[float, float]]:
+    """The vertices of the path that draws a cross at each (``M x,y`` then ``V y``), once the
+    path is checked to draw the white cross marker at every vertex and nothing else."""
+    (path,) = [p for p in svg.iter(f"{SVG}path") if p.get("marker-mid")]
+    marker = path.get("marker-mid", "")
+    assert path.get("marker-start") == path.get("marker-end") == marker
+    assert (path.get("stroke"), path.get("fill")) == ("none", "none"), "only the markers show"
+    (defined,) = [m for m in svg.iter(f"{SVG}marker") if f"url(#{m.get('id')})" == marker]
+    assert {p.get("stroke") for p in defined.iter(f"{SVG}path")} == {"#ffffff"}
+    centres: list[tuple[float, float]] = []
+    for command, x, y in re.findall(r"([MV])(?:([\d.]+),)?([\d.]+)", path.get("d", "")):
+        centres.append((float(x) if command == "M" else centres[-1][0], float(y)))
+    return centres
+
+
 @pytest.mark.parametrize("name", SWEEPS)
 def test_every_wrong_cell_carries_a_cross_so_colour_is_not_all_that_says_it(name: str) -> None:
     sweep = SWEEPS[name]
-    wrong = sum(f not in CORRECT_FINDINGS for f in sweep.finding)
-    crosses = [p for p in parsed(sweep).iter(f"{SVG}path") if p.get("stroke") == "#ffffff"]
-    drawn = sum(p.get("d", "").count("M") for p in crosses if p.get("pointer-events") == "none")
-    assert drawn == wrong
+    svg = parsed(sweep)
+    wrong = [r for r in cell_rects(svg) if Finding(r.get("data-finding")) not in CORRECT_FINDINGS]
+
+    def inside(rect: ET.Element, x: float, y: float) -> bool:
+        left, top = float(rect.get("x", "")), float(rect.get("y", ""))
+        right, bottom = left + float(rect.get("width", "")), top + float(rect.get("height", ""))
+        return left < x < right and top < y < bottom
+
+    centres = cross_centres(svg)
+    assert len(centres) == sum(f not in CORRECT_FINDINGS for f in sweep.finding)
+    assert len(set(centres)) == len(centres), "one cross per cell"
+    for x, y in centres:
+        assert any(inside(rect, x, y) for rect in wrong), (x, y)
+    # Every wrong rectangle holds as many crosses as it covers delays.
+    delays = [d.millis for d in sweep.delays]
+    for rect in wrong:
+        covered = delays.index(int(rect.get("data-delay-to-ms", ""))) - delays.index(
+            int(rect.get("data-delay-from-ms", ""))
+        )
+        assert sum(inside(rect, x, y) for x, y in centres) == covered + 1
 
 
 def test_a_rectangle_says_on_hover_which_cells_it_covers_and_what_they_found() -> None:
