@@ -12,6 +12,7 @@ table ``sequence_table`` a lesson offers beside it.
 """
 
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Final
 
 from asyncfail.charts.drawing import (
@@ -171,11 +172,21 @@ def sequence_drawing(
     )
 
 
+VIEWS_KEPT: Final = 256
+"""How many sequence views ``sequence_view`` keeps (the most recently asked)."""
+
+
+@lru_cache(maxsize=VIEWS_KEPT)
 def sequence_view(
     result: LabResult, step: int | None = None, width: int = 520
-) -> tuple[Drawing, list[dict[str, object]]]:
+) -> tuple[Drawing, tuple[dict[str, object], ...]]:
     """What a lesson shows for a run's sequence view: the drawing (``sequence_drawing``) and
     its table (``sequence_table``), as ``course.page.chart(mo, figure, table)`` takes them:
-    the run's rows are made once for both."""
+    the run's rows are made once for both.
+
+    A run's view is a function of the run, the step and the width alone, and a run is frozen,
+    so a view asked again (a lesson's control set back, a starting point picked again) is the
+    one drawn before: in the WebAssembly page drawing one cost a lesson's change about 1.5 ms
+    of Python, twice per change in lessons 1 and 2 (cProfile in the page, 2026-12-05)."""
     rows = sequence_rows(result, step)
-    return sequence_drawing(result, step, width, rows), sequence_table(result, rows)
+    return sequence_drawing(result, step, width, rows), tuple(sequence_table(result, rows))

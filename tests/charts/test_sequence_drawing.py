@@ -192,7 +192,10 @@ def test_each_row_says_on_hover_what_the_table_says() -> None:
 def test_the_view_is_the_drawing_its_description_and_its_table() -> None:
     result = run(Fault.CRASH_AFTER_EFFECT, Mode.NAIVE)
     drawing, table = sequence_view(result, width=380)
-    assert drawing == sequence_drawing(result, width=380) and table == sequence_table(result)
+    assert drawing == sequence_drawing(result, width=380) and list(table) == sequence_table(result)
+    # Asked again, the same view: the run is frozen, so it is not drawn twice.
+    assert sequence_view(result, width=380) is sequence_view(result, width=380)
+    assert sequence_view(result, 2, 380)[0] == sequence_drawing(result, 2, 380)
     root = parsed(drawing)
     assert drawing.description == describe_sequence(result)
     assert root.attrib["role"] == "img"
@@ -205,7 +208,7 @@ def test_the_view_is_the_drawing_its_description_and_its_table() -> None:
     assert drawing._mime_() == ("text/html", drawing.svg)
     # At a step, the rows made once for both still give the whole run's table and sentence.
     stepped, table = sequence_view(result, step=2)
-    assert stepped == sequence_drawing(result, step=2) and table == sequence_table(result)
+    assert stepped == sequence_drawing(result, step=2) and list(table) == sequence_table(result)
     assert stepped.description == describe_sequence(result)
 
 
