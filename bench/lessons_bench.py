@@ -88,11 +88,30 @@ def lesson_2() -> None:
 
 def lesson_3() -> None:
     app = load_notebook("03_idempotency_contract").app
-    scopes = ["attempt", "operation", "tenant-operation"]
+    _, defs = app.run()
+    # The knobs are made once for every profile (`knob_sets`): the default profile's retention
+    # moved, the others as made.
+    made = defs["knob_sets"]
+    default = defs["profile"].value
+    knobs = mo.ui.dictionary(
+        {
+            p: mo.ui.dictionary(
+                {
+                    name: mo.ui.text(value="86400")
+                    if (p, name) == (default, "retention")
+                    else made[p][name]
+                    for name in made.value[p]
+                }
+            )
+            for p in made.value
+        }
+    )
+    profiles = dict(defs["profile"].options)
+    other = next(label for label, value in profiles.items() if value != default)
     runs = [
         ("delay", *recompute_ms(app, "delay", mo.ui.text(value="3600"), {})),
-        ("retention", *recompute_ms(app, "retention", mo.ui.text(value="86400"), {})),
-        ("scope", *recompute_ms(app, "scope", mo.ui.dropdown(scopes, value="attempt"), {})),
+        ("retention", *recompute_ms(app, "knob_sets", knobs, {})),
+        ("profile", *recompute_ms(app, "profile", mo.ui.dropdown(profiles, value=other), {})),
     ]
     report("lesson 3", 150, runs)
 

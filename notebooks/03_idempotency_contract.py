@@ -144,10 +144,9 @@ def _(ContractProfile, lesson03, mo, snapshot):
 
 @app.cell
 def second_request(MAX_DURATION_TEXT, SECOND_WORDS, lesson03, mo, snapshot):
-    # The second request is the experiment's, not the profile's: it keeps its values when the
-    # profile changes, so it is made here, not with the knobs. The knobs' fold shows it as
-    # `second_request_row`, a layout and not the controls themselves, so changing one does not
-    # make the knobs again.
+    # The second request is the experiment's, not the profile's: one pair for every profile,
+    # made here, not with the knobs. The experiment's cell shows it in the knobs' fold as
+    # `second_request_row`, a layout made once here.
     second = mo.ui.radio(
         options={text: second.value for second, text in SECOND_WORDS.items()},
         value=SECOND_WORDS[lesson03.DEFAULTS.second],
@@ -174,75 +173,79 @@ def knobs(
     SCOPE_WORDS,
     lesson03,
     mo,
-    profile,
     reveal,
-    second_request_row,
     snapshot,
 ):
-    # What a profile's change always makes again, made in one cell (each cell a change re-runs
-    # costs the WebAssembly page 15-30 ms): every knob the profile sets, starting at what its
-    # system does, with the fold that shows them; and the prediction, asked afresh for the
-    # system the learner chose (changing a knob afterwards updates the result without asking
-    # again).
+    # Every knob a profile sets, starting at what its system does, and the prediction, made
+    # once for every profile by a cell no control re-runs: the experiment's cell below shows
+    # the chosen profile's, so a new profile re-runs that one cell and makes no control (each
+    # cell a change re-runs, and each control it makes, costs the WebAssembly page). A new
+    # profile asks afresh; a guess stays with the profile it answers, and a knob keeps what a
+    # learner set it to under its profile (changing a knob afterwards updates the result
+    # without asking again).
     outcome_words = {
         "reused": "It reuses the first result: no second debit.",
         "conflict": "It refuses request 2 as a conflict: no second debit.",
         "applied": "It applies request 2: a second debit.",
     }
-    prediction = reveal.choice_form(
-        mo,
-        "**Predict first.** With these settings, what does the receiver do with request 2?",
-        list(outcome_words.values()),
+
+    def _knobs(start):
+        return mo.ui.dictionary(
+            {
+                "scope": mo.ui.radio(
+                    options={text: scope.value for scope, text in SCOPE_WORDS.items()},
+                    value=SCOPE_WORDS[start.scope],
+                    label=(
+                        "**Idempotency key scope**: a delivery attempt is not the identity of "
+                        "a business intent."
+                    ),
+                    disabled=snapshot,
+                ),
+                "policy": mo.ui.radio(
+                    options={text: policy.value for policy, text in POLICY_WORDS.items()},
+                    value=POLICY_WORDS[start.policy],
+                    label=(
+                        "**Retained payload conflict policy**: does the receiver compare "
+                        "fingerprints?"
+                    ),
+                    disabled=snapshot,
+                ),
+                "boundary": mo.ui.radio(
+                    options={text: b.value for b, text in BOUNDARY_WORDS.items()},
+                    value=BOUNDARY_WORDS[start.boundary],
+                    label=(
+                        "**Boundary convention**: at exactly the retention boundary, is the "
+                        "record there?"
+                    ),
+                    disabled=snapshot,
+                ),
+                "retention": mo.ui.text(
+                    value=lesson03.seconds_text(start),
+                    placeholder="seconds, e.g. 3600 or 0.5",
+                    max_length=MAX_DURATION_TEXT,
+                    label=(
+                        "**Idempotency retention (seconds)**: only the record expires, never "
+                        "the effect"
+                    ),
+                    disabled=snapshot,
+                ),
+            }
+        )
+
+    knob_sets = mo.ui.dictionary(
+        {p.value: _knobs(lesson03.controls_for(p)) for p in ContractProfile}
     )
-    _start = lesson03.controls_for(ContractProfile(profile.value))
-    scope = mo.ui.radio(
-        options={text: scope.value for scope, text in SCOPE_WORDS.items()},
-        value=SCOPE_WORDS[_start.scope],
-        label=(
-            "**Idempotency key scope**: a delivery attempt is not the identity of a business "
-            "intent."
-        ),
-        disabled=snapshot,
+    predictions = mo.ui.dictionary(
+        {
+            p.value: reveal.choice_form(
+                mo,
+                "**Predict first.** With these settings, what does the receiver do with request 2?",
+                list(outcome_words.values()),
+            )
+            for p in ContractProfile
+        }
     )
-    policy = mo.ui.radio(
-        options={text: policy.value for policy, text in POLICY_WORDS.items()},
-        value=POLICY_WORDS[_start.policy],
-        label="**Retained payload conflict policy**: does the receiver compare fingerprints?",
-        disabled=snapshot,
-    )
-    boundary = mo.ui.radio(
-        options={text: b.value for b, text in BOUNDARY_WORDS.items()},
-        value=BOUNDARY_WORDS[_start.boundary],
-        label=("**Boundary convention**: at exactly the retention boundary, is the record there?"),
-        disabled=snapshot,
-    )
-    retention = mo.ui.text(
-        value=lesson03.seconds_text(_start),
-        placeholder="seconds, e.g. 3600 or 0.5",
-        max_length=MAX_DURATION_TEXT,
-        label="**Idempotency retention (seconds)**: only the record expires, never the effect",
-        disabled=snapshot,
-    )
-    # One control first, the profile the guess is about; the knobs it sets wait, folded, for a
-    # learner who wants to change one.
-    mo.vstack(
-        [
-            profile,
-            mo.accordion(
-                {
-                    "**More settings**: the second request, the key scope, the fingerprint "
-                    "policy, the boundary convention and the durations": mo.vstack(
-                        [
-                            second_request_row,
-                            mo.hstack([scope, policy], widths="equal", align="start"),
-                            mo.hstack([boundary, retention], widths="equal", align="start"),
-                        ]
-                    )
-                }
-            ),
-        ]
-    )
-    return boundary, outcome_words, policy, prediction, retention, scope
+    return knob_sets, outcome_words, predictions
 
 
 @app.cell
@@ -277,48 +280,73 @@ def _(mo):
 
 
 @app.cell
-def _(
+def experiment(
     DISPOSITION_LABEL,
     EFFECTS_LABEL,
     ONE_INTENT_LABEL,
     PROFILE_NAMES,
     RECORD_LABEL,
-    boundary,
     delay,
     evaluate,
     get_revealed,
     heatmap_table,
     heatmap_titles,
+    knob_sets,
     lesson03,
     md_text,
     mo,
     outcome_words,
     page,
-    policy,
-    prediction,
+    predictions,
     profile,
-    retention,
     reveal,
-    scope,
     second,
+    second_request_row,
     set_revealed,
     skip_prediction,
     snapshot,
 ):
-    # The question, the experiment, its result and its heatmaps in one cell: a change of any
-    # control re-runs this cell alone below the guess, so the page answers sooner.
+    # The profile with its knobs, the question, the experiment, its result and its heatmaps in
+    # one cell: a change of any control re-runs this cell alone, so the page answers sooner.
+    _knobs, _set = knob_sets[profile.value], knob_sets.value[profile.value]
+    prediction = predictions[profile.value]
     revealed, _asking = reveal.ask(mo, prediction, skip_prediction, snapshot)
     reveal.keep_revealed(revealed, get_revealed, set_revealed)
     scenario, input_errors = lesson03.scenario_from_controls(
         {
             "profile": profile.value,
             "second": second.value,
-            "scope": scope.value,
-            "policy": policy.value,
-            "boundary": boundary.value,
+            "scope": _set["scope"],
+            "policy": _set["policy"],
+            "boundary": _set["boundary"],
         },
-        retention.value,
+        _set["retention"],
         delay.value,
+    )
+    # One control first, the profile the guess is about; the knobs it sets wait, folded, for a
+    # learner who wants to change one.
+    _settings = mo.vstack(
+        [
+            profile,
+            mo.accordion(
+                {
+                    "**More settings**: the second request, the key scope, the fingerprint "
+                    "policy, the boundary convention and the durations": mo.vstack(
+                        [
+                            second_request_row,
+                            mo.hstack(
+                                [_knobs["scope"], _knobs["policy"]], widths="equal", align="start"
+                            ),
+                            mo.hstack(
+                                [_knobs["boundary"], _knobs["retention"]],
+                                widths="equal",
+                                align="start",
+                            ),
+                        ]
+                    )
+                }
+            ),
+        ]
     )
     result = evaluate(scenario)
     _notes = [page.errors(mo, input_errors, lead="**Not read; the profile's value is used.**")]
@@ -392,8 +420,8 @@ def _(
                 align="start",
             ),
         ]
-    mo.vstack([_asking, *_shown])
-    return input_errors, result, revealed, scenario
+    mo.vstack([_settings, _asking, *_shown])
+    return input_errors, prediction, result, revealed, scenario
 
 
 @app.cell(hide_code=True)

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from functools import cache
 from html.parser import HTMLParser
 from types import SimpleNamespace
+from typing import Any
 
 import marimo as mo
 import pytest
@@ -160,21 +161,35 @@ def _lesson02(text: Text) -> dict[str, object]:
 
 
 @cache
-def _lesson03_made() -> dict[str, object]:
-    # The retention and the delay are made in cells with other controls (the knobs and the
-    # prediction, the second request), which are substituted with them: as the lesson makes
-    # them.
+def _lesson03_made() -> dict[str, Any]:
+    # The retention is a knob, made with the others and the prediction forms for every
+    # profile (``knob_sets``); the delay with the second request. Each is substituted with
+    # what is made with it, as the lesson makes them.
     _, made = run_lesson(load_notebook("03_idempotency_contract"))
-    together = ("scope", "policy", "boundary", "prediction", "outcome_words", "second")
+    together = ("knob_sets", "predictions", "outcome_words", "second")
     return {name: made[name] for name in together}
 
 
 def _lesson03(text: Text) -> dict[str, object]:
+    made = _lesson03_made()
     delay = mo.ui.text(value=text("delay"))
-    return _lesson03_made() | {
-        "retention": mo.ui.text(value=text("retention")),
+    retention = text("retention")  # the same text under every profile
+    sets = made["knob_sets"]
+    knobs = mo.ui.dictionary(
+        {
+            p: mo.ui.dictionary(
+                {
+                    name: mo.ui.text(value=retention) if name == "retention" else knob
+                    for name, knob in sets[p].items()
+                }
+            )
+            for p in sets.value
+        }
+    )
+    return made | {
+        "knob_sets": knobs,
         "delay": delay,
-        "second_request_row": mo.hstack([_lesson03_made()["second"], delay]),
+        "second_request_row": mo.hstack([made["second"], delay]),
     }
 
 

@@ -37,22 +37,41 @@ nb = load_notebook(STEM)
 SKIP = mo.ui.switch(value=True)
 
 
-# Controls made together in one cell of the lesson, which are substituted together.
+# The knobs a profile sets: the lesson makes them once for every profile (``knob_sets``, with
+# the prediction forms, ``predictions``), and shows the chosen profile's.
 KNOBS = ("scope", "policy", "boundary", "retention")
-PROFILE_MADE = (*KNOBS, "prediction", "outcome_words")
+PROFILE_MADE = ("knob_sets", "outcome_words", "predictions")
 SECOND_REQUEST = ("second", "delay")
 """The second request's controls; their cell makes their row for the knobs' fold too."""
 
 
+class KnobSets(dict[str, dict[str, Any]]):
+    """``knob_sets`` as the experiment's cell reads it: a profile's controls by
+    ``[profile]``, their values by ``.value[profile]``."""
+
+    @property
+    def value(self) -> dict[str, dict[str, object]]:
+        return {p: {name: knob.value for name, knob in knobs.items()} for p, knobs in self.items()}
+
+
 def run(**controls: object) -> tuple[str, dict[str, Any]]:
-    """The lesson with ``controls`` substituted, predicting skipped unless they say. A control
-    made in one cell with others comes with them as the lesson makes them (the knobs as the
-    profile given, or the default, sets them), so one may be substituted alone."""
+    """The lesson with ``controls`` substituted, predicting skipped unless they say. A knob
+    (``KNOBS``) is substituted under every profile, the others at what the lesson makes; a
+    ``prediction`` is the guess under every profile; a control made in one cell with others
+    comes with them as the lesson makes them, so one may be substituted alone."""
+    knobs = {name: controls.pop(name) for name in KNOBS if name in controls}
+    if "prediction" in controls:
+        guess = controls.pop("prediction")
+        controls["predictions"] = {p.value: guess for p in ContractProfile}
+    if knobs:
+        made = run_lesson(nb)[1]["knob_sets"]
+        controls["knob_sets"] = KnobSets(
+            {p.value: {k: knobs.get(k, made[p.value][k]) for k in KNOBS} for p in ContractProfile}
+        )
     for together in (PROFILE_MADE, SECOND_REQUEST):
         if set(together) & set(controls) and not set(together) <= set(controls):
-            profile = {"profile": controls["profile"]} if "profile" in controls else {}
-            _, made = run_lesson(nb, **profile)
-            controls = {name: made[name] for name in together} | controls
+            _, made_now = run_lesson(nb)
+            controls = {name: made_now[name] for name in together} | controls
     if "second" in controls:
         row = mo.hstack([controls["second"], controls["delay"]])
         controls = controls | {"second_request_row": row}
@@ -230,10 +249,39 @@ def test_a_bad_duration_is_reported_inline_and_the_lesson_keeps_working(
 def test_the_controls_follow_the_chosen_profile(
     profile: str, retention: str, boundary: str
 ) -> None:
-    _, defs = run(profile=mo.ui.dropdown([profile], value=profile))
-    assert defs["retention"].value == retention
-    assert defs["boundary"].value == boundary
+    page, defs = run(profile=mo.ui.dropdown([profile], value=profile))
+    assert defs["knob_sets"].value[profile]["retention"] == retention
+    assert defs["knob_sets"].value[profile]["boundary"] == boundary
     assert defs["result"].departures == (), "the profile's own settings depart from nothing"
+    # The page shows the chosen profile's knobs, at its values.
+    texts = re.findall(r"<marimo-text data-initial-value='\"([^\"]*)\"'", unescape_nested(page))
+    assert sorted(texts) == sorted([retention, lesson03.DELAY_TEXT]), texts
+
+
+def test_each_profile_has_its_knobs_and_its_question_and_keeps_them() -> None:
+    # Made once for every profile: a knob set under one profile stays with it, another
+    # profile shows its own; a guess answers the profile it was given in.
+    _, defs = run()
+    sets = defs["knob_sets"]
+    assert set(sets.value) == {p.value for p in ContractProfile}
+    for p in ContractProfile:
+        start = lesson03.controls_for(p)
+        assert sets.value[p.value]["retention"] == lesson03.seconds_text(start), p
+    moved = KnobSets({p: dict(knobs.items()) for p, knobs in sets.items()})
+    moved["stripe"]["retention"] = mo.ui.text(value="3600")
+    words = defs["outcome_words"]
+    forms = {p.value: SimpleNamespace(value=None) for p in ContractProfile}
+    forms["stripe"] = SimpleNamespace(value=words["applied"])
+    for profile, departed, asked in (("stripe", True, False), ("powertools", False, True)):
+        page, after = run_lesson(
+            nb,
+            profile=mo.ui.dropdown([profile], value=profile),
+            knob_sets=moved,
+            predictions=forms,
+            outcome_words=words,
+        )
+        assert bool(after["result"].departures) is departed, profile
+        assert ("Commit your prediction" in visible_text(page)) is asked, profile
 
 
 def test_a_knob_set_against_the_profile_is_named_as_a_departure() -> None:
@@ -253,21 +301,22 @@ def test_no_record_is_ever_called_absent(lessons: Lessons) -> None:
 
 
 def test_a_change_re_runs_few_cells_so_the_page_answers_soon() -> None:
-    # Each cell a change re-runs costs marimo's machinery 15-30 ms in the WebAssembly page
-    # (exports/README.md): the profile re-makes its knobs in one cell and asks again in the
-    # experiment's cell; a knob, the second request or its delay re-runs that one cell.
-    rerun = cells_rerun_by(nb, "profile")
-    assert len(rerun) == 2, rerun
-    (made,) = [code for code in rerun if "mo.ui.radio(" in code]
-    assert "reveal.choice_form(" in made, "the knobs and the prediction, asked again, in one cell"
-    (asked,) = [code for code in rerun if "reveal.ask(" in code]
+    # Each cell a change re-runs, and each control it makes, costs marimo's machinery in the
+    # WebAssembly page (exports/README.md): the knobs and the forms are made once for every
+    # profile, by a cell no control re-runs, and the profile, a knob, the second request or
+    # its delay re-runs one cell, the experiment's, which shows the chosen profile's.
+    (asked,) = cells_rerun_by(nb, "profile")
     assert "evaluate(scenario)" in asked and "lesson03.heatmaps(" in asked
     assert "reveal.keep_revealed(revealed, get_revealed, set_revealed)" in asked
-    # The knobs' fold shows the second request as a layout, not the controls: changing one
-    # does not make the knobs again.
-    for control in (*KNOBS, *SECOND_REQUEST):
-        (only,) = cells_rerun_by(nb, control)
-        assert only == asked, control
+    assert "knob_sets[profile.value]" in asked and "predictions[profile.value]" in asked
+    assert "mo.ui." not in asked and "reveal.choice_form(" not in asked, "it makes no control"
+    for control in ("knob_sets", "predictions", *SECOND_REQUEST):
+        assert cells_rerun_by(nb, control) == [asked], control
+    nb.app._maybe_initialize()
+    graph = nb.app._graph
+    (made,) = [c for c in graph.cells.values() if "knob_sets" in c.defs]
+    assert "predictions" in made.defs and "reveal.choice_form(" in made.code
+    assert not made.refs & {"profile", "second", "delay", "skip_prediction"}
     # What to notice waits for the guess and reads no control: it reads the state, below the
     # cell that sets it, and a change does not re-run it.
     (waiting,) = [c for c in cells_rerun_by(nb, "get_revealed") if c != asked]
