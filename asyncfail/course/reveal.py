@@ -9,6 +9,7 @@ prompts, its waiting note) are the lesson's: it hands them in.
 """
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any, Final
 
 from asyncfail.course.prediction import (
@@ -141,12 +142,34 @@ def feedback(mo: Any, checks: Sequence[PredictionCheck]) -> list[Any]:
     ]
 
 
+PANELS_KEPT: Final = 64
+"""How many runtime panels without ``extra`` ``runtime_panel`` keeps (the most recently
+asked)."""
+
+
 def runtime_panel(
     mo: Any, result: LabResult, figures: bool = False, extra: Sequence[Any] = ()
 ) -> Any:
     """One runtime's results: its heading, delivery attempts and business effects as figures,
     with ``figures`` the tool calls, lookups and outcome in a line, its status in a callout
-    coloured by the outcome, then ``extra`` (a chart, say)."""
+    coloured by the outcome, then ``extra`` (a chart, say).
+
+    A panel without ``extra`` is plain HTML, a function of the run and ``figures`` alone (no
+    control in it, and a run is frozen), so it is made once and shown again when a lesson
+    shows that run again: in the WebAssembly page the two panels were a tenth of the Python of
+    a change of lesson 2's starting point, each a dozen marimo objects (cProfile in the page,
+    2026-12-05). One with ``extra`` is made each time: a chart's table fold is a control."""
+    if extra:
+        return _panel(mo, result, figures, extra)
+    return _kept_panel(mo, result, figures)
+
+
+@lru_cache(maxsize=PANELS_KEPT)
+def _kept_panel(mo: Any, result: LabResult, figures: bool) -> Any:
+    return _panel(mo, result, figures, ())
+
+
+def _panel(mo: Any, result: LabResult, figures: bool, extra: Sequence[Any]) -> Any:
     counts = result.counts
     line = FIGURES_LINE.format(
         tool_calls=counts.tool_calls, lookups=counts.lookups, outcome=result.outcome.value

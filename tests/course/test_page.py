@@ -401,3 +401,20 @@ def test_a_charts_rows_are_made_when_its_table_is_opened(snapshot: bool) -> None
     assert made == [] and len(handed) == 1 and "reused" not in unescape_nested(view.text)
     table = handed[0]()
     assert made == [1] and "reused" in unescape_nested(table.text)
+
+
+def test_a_runtime_panel_is_made_once_per_run_and_one_with_a_chart_each_time() -> None:
+    naive, durable = simulate_each_mode(Scenario(fault=Fault.CRASH_AFTER_EFFECT)).values()
+    panel = reveal.runtime_panel(mo, naive)
+    # The panel says the run's own figures and status, and is the same object when that run
+    # is shown again; another run, or the figures line, is another panel.
+    assert f"{naive.counts.attempts}" in panel.text and naive.status.value in panel.text
+    assert reveal.runtime_panel(mo, naive) is panel
+    assert reveal.runtime_panel(mo, durable) is not panel
+    assert durable.status.value in reveal.runtime_panel(mo, durable).text
+    with_figures = reveal.runtime_panel(mo, naive, figures=True)
+    assert with_figures is not panel and f"{naive.counts.lookups}" in with_figures.text
+    # With extra (a chart whose table fold is a control), made each time, extra inside.
+    chart = mo.md("the chart")
+    once, twice = (reveal.runtime_panel(mo, naive, extra=[chart]) for _ in range(2))
+    assert once is not twice and "the chart" in once.text
