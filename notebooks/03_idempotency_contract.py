@@ -189,35 +189,34 @@ def knobs(
         "applied": "It applies request 2: a second debit.",
     }
 
+    def _radio(words, chosen, label):
+        # A knob among a closed set: each option in its words, starting at the profile's.
+        return mo.ui.radio(
+            options={text: term.value for term, text in words.items()},
+            value=words[chosen],
+            label=label,
+            disabled=snapshot,
+        )
+
     def _knobs(start):
         return mo.ui.dictionary(
             {
-                "scope": mo.ui.radio(
-                    options={text: scope.value for scope, text in SCOPE_WORDS.items()},
-                    value=SCOPE_WORDS[start.scope],
-                    label=(
-                        "**Idempotency key scope**: a delivery attempt is not the identity of "
-                        "a business intent."
-                    ),
-                    disabled=snapshot,
+                "scope": _radio(
+                    SCOPE_WORDS,
+                    start.scope,
+                    "**Idempotency key scope**: a delivery attempt is not the identity of a "
+                    "business intent.",
                 ),
-                "policy": mo.ui.radio(
-                    options={text: policy.value for policy, text in POLICY_WORDS.items()},
-                    value=POLICY_WORDS[start.policy],
-                    label=(
-                        "**Retained payload conflict policy**: does the receiver compare "
-                        "fingerprints?"
-                    ),
-                    disabled=snapshot,
+                "policy": _radio(
+                    POLICY_WORDS,
+                    start.policy,
+                    "**Retained payload conflict policy**: does the receiver compare fingerprints?",
                 ),
-                "boundary": mo.ui.radio(
-                    options={text: b.value for b, text in BOUNDARY_WORDS.items()},
-                    value=BOUNDARY_WORDS[start.boundary],
-                    label=(
-                        "**Boundary convention**: at exactly the retention boundary, is the "
-                        "record there?"
-                    ),
-                    disabled=snapshot,
+                "boundary": _radio(
+                    BOUNDARY_WORDS,
+                    start.boundary,
+                    "**Boundary convention**: at exactly the retention boundary, is the record "
+                    "there?",
                 ),
                 "retention": mo.ui.text(
                     value=lesson03.seconds_text(start),
