@@ -82,8 +82,6 @@ def test_a_lesson_opened_once_opens_again_with_the_network_off(
     # No request routing here: Playwright does not route what a service worker answers. The
     # browser still cannot reach beyond loopback (browser.py's resolver rules).
     context = browser.new_context(service_workers="allow")
-    requested: set[str] = set()
-    context.on("request", lambda request: requested.add(request.url))
     phases = Phases()
     try:
         with serving(built_site.out) as url:
@@ -94,14 +92,10 @@ def test_a_lesson_opened_once_opens_again_with_the_network_off(
             phases.wait("first visit live", page, LIVE, BOOT_WAIT_S, started)
             expect(page.get_by_role("heading", name=LAB.title).first).to_be_attached()
             phases.wait("site kept", page, KEPT, KEEP_WAIT_S, started)
-            # A file the page never asked for, fetched now, is answered from the worker's cache
-            # (where Chromium keeps compiled WebAssembly beside it), not with the network's reply.
-            unseen = next(
-                f"{url}_marimo/assets/{path.name}"
-                for path in sorted((built_site.out / "_marimo" / "assets").glob("*.js"))
-                if f"{url}_marimo/assets/{path.name}" not in requested
-            )
-            assert answered_from(context, page, unseen) == "cache-storage"
+            # Pyodide's core, fetched again, is answered from the worker's cache (where Chromium
+            # keeps the compiled WebAssembly beside it).
+            core = f"{url}pyodide/pyodide.asm.wasm"
+            assert answered_from(context, page, core) == "cache-storage"
         # The server is gone: nothing answers at that address any more.
         with pytest.raises((urllib.error.URLError, ConnectionError)):
             urllib.request.urlopen(lesson, timeout=5)
@@ -114,6 +108,50 @@ def test_a_lesson_opened_once_opens_again_with_the_network_off(
         for name, seconds in phases.times.items():
             record_property(name, seconds)
         print(f"lesson 1, seconds: {phases.times}")
+    finally:
+        context.close()
+
+
+WORKER_PAGE = """<!doctype html><title>worker</title>
+<script>navigator.serviceWorker.register("../../sw.js");</script>"""
+CONTROLLED = """async () => {
+  await navigator.serviceWorker.ready;
+  while (!navigator.serviceWorker.controller) await new Promise((done) => setTimeout(done, 50));
+}"""
+KEPT_IN_CACHE = """async (url) => {
+  for (const name of await caches.keys()) {
+    if (await (await caches.open(name)).match(url)) return true;
+  }
+  return false;
+}"""
+
+
+def test_a_file_not_yet_kept_is_kept_and_only_webassembly_waits_for_the_cache(
+    browser: Any, tmp_path: Path
+) -> None:
+    """The worker's rule for a file it has not kept (sw.js, ``cacheFirst``): WebAssembly is
+    written to the cache and answered from it (Chromium keeps the compiled module beside it);
+    anything else is answered with the network's response as it arrives, kept meanwhile, and
+    answered from the cache the next time."""
+    from offline import write_service_worker
+
+    site = tiny_site(tmp_path)
+    (site / "lessons/01_x/worker.html").write_text(WORKER_PAGE, encoding="utf-8")
+    (site / "pyodide/other.wasm").write_bytes(b"\0asm\1\0\0\0")
+    (site / "pyodide/script.js").write_text("// a script", encoding="utf-8")
+    write_service_worker(site, "pyodide", "wheels")
+    context = browser.new_context(service_workers="allow")
+    try:
+        with serving(site) as url:
+            page = context.new_page()
+            page.goto(f"{url}lessons/01_x/worker.html")
+            page.evaluate(CONTROLLED)
+            # Neither is in KEEP's cache yet: the page never posted what it loaded.
+            assert answered_from(context, page, f"{url}pyodide/other.wasm") == "cache-storage"
+            script = f"{url}pyodide/script.js"
+            assert answered_from(context, page, script) == "network"
+            page.wait_for_function(KEPT_IN_CACHE, arg=script, polling=100, timeout=10_000)
+            assert answered_from(context, page, script) == "cache-storage"
     finally:
         context.close()
 
