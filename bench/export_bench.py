@@ -22,7 +22,8 @@ of `BENCH_OFFLINE_RUNS=N` pairs (default 3). `BENCH_RUNS=N` sets the runs (defau
 Last, per lesson, in its WebAssembly page (issue 24, "Quick to answer"), the lesson exported
 once more with a probe dropdown and a cell echoing it added at its end: time to interactive
 (navigation to the page's last change once every cell has drawn) as a ratio to the trivial page
-timed the same way, loaded alternately (goal <= 1.2x); and, on the same page, the recompute after
+timed the same way, loaded alternately with the lesson's loads (goal <= 1.2x; the medians' ratio,
+and each load's against the trivial load beside it); and, on the same page, the recompute after
 the lesson's first dropdown outside a form changes, as a ratio to the probe's trivial update
 (goal <= 3x), each timed from the change to the page's last change (the page then quiet for
 1.5 s), and where that time goes, as medians in ms: until the kernel's first message (the change
@@ -394,8 +395,12 @@ def lesson_speed(browser, url: str, repeats: int) -> tuple[float, list[Update], 
 def speed_report(browser, url: str, probes: list[Lesson], runs: int, repeats: int) -> None:  # type: ignore[no-untyped-def]
     """Per lesson: interactive vs the trivial page (loaded alternately, same method), and the
     dropdown's recompute vs the probe's update on the same page; medians."""
-    trivial_live: list[float] = []
     for lesson in probes:
+        # The trivial page's loads beside this lesson's, alternating which comes first: the
+        # lesson's interactive time is set against these, each load against its neighbour
+        # (the machine's load drifts over a bench of half an hour; a median of every lesson's
+        # trivial loads so far set a lesson's three loads against other minutes').
+        trivial_live: list[float] = []
         lives: list[float] = []
         trivial: list[Update] = []
         recompute: list[Update] = []
@@ -405,13 +410,18 @@ def speed_report(browser, url: str, probes: list[Lesson], runs: int, repeats: in
         # Each load's recompute / trivial cell: how far one load's ratio strays from the median.
         per_load: list[float] = []
         label = ""
-        for _ in range(runs):
+        for run in range(runs):
+            if run % 2:
+                live, probe_ms, control_ms, label = lesson_speed(
+                    browser, f"{url}{lesson.site_dir}/", repeats
+                )
             context, _page, seconds = booted(browser, f"{url}bench/trivial/", "[data-bench-ready]")
             context.close()
             trivial_live.append(seconds)
-            live, probe_ms, control_ms, label = lesson_speed(
-                browser, f"{url}{lesson.site_dir}/", repeats
-            )
+            if not run % 2:
+                live, probe_ms, control_ms, label = lesson_speed(
+                    browser, f"{url}{lesson.site_dir}/", repeats
+                )
             lives.append(live)
             trivial += probe_ms
             recompute += control_ms
@@ -422,9 +432,11 @@ def speed_report(browser, url: str, probes: list[Lesson], runs: int, repeats: in
                     / statistics.median(u.total for u in probe_ms)
                 )
         base = statistics.median(trivial_live)
+        pairs = [live / trivial for live, trivial in zip(lives, trivial_live, strict=True)]
         line = (
             f"export: {lesson.slug:<28} interactive {statistics.median(lives):6.2f} s "
-            f"({statistics.median(lives) / base:4.2f}x trivial {base:5.2f} s, goal <= 1.2x)"
+            f"({statistics.median(lives) / base:4.2f}x trivial {base:5.2f} s, goal <= 1.2x; "
+            f"each load {', '.join(f'{ratio:.2f}x' for ratio in pairs)})"
         )
         if recompute:
             cell = statistics.median(u.total for u in trivial)
