@@ -114,10 +114,6 @@ def test_a_lesson_opened_once_opens_again_with_the_network_off(
 
 WORKER_PAGE = """<!doctype html><title>worker</title>
 <script>navigator.serviceWorker.register("../../sw.js");</script>"""
-CONTROLLED = """async () => {
-  await navigator.serviceWorker.ready;
-  while (!navigator.serviceWorker.controller) await new Promise((done) => setTimeout(done, 50));
-}"""
 KEPT_IN_CACHE = """async (url) => {
   for (const name of await caches.keys()) {
     if (await (await caches.open(name)).match(url)) return true;
@@ -145,8 +141,11 @@ def test_a_file_not_yet_kept_is_kept_and_only_webassembly_waits_for_the_cache(
         with serving(site) as url:
             page = context.new_page()
             page.goto(f"{url}lessons/01_x/worker.html")
-            page.evaluate(CONTROLLED)
-            # Neither is in KEEP's cache yet: the page never posted what it loaded.
+            # The worker claims the page once active (sw.js, "activate").
+            page.wait_for_function(
+                "() => navigator.serviceWorker.controller !== null", polling=100, timeout=30_000
+            )
+            # Neither file is kept yet: no page has posted the worker what to keep.
             assert answered_from(context, page, f"{url}pyodide/other.wasm") == "cache-storage"
             script = f"{url}pyodide/script.js"
             assert answered_from(context, page, script) == "network"
