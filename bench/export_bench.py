@@ -392,6 +392,13 @@ def lesson_speed(browser, url: str, repeats: int) -> tuple[float, list[Update], 
     return live, trivial, recompute, label
 
 
+def trivial_seconds(browser, url: str) -> float:  # type: ignore[no-untyped-def]
+    """Seconds to interactive of the trivial page, in a fresh context (``booted``)."""
+    context, _page, seconds = booted(browser, f"{url}bench/trivial/", "[data-bench-ready]")
+    context.close()
+    return seconds
+
+
 def speed_report(browser, url: str, probes: list[Lesson], runs: int, repeats: int) -> None:  # type: ignore[no-untyped-def]
     """Per lesson: interactive vs the trivial page (loaded alternately, same method), and the
     dropdown's recompute vs the probe's update on the same page; medians."""
@@ -411,17 +418,15 @@ def speed_report(browser, url: str, probes: list[Lesson], runs: int, repeats: in
         per_load: list[float] = []
         label = ""
         for run in range(runs):
-            if run % 2:
-                live, probe_ms, control_ms, label = lesson_speed(
-                    browser, f"{url}{lesson.site_dir}/", repeats
+            measured = {}
+            for name in ("trivial", "lesson") if run % 2 == 0 else ("lesson", "trivial"):
+                measured[name] = (
+                    trivial_seconds(browser, url)
+                    if name == "trivial"
+                    else lesson_speed(browser, f"{url}{lesson.site_dir}/", repeats)
                 )
-            context, _page, seconds = booted(browser, f"{url}bench/trivial/", "[data-bench-ready]")
-            context.close()
-            trivial_live.append(seconds)
-            if not run % 2:
-                live, probe_ms, control_ms, label = lesson_speed(
-                    browser, f"{url}{lesson.site_dir}/", repeats
-                )
+            trivial_live.append(measured["trivial"])
+            live, probe_ms, control_ms, label = measured["lesson"]
             lives.append(live)
             trivial += probe_ms
             recompute += control_ms

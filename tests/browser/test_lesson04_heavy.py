@@ -25,7 +25,7 @@ HEAVY_WAIT_S = 300
 # and go between two polls of the test. The page itself notes, at each change of its document,
 # whether the bar is there and, if it is, whether the two controls on screen before the change
 # (the same elements: their cell never re-runs) are still in the page and laid out.
-WATCH_RUN = """() => {
+WATCH_RUN = """(progress) => {
   const find = (tag, words) => [...document.querySelectorAll(tag)].find(
     (el) => (el.dataset.title || el.dataset.label || "").includes(words));
   const controls = [
@@ -36,13 +36,13 @@ WATCH_RUN = """() => {
   const shown = (el) => el.isConnected
     && Boolean(el.shadowRoot.querySelector("[role=slider], input")?.checkVisibility());
   new MutationObserver(() => {
-    if (!find("marimo-progress", "Exploring every plan")) return;
+    if (!find("marimo-progress", progress)) return;
     state.bars += 1;
     if (!controls.every((el) => el && shown(el))) state.without += 1;
   }).observe(document.body, { subtree: true, childList: true, attributes: true });
 }"""
-BAR_NOW = """() => [...document.querySelectorAll("marimo-progress")].some(
-  (el) => (el.dataset.title || "").includes("Exploring every plan"))"""
+BAR_NOW = """(progress) => [...document.querySelectorAll("marimo-progress")].some(
+  (el) => (el.dataset.title || "").includes(progress))"""
 
 
 def controls_visible(page: Page) -> bool:
@@ -71,7 +71,7 @@ def test_three_faults_keep_the_controls_on_screen_and_the_newest_value_wins(
         expect(visible_text(page, EXPLORED[2])).to_be_visible(timeout=BOOT_WAIT_S * 1000)
         slider = page.get_by_role("slider").first
         slider.focus()
-        page.evaluate(WATCH_RUN)
+        page.evaluate(WATCH_RUN, PROGRESS)
         assert page.evaluate("window.__heavyRun.controls") == 2
         started = time.monotonic()
         slider.press("ArrowRight")  # 2 -> 3 faults per plan
@@ -85,9 +85,9 @@ def test_three_faults_keep_the_controls_on_screen_and_the_newest_value_wins(
         # Changed mid-run: back to 3 faults from 2 while 3 are computing; the newest value wins.
         slider.press("ArrowLeft")
         expect(visible_text(page, EXPLORED[2])).to_be_visible(timeout=HEAVY_WAIT_S * 1000)
-        page.evaluate(WATCH_RUN)
+        page.evaluate(WATCH_RUN, PROGRESS)
         slider.press("ArrowRight")
-        page.wait_for_function(BAR_NOW, polling="raf", timeout=60_000)
+        page.wait_for_function(BAR_NOW, arg=PROGRESS, polling="raf", timeout=60_000)
         assert controls_visible(page)
         slider.press("ArrowLeft")  # while 3 faults run
         expect(visible_text(page, EXPLORED[2])).to_be_visible(timeout=HEAVY_WAIT_S * 1000)
