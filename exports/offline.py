@@ -1,10 +1,12 @@
 """Offline on the second visit: the site's service worker (``offline/sw.js``), written last.
 
 Every interactive page registers ``sw.js`` at the site's root (``preview/preview.js``), and once
-live posts it what the page loaded; the worker keeps those and ``KEEP`` (what the page's Python
-worker loaded, which the page cannot see: Pyodide's core and lock, the mirror's wheels and index,
-the library's wheel), so the lesson opens again with the network off. ``VERSION`` is a digest of
-every other file of the site: a rebuilt site is a new cache, and the old one goes.
+live posts it what the page loaded, then what it loads later; the worker keeps those and
+``KEEP`` (what the page's Python worker loaded, which the page cannot see: Pyodide's core and
+lock, the mirror's wheels and index, the library's wheel), so the lesson opens again with the
+network off. Where the browser has static routes, the files kept are then answered by the
+browser from the cache without the worker. ``VERSION`` is a digest of every other file of the
+site: a rebuilt site is a new cache, and the old one goes.
 """
 
 from __future__ import annotations

@@ -7,14 +7,36 @@
 //
 // Pages: fetched from the network when it answers (and kept), from the cache when it does not.
 // Everything else (versioned by the build, and by name under _marimo/assets): from the cache
-// when kept, else fetched and kept; WebAssembly then answered from the cache, the rest with the
-// network's response. A live page posts what it loaded ({keep: [urls]}); the worker keeps those
-// and KEEP, so the second visit needs no network at all.
+// when kept, else from the network. A live page posts what it loaded ({keep: [urls]}), and
+// later what it loads after; the worker keeps those and KEEP, so the second visit needs no
+// network at all.
 const VERSION = "__VERSION__";
 const KEEP = __KEEP__;
 const CACHE = `asyncfail-${VERSION}`;
 
-self.addEventListener("install", () => self.skipWaiting());
+// Pages end so; WebAssembly is the file this worker must answer from its cache (`cacheFirst`).
+const PAGES = ["/", ".html", ".json"];
+const COMPILED = ".wasm";
+
+// Files other than pages and WebAssembly never reach this worker where the browser has static
+// routes (Chromium 123 on): the browser answers them from this version's cache itself, or from
+// the network when not kept, without waiting on this worker's thread. Passed through the worker
+// while Pyodide starts, marimo's 300-odd scripts cost lesson 1's first visit about 0.5 s on this
+// machine (exports/README.md, "Offline on the second visit"). Elsewhere, or should the browser
+// refuse the routes, `cacheFirst` answers them the same way and keeps each as it passes.
+self.addEventListener("install", (event) => {
+  const ending = (end) => ({ urlPattern: { pathname: `*${end}` } });
+  const mine = [...PAGES, COMPILED].map(ending);
+  try {
+    event.addRoutes?.({
+      condition: { not: { or: [...mine, { not: { requestMethod: "GET" } }] } },
+      source: { cacheName: CACHE },
+    });
+  } catch {
+    // every request comes to the fetch handler below
+  }
+  self.skipWaiting();
+});
 
 self.addEventListener("activate", (event) => {
   event.waitUntil(
@@ -27,8 +49,7 @@ self.addEventListener("activate", (event) => {
   );
 });
 
-const isPage = (url) =>
-  url.pathname.endsWith("/") || url.pathname.endsWith(".html") || url.pathname.endsWith(".json");
+const isPage = (url) => PAGES.some((end) => url.pathname.endsWith(end));
 
 self.addEventListener("fetch", (event) => {
   const request = event.request;
@@ -58,15 +79,13 @@ async function networkFirst(request) {
 // meanwhile: answered from the cache too, each of marimo's 300-odd scripts waited to be written
 // before the page read it, and lesson 1's first visit went live about 0.5 s later, for a second
 // visit 0-0.4 s sooner (exports/README.md, "Offline on the second visit").
-const COMPILED = (url) => url.pathname.endsWith(".wasm");
-
 async function cacheFirst(request, event) {
   const cache = await caches.open(CACHE);
   const kept = await cache.match(request);
   if (kept) return kept;
   const response = await fetch(request);
   if (response.status !== 200) return response;
-  if (!COMPILED(new URL(request.url))) {
+  if (!new URL(request.url).pathname.endsWith(COMPILED)) {
     event.waitUntil(cache.put(request, response.clone()));
     return response;
   }

@@ -57,22 +57,33 @@
   }
 
   // Offline on the second visit: the site's service worker (exports/offline.py) keeps what this
-  // page loads; once live, the page tells it what that was. `<html data-offline="kept">` then.
+  // page loads. Once live, the page posts it what it loaded (each file the page's own timeline
+  // names; it keeps no more than 250 for itself, and a lesson loads some 310), then in batches
+  // what it loads later. `<html data-offline="kept">` once the worker has kept the first.
   const worker =
     "serviceWorker" in navigator && notes.sw
-      ? navigator.serviceWorker.register(notes.sw).catch(() => null)
+      ? navigator.serviceWorker
+          .register(notes.sw)
+          .then(() => navigator.serviceWorker.ready)
+          .catch(() => null)
       : Promise.resolve(null);
-  function keep(urls) {
-    worker
-      .then((registration) => registration && navigator.serviceWorker.ready)
-      .then((registration) => {
-        if (!registration || !registration.active) return;
-        navigator.serviceWorker.addEventListener("message", (event) => {
-          if (event.data && event.data.kept) root.dataset.offline = "kept";
-        });
-        registration.active.postMessage({ keep: urls });
-      });
+  worker.then((registration) => {
+    if (!registration) return;
+    navigator.serviceWorker.addEventListener("message", (event) => {
+      if (event.data && event.data.kept) root.dataset.offline = "kept";
+    });
+  });
+  const loaded = [location.href, frame.src];
+  let posting = null;
+  function keep() {
+    posting = null;
+    const urls = loaded.splice(0);
+    worker.then((registration) => registration?.active?.postMessage({ keep: urls }));
   }
+  new PerformanceObserver((list) => {
+    loaded.push(...list.getEntries().map((entry) => entry.name));
+    if (root.dataset.lessonState === "live") posting ??= setTimeout(keep, 500);
+  }).observe({ type: "resource", buffered: true });
 
   // The preview's controls do nothing: make them inert to the pointer, links included (a link
   // would open inside the frame). Reading and scrolling still work.
@@ -146,8 +157,7 @@
     const place = anchor();
     root.dataset.lessonState = "live";
     scrollTo(place);
-    const loaded = performance.getEntriesByType("resource").map((entry) => entry.name);
-    keep([location.href, frame.src, ...loaded]);
+    keep();
     overlay.remove();
   }
 

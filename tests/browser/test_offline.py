@@ -46,6 +46,28 @@ STATE = """async () => {
              [name, (await (await caches.open(name)).keys()).length])) };
 }"""
 
+# The test's own count of what a page loads (a performance observer gets every entry; the
+# page's timeline keeps the first 250), and which of those same-site files no cache holds.
+COUNT_LOADED = """window.__loaded = new Set();
+new PerformanceObserver((list) => list.getEntries().forEach((e) => window.__loaded.add(e.name)))
+  .observe({ type: "resource", buffered: true });"""
+NOT_KEPT = """async () => {
+  const missing = [];
+  for (const url of window.__loaded) {
+    if (new URL(url).origin !== location.origin) continue;
+    let kept = false;
+    for (const name of await caches.keys()) {
+      kept ||= Boolean(await (await caches.open(name)).match(url));
+    }
+    if (!kept) missing.push(url);
+  }
+  return missing;
+}"""
+
+
+def not_kept(page: Any) -> list[str]:
+    return list(page.evaluate(NOT_KEPT))
+
 
 class Phases:
     """Each phase's time, and a bounded wait that says on failure which phase ran out, after
@@ -82,6 +104,7 @@ def test_a_lesson_opened_once_opens_again_with_the_network_off(
     # No request routing here: Playwright does not route what a service worker answers. The
     # browser still cannot reach beyond loopback (browser.py's resolver rules).
     context = browser.new_context(service_workers="allow")
+    context.add_init_script(COUNT_LOADED)
     phases = Phases()
     try:
         with serving(built_site.out) as url:
@@ -92,19 +115,31 @@ def test_a_lesson_opened_once_opens_again_with_the_network_off(
             phases.wait("first visit live", page, LIVE, BOOT_WAIT_S, started)
             expect(page.get_by_role("heading", name=LAB.title).first).to_be_attached()
             phases.wait("site kept", page, KEPT, KEEP_WAIT_S, started)
+            # Every file the page loaded is kept, by its own count (a lesson loads some 310
+            # files, more than the 250 a page's timeline holds), those it loads once live too.
+            missing = not_kept(page)
+            while missing and time.monotonic() - started < BOOT_WAIT_S + KEEP_WAIT_S:
+                page.wait_for_timeout(500)
+                missing = not_kept(page)
+            assert missing == [], f"loaded, not kept: {missing[:5]} ({len(missing)} in all)"
             # Pyodide's core, fetched again, is answered from the worker's cache (where Chromium
             # keeps the compiled WebAssembly beside it).
             core = f"{url}pyodide/pyodide.asm.wasm"
-            assert answered_from(context, page, core) == "cache-storage"
+            assert answered(context, page, core) == ("cache-storage", None)
         # The server is gone: nothing answers at that address any more.
         with pytest.raises((urllib.error.URLError, ConnectionError)):
             urllib.request.urlopen(lesson, timeout=5)
         second_page = phases.watch(context.new_page())
+        # Offline, no file fails to load. (The preview's HEAD requests for Pyodide's core
+        # files, never answered from the cache, fail offline, as they should.)
+        failed: list[str] = []
+        second_page.on("requestfailed", lambda r: r.method == "GET" and failed.append(r.url))
         started = time.monotonic()
         second_page.goto(lesson)
         phases.wait("second visit live, offline", second_page, LIVE, BOOT_WAIT_S, started)
         # The live lesson computes offline: its first result is drawn.
         expect(second_page.get_by_role("heading", name=LAB.title).first).to_be_attached()
+        assert failed == [], f"not kept, failed offline: {failed[:5]} ({len(failed)} in all)"
         for name, seconds in phases.times.items():
             record_property(name, seconds)
         print(f"lesson 1, seconds: {phases.times}")
@@ -113,7 +148,9 @@ def test_a_lesson_opened_once_opens_again_with_the_network_off(
 
 
 WORKER_PAGE = """<!doctype html><title>worker</title>
-<script>navigator.serviceWorker.register("../../sw.js");</script>"""
+<script>navigator.serviceWorker.register("../../{worker}");</script>"""
+# The site's worker as a browser without static routes runs it (Firefox and Safari today).
+NO_ROUTES = 'delete InstallEvent.prototype.addRoutes;\nimportScripts("sw.js");\n'
 KEPT_IN_CACHE = """async (url) => {
   for (const name of await caches.keys()) {
     if (await (await caches.open(name)).match(url)) return true;
@@ -122,50 +159,95 @@ KEPT_IN_CACHE = """async (url) => {
 }"""
 
 
-def test_a_file_not_yet_kept_is_kept_and_only_webassembly_waits_for_the_cache(
-    browser: Any, tmp_path: Path
-) -> None:
-    """The worker's rule for a file it has not kept (sw.js, ``cacheFirst``): WebAssembly is
-    written to the cache and answered from it (Chromium keeps the compiled module beside it);
-    anything else is answered with the network's response as it arrives, kept meanwhile, and
-    answered from the cache the next time."""
+def worker_site(tmp_path: Path, worker: str) -> Path:
+    """A small site with the real worker, a page that registers ``worker``, a WebAssembly file
+    and a script that no page has posted the worker to keep."""
     from offline import write_service_worker
 
     site = tiny_site(tmp_path)
-    (site / "lessons/01_x/worker.html").write_text(WORKER_PAGE, encoding="utf-8")
+    (site / "lessons/01_x/worker.html").write_text(WORKER_PAGE.format(worker=worker))
     (site / "pyodide/other.wasm").write_bytes(b"\0asm\1\0\0\0")
     (site / "pyodide/script.js").write_text("// a script", encoding="utf-8")
     write_service_worker(site, "pyodide", "wheels")
+    (site / "no-routes.js").write_text(NO_ROUTES, encoding="utf-8")
+    return site
+
+
+def controlled_page(context: Any, url: str) -> Any:
+    page = context.new_page()
+    page.goto(f"{url}lessons/01_x/worker.html")
+    # The worker claims the page once active (sw.js, "activate").
+    page.wait_for_function(
+        "() => navigator.serviceWorker.controller !== null", polling=100, timeout=30_000
+    )
+    return page
+
+
+def test_files_but_pages_and_webassembly_bypass_the_worker_and_come_from_its_cache_once_posted(
+    browser: Any, tmp_path: Path
+) -> None:
+    """With static routes (sw.js, "install"), the browser answers a file other than a page or
+    WebAssembly itself: from the worker's cache once a page has posted it, from the network
+    before, never through the worker. WebAssembly never kept is written to the cache by the
+    worker and answered from it (Chromium keeps the compiled module beside it); a page is the
+    worker's, from the network first."""
+    site = worker_site(tmp_path, "sw.js")
     context = browser.new_context(service_workers="allow")
     try:
         with serving(site) as url:
-            page = context.new_page()
-            page.goto(f"{url}lessons/01_x/worker.html")
-            # The worker claims the page once active (sw.js, "activate").
-            page.wait_for_function(
-                "() => navigator.serviceWorker.controller !== null", polling=100, timeout=30_000
-            )
-            # Neither file is kept yet: no page has posted the worker what to keep.
-            assert answered_from(context, page, f"{url}pyodide/other.wasm") == "cache-storage"
+            page = controlled_page(context, url)
+            assert answered(context, page, f"{url}pyodide/other.wasm") == ("cache-storage", None)
+            assert answered(context, page, f"{url}lessons/01_x/") == ("network", None)
             script = f"{url}pyodide/script.js"
-            assert answered_from(context, page, script) == "network"
+            assert answered(context, page, script) == (None, "network")
+            assert not page.evaluate(KEPT_IN_CACHE, script)
+            page.evaluate(
+                "(url) => navigator.serviceWorker.controller.postMessage({ keep: [url] })", script
+            )
             page.wait_for_function(KEPT_IN_CACHE, arg=script, polling=100, timeout=10_000)
-            assert answered_from(context, page, script) == "cache-storage"
+            assert answered(context, page, script) == ("cache-storage", "cache")
     finally:
         context.close()
 
 
-def answered_from(context: Any, page: Any, url: str) -> str | None:
-    """Where the service worker's answer to a fetch of ``url`` by ``page`` came from, as
-    Chromium's DevTools protocol names it (``serviceWorkerResponseSource``: ``network``,
-    ``cache-storage``, ...)."""
+def test_without_static_routes_the_worker_answers_and_keeps_every_file_as_it_passes(
+    browser: Any, tmp_path: Path
+) -> None:
+    """The same worker where the browser has no static routes (sw.js, ``cacheFirst``):
+    WebAssembly as above; any other file never kept is answered with the network's response as
+    it arrives, kept meanwhile, and answered from the cache the next time."""
+    site = worker_site(tmp_path, "no-routes.js")
+    context = browser.new_context(service_workers="allow")
+    try:
+        with serving(site) as url:
+            page = controlled_page(context, url)
+            assert answered(context, page, f"{url}pyodide/other.wasm") == ("cache-storage", None)
+            script = f"{url}pyodide/script.js"
+            assert answered(context, page, script) == ("network", None)
+            page.wait_for_function(KEPT_IN_CACHE, arg=script, polling=100, timeout=10_000)
+            assert answered(context, page, script) == ("cache-storage", None)
+    finally:
+        context.close()
+
+
+def answered(context: Any, page: Any, url: str) -> tuple[str | None, str | None]:
+    """Who answered a fetch of ``url`` by ``page``, as Chromium's DevTools protocol names it:
+    the service worker's source (``serviceWorkerResponseSource``: ``network``,
+    ``cache-storage``; None when the worker did not answer) and, for a request a static route
+    took, where the browser found it (``serviceWorkerRouterInfo.actualSourceType``)."""
     session = context.new_cdp_session(page)
-    sources: list[str | None] = []
+    sources: list[tuple[str | None, str | None]] = []
 
     def received(event: dict[str, Any]) -> None:
         response = event["response"]
         if response["url"] == url:
-            sources.append(response.get("serviceWorkerResponseSource"))
+            worker = (
+                response.get("serviceWorkerResponseSource")
+                if response.get("fromServiceWorker")
+                else None
+            )
+            route = response.get("serviceWorkerRouterInfo", {}).get("actualSourceType")
+            sources.append((worker, route))
 
     session.on("Network.responseReceived", received)
     session.send("Network.enable")
@@ -174,7 +256,7 @@ def answered_from(context: Any, page: Any, url: str) -> str | None:
     while not sources and time.monotonic() < deadline:
         page.wait_for_timeout(50)  # the protocol's event may arrive after the page's answer
     session.detach()
-    return sources[0] if sources else None
+    return sources[0] if sources else (None, None)
 
 
 def tiny_site(root: Path) -> Path:
