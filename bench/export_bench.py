@@ -13,7 +13,8 @@
 Each moment is the page's own time of the first frame that shows it (ms since navigation; the
 harness's waits only gate it, and their own reading is printed beside: they poll, and slower over
 the lesson's larger document). Each load runs in a fresh browser context (cold cache); the two
-pages alternate so machine noise hits both alike. Needs Debian's Chromium (`apt-get install chromium`), as the build does.
+pages alternate so machine noise hits both alike. Needs Debian's Chromium (`apt-get install
+chromium`), as the build does.
 
 Then, per lesson, its static snapshot (the document, exports/document.py): first contentful
 paint and requests, from a local server, cold (goal: under 0.5 s, a handful of requests); and
