@@ -21,20 +21,21 @@ const COMPILED = ".wasm";
 // Files other than pages and WebAssembly never reach this worker where the browser has static
 // routes (Chromium 123 on): the browser answers them from this version's cache itself, or from
 // the network when not kept, without waiting on this worker's thread. Passed through the worker
-// while Pyodide starts, marimo's 300-odd scripts cost lesson 1's first visit about 0.5 s on this
+// while Pyodide starts, marimo's 300-odd scripts cost lesson 1's first visit 0.3-0.7 s on this
 // machine (exports/README.md, "Offline on the second visit"). Elsewhere, or should the browser
 // refuse the routes, `cacheFirst` answers them the same way and keeps each as it passes.
-self.addEventListener("install", (event) => {
+async function route(event) {
   const ending = (end) => ({ urlPattern: { pathname: `*${end}` } });
   const mine = [...PAGES, COMPILED].map(ending);
-  try {
-    event.addRoutes?.({
-      condition: { not: { or: [...mine, { not: { requestMethod: "GET" } }] } },
-      source: { cacheName: CACHE },
-    });
-  } catch {
-    // every request comes to the fetch handler below
-  }
+  await event.addRoutes({
+    condition: { not: { or: [...mine, { not: { requestMethod: "GET" } }] } },
+    source: { cacheName: CACHE },
+  });
+}
+
+self.addEventListener("install", (event) => {
+  // Refused, the routes leave every request to the fetch handler below.
+  if (event.addRoutes) route(event).catch(() => {});
   self.skipWaiting();
 });
 
