@@ -42,6 +42,7 @@ aside, where a median of two is their mean), four changes of each per load.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import sys
@@ -139,7 +140,7 @@ def load(browser, url: str, title: str | None) -> tuple[float, float, float]:  #
     guard = LoopbackGuard()
     guard.install(context)
     context.add_init_script(
-        SHOWN.replace("TITLE", repr(title or "")).replace("LABEL", repr(COMMIT_LABEL))
+        SHOWN.replace("TITLE", json.dumps(title or "")).replace("LABEL", json.dumps(COMMIT_LABEL))
     )
     page = context.new_page()
     start = time.perf_counter()

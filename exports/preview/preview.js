@@ -57,9 +57,9 @@
   }
 
   // Offline on the second visit: the site's service worker (exports/offline.py) keeps what this
-  // page loads. Once live, the page posts it what it loaded (each file the page's own timeline
-  // names; it keeps no more than 250 for itself, and a lesson loads some 310), then in batches
-  // what it loads later. `<html data-offline="kept">` once the worker has kept the first.
+  // page loads. Once live, the page posts it every file it loaded, as a performance observer
+  // saw them (the page's own timeline keeps the first 250, and a lesson loads some 310), then in
+  // batches what it loads later. `<html data-offline="kept">` once the worker has kept the first.
   const worker =
     "serviceWorker" in navigator && notes.sw
       ? navigator.serviceWorker
