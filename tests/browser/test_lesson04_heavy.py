@@ -21,13 +21,18 @@ PROGRESS = "Exploring every plan"
 # The matrix's caption, as lesson04.MATRIX_CAPTION words it, for each scope over 3 deliveries.
 EXPLORED = {2: "562 explored per row", 3: "6018 explored per row"}
 HEAVY_WAIT_S = 300
+# The first element of a tag whose title or label holds some words.
+FIND = """(tag, words) => [...document.querySelectorAll(tag)].find(
+    (el) => (el.dataset.title || el.dataset.label || "").includes(words))"""
 # Installed before a change: three faults now take about a second in the page, so the bar may come
 # and go between two polls of the test. The page itself notes, at each change of its document,
 # whether the bar is there and, if it is, whether the two controls on screen before the change
 # (the same elements: their cell never re-runs) are still in the page and laid out.
-WATCH_RUN = """(progress) => {
-  const find = (tag, words) => [...document.querySelectorAll(tag)].find(
-    (el) => (el.dataset.title || el.dataset.label || "").includes(words));
+WATCH_RUN = (
+    """(progress) => {
+  const find = """
+    + FIND
+    + """;
   const controls = [
     find("marimo-slider", "Faults per plan"), find("marimo-number", "Delivery budget")];
   const state = { bars: 0, without: 0, controls: controls.filter(Boolean).length };
@@ -41,8 +46,8 @@ WATCH_RUN = """(progress) => {
     if (!controls.every((el) => el && shown(el))) state.without += 1;
   }).observe(document.body, { subtree: true, childList: true, attributes: true });
 }"""
-BAR_NOW = """(progress) => [...document.querySelectorAll("marimo-progress")].some(
-  (el) => (el.dataset.title || "").includes(progress))"""
+)
+BAR_NOW = "(progress) => Boolean((" + FIND + ')("marimo-progress", progress))'
 
 
 def controls_visible(page: Page) -> bool:

@@ -8,6 +8,8 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -54,12 +56,7 @@ new PerformanceObserver((list) => list.getEntries().forEach((e) => window.__load
 NOT_KEPT = """async () => {
   const missing = [];
   for (const url of window.__loaded) {
-    if (new URL(url).origin !== location.origin) continue;
-    let kept = false;
-    for (const name of await caches.keys()) {
-      kept ||= Boolean(await (await caches.open(name)).match(url));
-    }
-    if (!kept) missing.push(url);
+    if (new URL(url).origin === location.origin && !(await caches.match(url))) missing.push(url);
   }
   return missing;
 }"""
@@ -151,12 +148,7 @@ WORKER_PAGE = """<!doctype html><title>worker</title>
 <script>navigator.serviceWorker.register("../../{worker}");</script>"""
 # The site's worker as a browser without static routes runs it (Firefox and Safari today).
 NO_ROUTES = 'delete InstallEvent.prototype.addRoutes;\nimportScripts("sw.js");\n'
-KEPT_IN_CACHE = """async (url) => {
-  for (const name of await caches.keys()) {
-    if (await (await caches.open(name)).match(url)) return true;
-  }
-  return false;
-}"""
+KEPT_IN_CACHE = "async (url) => Boolean(await caches.match(url))"  # in any of the site's caches
 
 
 def worker_site(tmp_path: Path, worker: str) -> Path:
@@ -173,14 +165,22 @@ def worker_site(tmp_path: Path, worker: str) -> Path:
     return site
 
 
-def controlled_page(context: Any, url: str) -> Any:
-    page = context.new_page()
-    page.goto(f"{url}lessons/01_x/worker.html")
-    # The worker claims the page once active (sw.js, "activate").
-    page.wait_for_function(
-        "() => navigator.serviceWorker.controller !== null", polling=100, timeout=30_000
-    )
-    return page
+@contextmanager
+def controlled_page(browser: Any, site: Path) -> Iterator[tuple[Any, Any, str]]:
+    """A fresh context's page of ``site`` (served), once the worker it registers controls it:
+    the context, the page and the site's address."""
+    context = browser.new_context(service_workers="allow")
+    try:
+        with serving(site) as url:
+            page = context.new_page()
+            page.goto(f"{url}lessons/01_x/worker.html")
+            # The worker claims the page once active (sw.js, "activate").
+            page.wait_for_function(
+                "() => navigator.serviceWorker.controller !== null", polling=100, timeout=30_000
+            )
+            yield context, page, url
+    finally:
+        context.close()
 
 
 def test_files_but_pages_and_webassembly_bypass_the_worker_and_come_from_its_cache_once_posted(
@@ -191,23 +191,17 @@ def test_files_but_pages_and_webassembly_bypass_the_worker_and_come_from_its_cac
     before, never through the worker. WebAssembly never kept is written to the cache by the
     worker and answered from it (Chromium keeps the compiled module beside it); a page is the
     worker's, from the network first."""
-    site = worker_site(tmp_path, "sw.js")
-    context = browser.new_context(service_workers="allow")
-    try:
-        with serving(site) as url:
-            page = controlled_page(context, url)
-            assert answered(context, page, f"{url}pyodide/other.wasm") == ("cache-storage", None)
-            assert answered(context, page, f"{url}lessons/01_x/") == ("network", None)
-            script = f"{url}pyodide/script.js"
-            assert answered(context, page, script) == (None, "network")
-            assert not page.evaluate(KEPT_IN_CACHE, script)
-            page.evaluate(
-                "(url) => navigator.serviceWorker.controller.postMessage({ keep: [url] })", script
-            )
-            page.wait_for_function(KEPT_IN_CACHE, arg=script, polling=100, timeout=10_000)
-            assert answered(context, page, script) == ("cache-storage", "cache")
-    finally:
-        context.close()
+    with controlled_page(browser, worker_site(tmp_path, "sw.js")) as (context, page, url):
+        assert answered(context, page, f"{url}pyodide/other.wasm") == ("cache-storage", None)
+        assert answered(context, page, f"{url}lessons/01_x/") == ("network", None)
+        script = f"{url}pyodide/script.js"
+        assert answered(context, page, script) == (None, "network")
+        assert not page.evaluate(KEPT_IN_CACHE, script)
+        page.evaluate(
+            "(url) => navigator.serviceWorker.controller.postMessage({ keep: [url] })", script
+        )
+        page.wait_for_function(KEPT_IN_CACHE, arg=script, polling=100, timeout=10_000)
+        assert answered(context, page, script) == ("cache-storage", "cache")
 
 
 def test_without_static_routes_the_worker_answers_and_keeps_every_file_as_it_passes(
@@ -216,18 +210,12 @@ def test_without_static_routes_the_worker_answers_and_keeps_every_file_as_it_pas
     """The same worker where the browser has no static routes (sw.js, ``cacheFirst``):
     WebAssembly as above; any other file never kept is answered with the network's response as
     it arrives, kept meanwhile, and answered from the cache the next time."""
-    site = worker_site(tmp_path, "no-routes.js")
-    context = browser.new_context(service_workers="allow")
-    try:
-        with serving(site) as url:
-            page = controlled_page(context, url)
-            assert answered(context, page, f"{url}pyodide/other.wasm") == ("cache-storage", None)
-            script = f"{url}pyodide/script.js"
-            assert answered(context, page, script) == ("network", None)
-            page.wait_for_function(KEPT_IN_CACHE, arg=script, polling=100, timeout=10_000)
-            assert answered(context, page, script) == ("cache-storage", None)
-    finally:
-        context.close()
+    with controlled_page(browser, worker_site(tmp_path, "no-routes.js")) as (context, page, url):
+        assert answered(context, page, f"{url}pyodide/other.wasm") == ("cache-storage", None)
+        script = f"{url}pyodide/script.js"
+        assert answered(context, page, script) == ("network", None)
+        page.wait_for_function(KEPT_IN_CACHE, arg=script, polling=100, timeout=10_000)
+        assert answered(context, page, script) == ("cache-storage", None)
 
 
 def answered(context: Any, page: Any, url: str) -> tuple[str | None, str | None]:
