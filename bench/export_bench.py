@@ -109,36 +109,22 @@ def lab_seconds(page, title: str, start: float) -> tuple[float, float]:  # type:
 # Installed in each page of lesson 1's line before it loads: the page's own time (ms since
 # navigation) of the first frame that shows what a reader waits for. The trivial page: its
 # output. The lesson: the preview's title (first content), then the page live with the
-# prediction form's button (interactive). The preview is a sandboxed frame the page cannot read
-# (exports/preview.py): the script, installed there too, marks its title in the frame's own
-# time, and posts it as a wall-clock moment (`timeOrigin`, shared by every process of the
-# browser) for the page to place in its own. The harness's own waits are the gate, not the
-# clock: they poll, and a role query over the lesson's document (and a second wait) is slower
-# than the trivial page's one selector (0.5 s against 0.29 s after the moment, medians of 6).
+# prediction form's button (interactive). The harness's own waits are the gate, not the clock:
+# they poll, and a role query over the lesson's document (and a second wait) is slower than the
+# trivial page's one selector (0.5 s against 0.29 s after the moment, medians of 6 loads).
 SHOWN = """window.__benchShown = {};
 (() => {
   const shown = window.__benchShown;
-  const now = () => performance.timeOrigin + performance.now();
-  if (window !== top) {
-    const title = () => {
-      const heading = document.querySelector("h1");
-      if (heading && heading.textContent.includes(TITLE))
-        return parent.postMessage({ benchFirst: now() }, "*");
-      requestAnimationFrame(title);
-    };
-    return requestAnimationFrame(title);
-  }
-  addEventListener("message", (event) => {
-    const first = event.data && event.data.benchFirst;
-    if (typeof first === "number" && !("first" in shown))
-      shown.first = first - performance.timeOrigin;
-  });
   const mark = (name, found) => name in shown || !found() || (shown[name] = performance.now());
   const hasButton = (root, label) =>
     [...root.querySelectorAll("button")].some((b) => b.textContent.includes(label)) ||
     [...root.querySelectorAll("*")].some((el) => el.shadowRoot && hasButton(el.shadowRoot, label));
   const frame = () => {
+    const preview = document.querySelector("#lesson-preview iframe");
+    const doc = preview && preview.contentDocument;
+    const heading = doc && doc.querySelector("h1");
     mark("ready", () => document.querySelector("[data-bench-ready]"));
+    mark("first", () => heading && heading.textContent.includes(TITLE));
     mark("live", () =>
       document.documentElement.dataset.lessonState === "live" && hasButton(document, LABEL));
     if (!("ready" in shown || "live" in shown)) requestAnimationFrame(frame);

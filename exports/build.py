@@ -46,12 +46,12 @@ from a11y import accessible
 from assets import patch_idle_icon, patch_rpc_timeout
 from bytecode import BYTECODE_CACHE, add_bytecode
 from copies import write_copy
-from document import document, output_ids
+from document import document
 from home import HomeLinks, SequencePicture, base_url, home_page
 from lessons import LIBRARY, PRESENTED, PRESENTER_DIR, ROOT, Lesson, discover, third_party_imports
 from offline import SERVICE_WORKER, write_service_worker
 from pictures import PICTURE, draw_sequence, take_pictures
-from preview import PREVIEW_PAGE, START_PAGE, frame_page, with_preview
+from preview import START_PAGE, start_page, with_preview
 from pyodide_mirror import CACHE, add_library, mirror_inputs, write_mirror
 from wheels import LIBRARY_FILES, library_wheel
 
@@ -237,22 +237,15 @@ def require_mirrored_imports(lesson: Lesson, available: set[str]) -> None:
 
 
 def export_interactive(
-    lesson: Lesson,
-    target: Path,
-    library: Path,
-    preview: str,
-    snapshot: str = SNAPSHOT_PAGE,
-    outputs: tuple[str, ...] | None = None,
+    lesson: Lesson, target: Path, library: Path, preview: str, snapshot: str = SNAPSHOT_PAGE
 ) -> None:
     """The interactive page, ``index.html``, showing ``preview`` (a static page of the same
-    notebook, in the same folder, made for the frame) until Python is ready; if it cannot
-    start, it says so and links ``snapshot`` (the lesson's static snapshot, relative to the
-    page). Given ``outputs`` (the preview's output ids), the preview's frame is sandboxed."""
+    notebook, in the same folder) until Python is ready; if it cannot start, it says so and
+    links ``snapshot`` (the lesson's static snapshot, relative to the page)."""
     export_wasm(lesson, target, library)
     page = target / "index.html"
     worker = up(lesson.depth) + SERVICE_WORKER
-    text = page.read_text(encoding="utf-8")
-    text = with_preview(text, lesson.slug, preview, snapshot, worker, outputs)
+    text = with_preview(page.read_text(encoding="utf-8"), lesson.slug, preview, snapshot, worker)
     page.write_text(text, encoding="utf-8")
 
 
@@ -266,14 +259,11 @@ def titled(lesson: Lesson, copies: Path, kind: PageKind) -> Lesson:
 
 def export_lesson(lesson: Lesson, out: Path, library: Path, copies: Path) -> None:
     """A lesson's pages: its static snapshot, and its interactive page, which shows the
-    snapshot (a copy made for the preview's frame, ``preview.html``) until Python is ready."""
+    snapshot until Python is ready."""
     target = out / lesson.site_dir
     target.mkdir(parents=True)
     export_static(titled(lesson, copies, PageKind.SNAPSHOT), target / SNAPSHOT_PAGE)
-    snapshot = (target / SNAPSHOT_PAGE).read_text(encoding="utf-8")
-    (target / PREVIEW_PAGE).write_text(frame_page(snapshot), encoding="utf-8")
-    live = titled(lesson, copies, PageKind.LIVE)
-    export_interactive(live, target, library, PREVIEW_PAGE, outputs=output_ids(snapshot))
+    export_interactive(titled(lesson, copies, PageKind.LIVE), target, library, SNAPSHOT_PAGE)
 
 
 def presenter(lesson: Lesson) -> Lesson:
@@ -294,7 +284,7 @@ def export_presenter(lesson: Lesson, out: Path, library: Path, copies: Path) -> 
     target.mkdir(parents=True)
     export_static(page, target / START_PAGE, snapshot=False)
     start = target / START_PAGE
-    start.write_text(frame_page(start.read_text(encoding="utf-8")), encoding="utf-8")
+    start.write_text(start_page(start.read_text(encoding="utf-8")), encoding="utf-8")
     export_interactive(page, target, library, START_PAGE, f"../{SNAPSHOT_PAGE}")
     return page
 

@@ -28,8 +28,6 @@ from typing import Any
 from bs4 import BeautifulSoup, Tag
 
 SESSION_KEY = '"session": '
-OUTPUT_PREFIX = "output-"  # marimo's, before a cell's id
-OUTPUT_SECTION = re.compile(rf'<section class="cell" id="({OUTPUT_PREFIX}[^"]+)">')
 TITLE = re.compile(r"<title>(.*?)</title>", re.S)
 # Outputs by preference: what marimo would show.
 MIMES = ("text/html", "text/markdown", "text/plain")
@@ -313,12 +311,6 @@ def cell_output(renderer: Renderer, cell: dict[str, Any]) -> str:
     return ""
 
 
-def output_ids(text: str) -> tuple[str, ...]:
-    """The ids of the outputs in ``text`` (a document ``document`` wrote), in order: one per
-    cell with an output (the interactive page's preview waits for the live app to draw each)."""
-    return tuple(html.unescape(ident) for ident in OUTPUT_SECTION.findall(text))
-
-
 def document(
     page: str,
     header: str = "",
@@ -335,7 +327,7 @@ def document(
         body = cell_output(renderer, cell)
         if body.strip():
             ident = html.escape(str(cell["id"]), quote=True)
-            cells.append(f'<section class="cell" id="{OUTPUT_PREFIX}{ident}">{body}</section>')
+            cells.append(f'<section class="cell" id="output-{ident}">{body}</section>')
     sections = "\n".join(cells)
     return f"""<!DOCTYPE html>
 <html lang="en">

@@ -1,18 +1,16 @@
 // The preview of a lesson's interactive page while Python starts (exports/preview.py).
 //
-// The page opens on a static page of the same notebook, made for the frame (a lesson's
-// snapshot as `preview.html`; the presenter view's starting state, `start.html`), in a frame
-// over the live app, which boots underneath, hidden. Once the live app is connected and has
-// drawn an output for every cell the preview has one for (matched by cell id: both pages come
-// from the same notebook, and the same cells give an output whatever its content; a lesson's
-// ids are the build's, in `data-outputs`, since its sandboxed frame cannot be read), and has
-// been quiet for a moment, the preview goes and the live app is shown, scrolled to the cell
-// the reader was at (the frame posts it: frame.js). Nothing is requested from anywhere for
-// this but a HEAD request for each of Pyodide's core files (a missing one is said at once).
-// `<html data-lesson-state>` says "starting", then "live", or "failed" when the page cannot
-// start (from file://, without WebAssembly, a core file missing): the note then says why, what
-// to do, and links the static snapshot. Not live after a long while, the note says that too
-// (and the page keeps trying).
+// The page opens on a static page of the same notebook (a lesson's snapshot, `static.html`; the
+// presenter view's starting state, `start.html`) in a frame over the live app, which boots
+// underneath, hidden. Once the live app is connected and has drawn an output for every cell
+// the preview has one for (matched by cell id: both pages come from the same notebook, and the
+// same cells give an output whatever its content), and has been quiet for a moment, the preview
+// goes and the live app is shown, scrolled to the cell the reader was at. Nothing is requested
+// from anywhere for this but a HEAD request for each of Pyodide's core files (a missing one is
+// said at once). `<html data-lesson-state>` says "starting", then "live", or "failed" when the
+// page cannot start (from file://, without WebAssembly, a core file missing): the note then
+// says why, what to do, and links the static snapshot. Not live after a long while, the note
+// says that too (and the page keeps trying).
 (() => {
   const QUIET_MS = 200; // no change in the live app for this long: its outputs are drawn
   const SETTLE_MS = 2000; // every output is there but the app keeps changing: show it anyway
@@ -87,21 +85,17 @@
     if (root.dataset.lessonState === "live") posting ??= setTimeout(keep, 500);
   }).observe({ type: "resource", buffered: true });
 
-  // The preview, once loaded, is told it is one (frame.js): its controls go inert, and it
-  // posts where the reader is on each scroll. Said again on load, should it load before this
-  // script runs or after.
-  let place = null;
-  addEventListener("message", (event) => {
-    if (event.source === frame.contentWindow && event.data && "place" in event.data)
-      place = event.data.place;
+  // The preview's controls do nothing: make them inert to the pointer, links included (a link
+  // would open inside the frame). Reading and scrolling still work.
+  frame.addEventListener("load", () => {
+    const style = frame.contentDocument.createElement("style");
+    style.textContent =
+      "marimo-ui-element, a, button, input, select, textarea, [role=switch] " +
+      "{ pointer-events: none !important; }";
+    frame.contentDocument.head.append(style);
   });
-  // "*": the sandboxed frame's origin is opaque, and a hello carries nothing.
-  const hello = () => frame.contentWindow?.postMessage({ preview: true }, "*");
-  frame.addEventListener("load", hello);
-  hello();
 
-  const outputs = (scope) => [...scope.querySelectorAll('[id^="output-"]')].map((el) => el.id);
-  const ids = notes.outputs ? notes.outputs.split(" ") : null;
+  const outputs = (scope) => [...scope.querySelectorAll('[id^="output-"]')];
 
   let changed = performance.now();
   let complete = null; // when the live app first had every output the preview has
@@ -116,9 +110,10 @@
   function ready(now) {
     const app = document.querySelector('#App[data-connection-state="OPEN"]');
     if (!app) return false;
-    const live = new Set(outputs(app));
+    const live = new Set(outputs(app).map((el) => el.id));
     if (live.size === 0) return false;
-    const expected = ids || (frame.contentDocument ? outputs(frame.contentDocument) : []);
+    const doc = frame.contentDocument;
+    const expected = doc ? outputs(doc).map((el) => el.id) : [];
     const quiet = now - changed;
     if (expected.length > 0 && expected.every((id) => live.has(id))) {
       complete ??= now;
@@ -128,10 +123,23 @@
     return quiet >= FALLBACK_QUIET_MS;
   }
 
-  // The two pages may differ above the reader's place or in its cell (a snapshot shows results
-  // the live page asks for first): a cell the live page draws shorter than the part the reader
-  // had scrolled past is shown from its top.
-  const SLIVER = 8; // as frame.js: a sliver of a cell at the top does not count
+  // The first output the reader sees at the top of the preview (a sliver of one does not
+  // count), and how far below the top of the view it starts: the live app is scrolled to put
+  // the same cell at the same place. The two pages may differ above it or in it (a snapshot
+  // shows results the live page asks for first): a cell the live page draws shorter than the
+  // part the reader had scrolled past is shown from its top.
+  const SLIVER = 8;
+  function anchor() {
+    // marimo's pages scroll inside #App; the snapshot document scrolls as a page.
+    const doc = frame.contentDocument;
+    const app = doc && doc.getElementById("App");
+    const view = app && app.scrollTop > 0 ? app : doc && doc.scrollingElement;
+    if (!view || view.scrollTop === 0) return null;
+    const top = view === app ? app.getBoundingClientRect().top : 0;
+    const first = outputs(doc).find((el) => el.getBoundingClientRect().bottom > top + SLIVER);
+    return first ? { id: first.id, offset: first.getBoundingClientRect().top - top } : null;
+  }
+
   function scrollTo(place) {
     const view = document.getElementById("App");
     const target = place && document.getElementById(place.id);
@@ -146,6 +154,7 @@
     clearTimeout(slow);
     clearTimeout(late);
     observer.disconnect();
+    const place = anchor();
     root.dataset.lessonState = "live";
     scrollTo(place);
     keep();
