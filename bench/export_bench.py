@@ -10,11 +10,11 @@
   browser run, whose first output is both its first content and the moment it is interactive
   (goals: first content well under 1x, the point of the preview; interactive within 1.2x, the
   library, its wheel and the preview must add little to start-up).
-Each moment is the page's own time of the first frame that shows it (ms since navigation; the
-harness's waits only gate it, and their own reading is printed beside: they poll, and slower over
-the lesson's larger document). Each load runs in a fresh browser context (cold cache); the two
-pages alternate so machine noise hits both alike. Needs Debian's Chromium (`apt-get install
-chromium`), as the build does.
+Each moment is the page's own time of the first frame that shows it (ms since navigation); the
+harness only asks the page for it every 200 ms (Playwright's locator waits walk the document on
+every frame and slowed the pages they waited on), and its own reading is printed beside. Each
+load runs in a fresh browser context (cold cache); the two pages alternate so machine noise hits
+both alike. Needs Debian's Chromium (`apt-get install chromium`), as the build does.
 
 Then, per lesson, its static snapshot (the document, exports/document.py): first contentful
 paint and requests, from a local server, cold (goal: under 0.5 s, a handful of requests); and
