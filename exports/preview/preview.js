@@ -4,15 +4,17 @@
 // presenter view's starting state, `start.html`) in a frame over the live app, which boots
 // underneath, hidden. Once the live app is connected and has drawn an output for every cell
 // the preview has one for (matched by cell id: both pages come from the same notebook, and the
-// same cells give an output whatever its content), and has been quiet for a moment, the preview
-// goes and the live app is shown, scrolled to the cell the reader was at. Nothing is requested
-// from anywhere for this but a HEAD request for each of Pyodide's core files (a missing one is
-// said at once). `<html data-lesson-state>` says "starting", then "live", or "failed" when the
-// page cannot start (from file://, without WebAssembly, a core file missing): the note then
-// says why, what to do, and links the static snapshot. Not live after a long while, the note
-// says that too (and the page keeps trying).
+// same cells give an output whatever its content), and either marimo's kernel has said its first
+// run is over or the app has been quiet for a moment, the preview goes and the live app is
+// shown, scrolled to the cell the reader was at. Nothing is requested from anywhere for this but
+// a HEAD request for each of Pyodide's core files (a missing one is said at once).
+// `<html data-lesson-state>` says "starting", then "live", or "failed" when the page cannot
+// start (from file://, without WebAssembly, a core file missing): the note then says why, what
+// to do, and links the static snapshot. Not live after a long while, the note says that too
+// (and the page keeps trying).
 (() => {
   const QUIET_MS = 200; // no change in the live app for this long: its outputs are drawn
+  const RUN_OVER = '{"op": "completed-run"'; // marimo's kernel: every cell of a run has finished
   const SETTLE_MS = 2000; // every output is there but the app keeps changing: show it anyway
   const FALLBACK_QUIET_MS = 3000; // the cells differ from the preview's, app quiet: show it
   const root = document.documentElement;
@@ -97,6 +99,30 @@
 
   const outputs = (scope) => [...scope.querySelectorAll('[id^="output-"]')];
 
+  // The kernel's word that its first run is over (every cell has run and sent its output) ends
+  // the wait at once: without it, the app's last change is known only once it has been quiet
+  // for QUIET_MS (checked every 100 ms), which kept a lesson's reader from the live page some
+  // 0.3 s after its kernel had finished. marimo starts the kernel's worker after this script
+  // (its page script is a module), so the page's workers report their messages here first; a
+  // marimo that speaks otherwise leaves the quiet moment to decide.
+  let ran = false;
+  const NativeWorker = window.Worker;
+  if (typeof NativeWorker === "function") {
+    const heard = (event) => {
+      const message = event.data?.data?.payload?.message;
+      if (ran || typeof message !== "string" || !message.startsWith(RUN_OVER)) return;
+      ran = true;
+      // Two frames: the run's last outputs are drawn before the preview goes.
+      requestAnimationFrame(() => requestAnimationFrame(check));
+    };
+    window.Worker = class extends NativeWorker {
+      constructor(...args) {
+        super(...args);
+        this.addEventListener("message", heard);
+      }
+    };
+  }
+
   let changed = performance.now();
   let complete = null; // when the live app first had every output the preview has
   const observer = new MutationObserver(() => (changed = performance.now()));
@@ -117,7 +143,7 @@
     const quiet = now - changed;
     if (expected.length > 0 && expected.every((id) => live.has(id))) {
       complete ??= now;
-      return quiet >= QUIET_MS || now - complete >= SETTLE_MS;
+      return ran || quiet >= QUIET_MS || now - complete >= SETTLE_MS;
     }
     complete = null;
     return quiet >= FALLBACK_QUIET_MS;
@@ -151,6 +177,7 @@
 
   function swap() {
     clearInterval(timer);
+    if (window.Worker !== NativeWorker) window.Worker = NativeWorker;
     clearTimeout(slow);
     clearTimeout(late);
     observer.disconnect();
@@ -161,8 +188,9 @@
     overlay.remove();
   }
 
-  const timer = setInterval(() => {
-    if (root.dataset.lessonState === "failed") return clearInterval(timer);
+  function check() {
+    if (root.dataset.lessonState !== "starting") return clearInterval(timer);
     if (ready(performance.now())) swap();
-  }, 100);
+  }
+  const timer = setInterval(check, 100);
 })();

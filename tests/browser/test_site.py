@@ -75,6 +75,20 @@ NO_CHART_AT_FIRST = {"07_readiness_checklist"}
 # An interactive page says it is live once its preview has made way for the live app.
 LIVE = 'html[data-lesson-state="live"]'
 PREVIEW = "#lesson-preview"
+# Whether the page's kernel said its first run was over as preview.js listens for it (marimo's
+# message in its worker's envelope, as test_preview_swap.py's stand-in kernel speaks): the
+# preview then makes way at once instead of after a quiet moment.
+HEARD_RUN_OVER = """window.__kernelRunOver = false;
+window.Worker = class extends window.Worker {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener("message", (event) => {
+      const message = event.data?.data?.payload?.message;
+      if (typeof message === "string" && message.startsWith('{"op": "completed-run"'))
+        window.__kernelRunOver = true;
+    });
+  }
+};"""
 # Lesson 1's description of its default fault: the same in the snapshot and the live page.
 FAULT_TEXT = describe_fault(SEED_FAULT)
 
@@ -369,12 +383,16 @@ def test_offline_wasm_page_boots_without_errors(
     # And nothing a normal load must not do (a failed request, a console error): the site's
     # every interactive page is checked here, where it boots anyway.
     quiet = Quiet(page)
+    page.add_init_script(HEARD_RUN_OVER)
     url = f"{site_url}{lesson.site_dir}/"
     page.goto(url)
     try:
         if lesson.slug == LAB.slug:
             the_preview_shows_at_once_then_the_live_app_in_its_place(page, screenshots)
         wait_until_live(page)
+        assert page.evaluate("window.__kernelRunOver"), (
+            "the kernel's end of run, as preview.js hears it"
+        )
         expect(visible_text(page, lesson.title)).to_be_visible(timeout=BOOT_WAIT_S * 1000)
         assert page.title() == page_title(lesson.info)  # type: ignore[arg-type]
         if lesson.slug in REVEAL:
