@@ -195,7 +195,7 @@ def fault_views(
             *(trace_panel(r, longest) for r in results.values()),
         ]
 
-    warmup.warm(snapshot, _shown, [f.value for f in Fault])
+    warmup.warm(mo, snapshot, _shown, [f.value for f in Fault])
     return counts, fault_note, fault_runs, trace_panel
 
 
@@ -382,18 +382,20 @@ def _(mo, verification):
 
 
 @app.cell
-def _(get_revealed, live_run, mo, verification):
+def _(get_revealed, live_run, mo, page, verification):
     # The recorded table gives every case's outcome, the predicted ones included.
-    _live = mo.md(verification.live_text(live_run is not None, mo.app_meta().request))
+    _live = verification.live_text(live_run is not None, mo.app_meta().request)
     mo.vstack(
         [
             verification.verdict_view(mo, verification.recorded())
             if get_revealed()
             else mo.md("*The recorded table shows once you commit your guess.*"),
             # Folded where the page cannot run it: then it only says how to, from a checkout.
-            _live
+            # Made when opened: its highlighted command cost the WebAssembly page's start
+            # 60 ms (Pygments finding its lexer), for a fold most readers leave shut.
+            mo.md(_live)
             if live_run is not None
-            else mo.accordion({"**Run the verification yourself**": _live}),
+            else page.fold(mo, "**Run the verification yourself**", lambda: mo.md(_live)),
             *([] if live_run is None else [live_run]),
         ]
     )

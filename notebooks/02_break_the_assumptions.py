@@ -343,7 +343,7 @@ def start_views(
             restored(scenario, results),
         ]
 
-    warmup.warm(snapshot, _shown, lesson02.start_options())
+    warmup.warm(mo, snapshot, _shown, lesson02.start_options())
     return counts, restored, sequence_panel
 
 

@@ -248,11 +248,12 @@ def knobs(
 
 
 @app.cell
-def _(ContractProfile, lesson03, snapshot, warmup):
+def _(ContractProfile, lesson03, mo, snapshot, warmup):
     # The heatmaps' titles, and every profile's heatmaps made as the page starts (warmup.warm):
     # a profile picked the first time then finds made the slowest part of its result.
     heatmap_titles = ("Overview", "Zoom: the seconds around the boundary")
     warmup.warm(
+        mo,
         snapshot,
         lambda value: lesson03.heatmaps(
             lesson03.profile_scenario(ContractProfile(value)), heatmap_titles

@@ -14,6 +14,7 @@ IDLE_ICON_MS = 30_000  # marimo sets its idle icon 3 s after the cells end
 ICON_FETCH_MS = 1_000  # then the browser fetches it (an icon is no load event to wait for)
 # Pyodide's line once it has loaded a batch of packages of the lock, the library among them.
 LOADED = re.compile(r"Loaded .*\basyncfail\b")
+PYTHON_ERROR = "Traceback (most recent call last)"
 # marimo's icon once the cells have run and it has gone idle (not an inline image).
 ICON_IDLE = "() => !document.querySelector(\"link[rel~='icon']\").href.startsWith('data:')"
 
@@ -45,9 +46,14 @@ class Quiet:
         self.page.wait_for_timeout(ICON_FETCH_MS)
 
     def check(self) -> None:
-        """After ``idle``: no failed request, no console error, no uncaught error; the library
-        loaded by Pyodide (its "Loaded ..." line names it), not by micropip."""
+        """After ``idle``: no failed request, no console error, no uncaught error (the page's,
+        or Python's, printed by the kernel's worker); the library loaded by Pyodide (its
+        "Loaded ..." line names it), not by micropip."""
         assert self.failed == []
         assert self.errors == []
+        # A Python error outside a cell (one that marimo's kernel or Pyodide's event loop
+        # caught, such as the work a lesson makes after its first run, course.warmup) is
+        # printed to the console as a warning, one line per message.
+        assert [m for m in self.logged if m.startswith(PYTHON_ERROR)] == []
         assert [m for m in self.logged if m.startswith("Loading from micropip")] == []
         assert [m for m in self.logged if LOADED.match(m)] != [], self.logged

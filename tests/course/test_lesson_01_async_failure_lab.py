@@ -182,6 +182,7 @@ def test_skipping_lasts_across_faults_while_each_fault_has_its_own_prediction(
     # Neither the skip switch nor the forms are built from the fault: a learner who skips
     # keeps skipping as they try other faults, and a new fault shows its own form, made once,
     # asking about it by name.
+    nb.app._maybe_initialize()  # marimo builds the graph at the first run: none may have run
     graph = nb.app._graph
     for name in ("skip_prediction", "predictions"):
         (cell,) = [c for c in graph.cells.values() if name in c.defs]
