@@ -392,10 +392,12 @@ def _(get_revealed, live_run, mo, page, verification):
             else mo.md("*The recorded table shows once you commit your guess.*"),
             # Folded where the page cannot run it: then it only says how to, from a checkout.
             # Made when opened: its highlighted command cost the WebAssembly page's start
-            # 60 ms (Pygments finding its lexer), for a fold most readers leave shut.
+            # 60 ms (Pygments finding its lexer), for a fold most readers leave shut. The text
+            # is bound now: once a cell has run, marimo drops each private name no function
+            # defined in the cell reads, and a lambda's reads do not count.
             mo.md(_live)
             if live_run is not None
-            else page.fold(mo, "**Run the verification yourself**", lambda: mo.md(_live)),
+            else page.fold(mo, "**Run the verification yourself**", lambda text=_live: mo.md(text)),
             *([] if live_run is None else [live_run]),
         ]
     )

@@ -69,6 +69,14 @@ REVEAL = {
     "08_review_handoff": "Skip drafting",
     "09_what_does_your_engine_do": "Skip predicting",
 }
+# Folds a page makes when a reader opens them (course.page.fold), by their label, with words
+# their content shows: made by the kernel at that moment, from what the cell left for it.
+MADE_WHEN_OPENED = {
+    "01_async_failure_lab": [
+        ("Run the verification yourself", "a browser cannot start processes"),
+    ],
+    "09_what_does_your_engine_do": [("Run DBOS yourself", "The table is recorded by")],
+}
 # Lessons whose snapshot, at its starting values, draws no chart (lesson 3 charts the retention
 # of a design only once the learner has described one).
 NO_CHART_AT_FIRST = {"07_readiness_checklist"}
@@ -416,6 +424,9 @@ def test_offline_wasm_page_boots_without_errors(
             selects.first.select_option(label=options[-1])
             settle(page, quiet_s=3.0, within_s=RECOMPUTE_WAIT_S)
         found = violations(page)
+        for label, text in MADE_WHEN_OPENED.get(lesson.slug, []):
+            page.get_by_text(label).last.click()
+            expect(visible_text(page, text)).to_be_visible(timeout=RECOMPUTE_WAIT_S * 1000)
         if lesson.slug == LAB.slug:
             every_fault_prints_what_the_cli_prints(page, screenshots)
     finally:
