@@ -382,22 +382,16 @@ def _(mo, verification):
 
 
 @app.cell
-def _(get_revealed, live_run, mo, page, verification):
+def _(get_revealed, live_run, mo, verification):
     # The recorded table gives every case's outcome, the predicted ones included.
-    _live = verification.live_text(live_run is not None, mo.app_meta().request)
     mo.vstack(
         [
             verification.verdict_view(mo, verification.recorded())
             if get_revealed()
             else mo.md("*The recorded table shows once you commit your guess.*"),
-            # Folded where the page cannot run it: then it only says how to, from a checkout.
-            # Made when opened: its highlighted command cost the WebAssembly page's start
-            # 60 ms (Pygments finding its lexer), for a fold most readers leave shut. The text
-            # is bound now: once a cell has run, marimo drops each private name no function
-            # defined in the cell reads, and a lambda's reads do not count.
-            mo.md(_live)
-            if live_run is not None
-            else page.fold(mo, "**Run the verification yourself**", lambda text=_live: mo.md(text)),
+            # Folded where the page cannot run it: then it only says how to, from a checkout
+            # (in the WebAssembly page made when opened: verification.live_view).
+            verification.live_view(mo, live_run is not None, mo.app_meta().request),
             *([] if live_run is None else [live_run]),
         ]
     )

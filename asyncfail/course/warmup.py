@@ -10,11 +10,14 @@ is never broken by it, only slower to start.
 
 from __future__ import annotations
 
-import asyncio
 import sys
 from collections.abc import Callable, Iterable
 from typing import Any, Final
 
+LOOP_MODULE: Final = "asyncio"
+"""The module whose ``get_running_loop`` gives the loop marimo's kernel runs on: read where the
+kernel loaded it, never imported here (the model imports no ``asyncio``, which brings
+``subprocess`` with it; tests/test_house.py)."""
 CONTEXT_MODULE: Final = "marimo._runtime.context"
 CONTEXT: Final = "safe_get_context"
 """Where marimo 0.25.2 keeps its kernel's context: ``safe_get_context()`` is the context of the
@@ -65,8 +68,12 @@ def after_this_run(mo: Any) -> Callable[[Callable[[], None]], None] | None:
     end of that turn; a function handed to the loop's ``call_soon`` runs at the next turn,
     before any request that comes later (the loop keeps its order). The page goes live without
     waiting for it; a learner's change that comes while it runs waits for it to end. ``mo`` is
-    the imported ``marimo``, whose kernel context module is then loaded (``CONTEXT_MODULE``)."""
-    del mo  # imported by the lesson: its kernel's context module is loaded with it
+    the imported ``marimo``, whose kernel context module is then loaded (``CONTEXT_MODULE``):
+    only its kernel counts (``mo.running_in_notebook()``), not a lesson run as a script inside
+    some other loop (a test's browser holds one)."""
+    asyncio = sys.modules.get(LOOP_MODULE)
+    if asyncio is None or not mo.running_in_notebook():
+        return None
     try:
         loop = asyncio.get_running_loop()
     except RuntimeError:

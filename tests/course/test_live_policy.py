@@ -1,10 +1,14 @@
 """Whether lesson 1 offers a live verification, and what it says: the platform, the server,
 and the switch of the person serving (lesson 1's ``verification.live_chance``)."""
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
+from asyncfail.course import page
 from asyncfail.course.lesson01_async_failure_lab import verification as truth
 from asyncfail.course.lesson01_async_failure_lab.verification import LIVE_VERIFY_META, LiveChance
 
@@ -62,3 +66,37 @@ def test_lessons_1_and_9_share_one_policy() -> None:
 
     assert truth.live_chance is live.live_chance
     assert LIVE_VERIFY_META == live.LIVE_VERIFY_META and LiveChance is live.LiveChance
+
+
+def page_parts(snapshot: bool = False) -> Any:
+    """A stand-in for marimo as a lesson's kernel runs it: each part says what it is."""
+    return SimpleNamespace(
+        md=lambda text: ("md", text),
+        accordion=lambda items: ("fold", items),
+        lazy=lambda build: ("made when opened", build),
+        running_in_notebook=lambda: True,
+        cli_args=lambda: [page.SNAPSHOT_FLAG] if snapshot else [],
+    )
+
+
+def test_the_text_shows_with_the_button_and_is_folded_without_it() -> None:
+    mo = page_parts()
+    off = Request({LIVE_VERIFY_META: "off"})
+    assert truth.live_view(mo, True, Request(), "linux") == ("md", truth.LIVE_SERVED)
+    # Served by CPython with the switch off: folded, made at once (it costs nothing there).
+    assert truth.live_view(mo, False, off, "linux") == (
+        "fold",
+        {truth.LIVE_FOLD: ("md", truth.LIVE_OFF)},
+    )
+    # No process can start (the WebAssembly page): folded, its text made when it is opened.
+    kind, items = truth.live_view(mo, False, Request(), "emscripten")
+    (made,) = items.values()
+    assert (kind, list(items), made[0]) == ("fold", [truth.LIVE_FOLD], "made when opened")
+    build: Callable[[], object] = made[1]
+    assert build() == ("md", truth.LIVE)
+
+
+def test_a_snapshot_holds_the_folded_text_itself() -> None:
+    # A snapshot cannot call back into Python: the fold's text is in it from the start.
+    view = truth.live_view(page_parts(snapshot=True), False, None, "linux")
+    assert view == ("fold", {truth.LIVE_FOLD: ("md", truth.LIVE)})

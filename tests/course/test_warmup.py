@@ -14,16 +14,35 @@ import marimo as mo
 import pytest
 
 from asyncfail.course import warmup
+from tests.serve.apart import run_apart
+
+IN_A_KERNEL = SimpleNamespace(running_in_notebook=lambda: True)
+"""What the lesson hands in where marimo's kernel runs it: ``mo.running_in_notebook()``."""
 
 
 @pytest.mark.parametrize(("snapshot", "shown"), [(False, ["b", "a", "c"]), (True, [])])
 def test_run_as_a_script_the_start_makes_every_choice_at_once_in_order_but_in_a_snapshot(
     snapshot: bool, shown: list[str]
 ) -> None:
-    # No event loop runs: a lesson run as a script (app.run()), as the lessons' tests run them.
+    # A lesson run as a script (app.run()), as the lessons' tests run them: no kernel's loop.
     made: list[str] = []
     warmup.warm(mo, snapshot, made.append, iter(["b", "a", "c"]))
     assert made == shown
+
+
+def test_run_as_a_script_inside_another_loop_the_start_makes_every_choice_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A script's run inside some loop that is not marimo's kernel (a test's browser holds one):
+    # even with a cell running (the script's own context), nothing is left for later.
+    kernel_module(monkeypatch, Kernel("Kclp"))
+    made: list[str] = []
+
+    async def script() -> list[str]:
+        warmup.warm(mo, False, made.append, ["b", "a"])
+        return list(made)
+
+    assert run_apart(script()) == ["b", "a"]
 
 
 class Kernel:
@@ -58,7 +77,7 @@ def test_in_a_kernel_the_start_makes_every_choice_after_the_run_as_the_cell_that
 
     async def page() -> list[str]:
         seen = []
-        warmup.warm(mo, False, show, ["b", "a"])
+        warmup.warm(IN_A_KERNEL, False, show, ["b", "a"])
         seen.append(f"after the cell: {made}")
         # The rest of the run: later cells, in the same turn of the loop.
         seen.append(f"after the run: {made}")
@@ -66,7 +85,7 @@ def test_in_a_kernel_the_start_makes_every_choice_after_the_run_as_the_cell_that
         seen.append(f"next turn: {made}")
         return seen
 
-    assert asyncio.run(page()) == [
+    assert run_apart(page()) == [
         "after the cell: []",
         "after the run: []",
         "next turn: ['b in Kclp', 'a in Kclp']",
@@ -81,11 +100,11 @@ def test_in_a_kernel_the_start_comes_before_a_request_that_came_later(
     order: list[str] = []
 
     async def page() -> None:
-        warmup.warm(mo, False, order.append, ["made"])
+        warmup.warm(IN_A_KERNEL, False, order.append, ["made"])
         asyncio.get_running_loop().call_soon(order.append, "a learner's change")
         await asyncio.sleep(0)
 
-    asyncio.run(page())
+    run_apart(page())
     assert order == ["made", "a learner's change"]
 
 
@@ -101,10 +120,10 @@ def test_a_loop_without_a_kernel_it_knows_makes_every_choice_at_once(
     made: list[str] = []
 
     async def page() -> list[str]:
-        warmup.warm(mo, False, made.append, ["b", "a"])
+        warmup.warm(IN_A_KERNEL, False, made.append, ["b", "a"])
         return list(made)
 
-    assert asyncio.run(page()) == ["b", "a"]
+    assert run_apart(page()) == ["b", "a"]
 
 
 def test_marimo_keeps_its_kernel_context_where_the_start_reads_it() -> None:

@@ -113,6 +113,29 @@ def live_text(offered: bool, request: object | None = None, platform: str = sys.
     return LIVE_OFF if live_chance(request, platform) is LiveChance.TURNED_OFF else LIVE
 
 
+LIVE_FOLD: Final = "**Run the verification yourself**"
+"""The fold's label where the lesson shows no run button (``live_view``)."""
+
+
+def live_view(
+    mo: Any, offered: bool, request: object | None = None, platform: str = sys.platform
+) -> Any:
+    """What the section shows about running the verification itself (``live_text``): the
+    text, where the lesson offers the run (``offered``: its button follows); else the text in a
+    fold labelled ``LIVE_FOLD``. Where no process can start (the WebAssembly page, an export:
+    ``LiveChance.NO_PROCESSES``) the fold's text is made when it is opened (``page.fold``):
+    made at once, its highlighted command cost the WebAssembly page's start 62 ms (Pygments
+    finding its lexer), for a fold most readers leave shut. Served by CPython with live runs
+    off it is made at once, as it costs nothing there, and the session says the switch is off
+    from its first run."""
+    text = live_text(offered, request, platform)
+    if offered:
+        return mo.md(text)
+    if live_chance(request, platform) is LiveChance.NO_PROCESSES:
+        return page.fold(mo, LIVE_FOLD, lambda: mo.md(text))
+    return mo.accordion({LIVE_FOLD: mo.md(text)})
+
+
 def running(cases: int) -> str:
     """The progress bar's title."""
     return RUNNING.format(cases=counted(cases, "case"))
