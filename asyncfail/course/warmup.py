@@ -3,9 +3,9 @@ slower than a return to it; made just after the page's first run, so the page do
 for it.
 
 Like ``course/page.py`` and ``course/reveal.py``, it takes what the lesson hands in and never
-imports marimo. Like ``course/markdown_cache.py``, it reads one thing of marimo 0.25.2's
-kernel (``CONTEXT_MODULE``), and where that is not there it makes everything at once: a lesson
-is never broken by it, only slower to start.
+imports marimo. Like ``course/markdown_cache.py``, it reads what marimo 0.25.2's kernel has
+loaded (its context, ``CONTEXT_MODULE``, and its event loop, ``LOOP_MODULE``), and where that
+is not there it makes everything at once: a lesson is never broken by it, only slower to start.
 """
 
 from __future__ import annotations
