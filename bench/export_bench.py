@@ -32,7 +32,10 @@ the lesson's first dropdown outside a form changes, as a ratio to the probe's tr
 1.5 s), and where that time goes, as medians in ms: until the kernel's first message (the change
 travelling to marimo's kernel in its worker), from it to the kernel's last (Python running the
 cells), and after it (the page drawing); and the median of each load's first change of the
-control on its own (the first pick of a choice), and each load's own ratio (its spread).
+control on its own (the first pick of a choice), and each load's own ratio (its spread); then
+where the lesson's start went beside the trivial page's, from the kernel's first message of each
+kind (``Start``: to the kernel ready, the packages and setup, marimo compiling the cells, the first
+run, the drawing after it; medians in ms).
 `BENCH_LESSON_RUNS=N` page loads per lesson (default 3: a median of three sets one slow load
 aside, where a median of two is their mean), four changes of each per load.
 `--site DIR` measures a site built before; `--speed-only` prints only these per-lesson figures,
@@ -267,10 +270,21 @@ window.__benchMessages = [];
 // checks and round trips before it dispatches the event) counts in neither of two updates.
 window.__benchInputs = [];
 window.addEventListener("input", () => window.__benchInputs.push(performance.now()), true);
+// The first time the kernel says each of BOOT (its messages begin '{"op": "NAME"'): where a
+// page's start goes (``Start``).
+window.__benchBoot = {};
+const BOOT = ["kernel-ready", "notebook-document-transaction", "cell-op", "completed-run"];
 const BenchWorker = window.Worker;
 window.Worker = function (...args) {
   const worker = new BenchWorker(...args);
-  worker.addEventListener("message", () => window.__benchMessages.push(performance.now()));
+  worker.addEventListener("message", (event) => {
+    const now = performance.now();
+    window.__benchMessages.push(now);
+    const message = event.data && event.data.data && event.data.data.payload;
+    const text = message && typeof message.message === "string" ? message.message : "";
+    const op = text.startsWith('{"op": "') ? text.slice(8, text.indexOf('"', 8)) : "";
+    if (BOOT.includes(op) && !(op in window.__benchBoot)) window.__benchBoot[op] = now;
+  });
   return worker;
 };
 window.Worker.prototype = BenchWorker.prototype;"""
@@ -297,6 +311,49 @@ class Update(NamedTuple):
     total: float
     answer: float
     spoken: float
+
+
+class Start(NamedTuple):
+    """Where one load's start went, in ms, from the kernel's first message of each kind
+    (``WATCH``): navigation to the kernel ready (``ready``: Pyodide and marimo started, the
+    notebook read); then to marimo's first word on the notebook's cells (``setup``: the
+    packages the notebook imports loaded, the kernel asked to run); then to the first cell's
+    status (``compile``: marimo compiles every cell and renders the Markdown-only ones); then to
+    the run's end (``run``: every cell, marimo's work between them included); then to the page's
+    last change (``drawing``: the outputs drawn after the kernel's last word; 0 when drawn
+    before it)."""
+
+    ready: float
+    setup: float
+    compile: float
+    run: float
+    drawing: float
+
+
+def start_of(page, live_s: float) -> Start:  # type: ignore[no-untyped-def]
+    """``Start`` of the page just booted, which went live ``live_s`` s after navigation."""
+    boot = page.evaluate("window.__benchBoot")
+    missing = [
+        op
+        for op in ("kernel-ready", "notebook-document-transaction", "cell-op", "completed-run")
+        if op not in boot
+    ]
+    if missing:
+        raise SystemExit(f"{page.url}: marimo's kernel never said {', '.join(missing)}")
+    ready, document = boot["kernel-ready"], boot["notebook-document-transaction"]
+    cell, over = boot["cell-op"], boot["completed-run"]
+    return Start(
+        ready, document - ready, cell - document, over - cell, max(live_s * 1000 - over, 0)
+    )
+
+
+def starts(lesson: list[Start], trivial: list[Start]) -> str:
+    """Medians of each part of ``Start``, the lesson's, then the trivial page's."""
+    return ", ".join(
+        f"{name} {statistics.median(getattr(s, name) for s in lesson):.0f} "
+        f"({statistics.median(getattr(s, name) for s in trivial):.0f})"
+        for name in Start._fields
+    )
 
 
 def split(updates: list[Update]) -> str:
@@ -411,10 +468,14 @@ def lesson_dropdown(page, extra: tuple[str, ...] = ()):  # type: ignore[no-untyp
     return selects[0] if selects else None
 
 
-def lesson_speed(browser, url: str, repeats: int) -> tuple[float, list[Update], list[Update], str]:  # type: ignore[no-untyped-def]
-    """Seconds to interactive; the probe's and the lesson dropdown's update times (ms); its
-    label."""
+LessonLoad = tuple[float, Start, list[Update], list[Update], str]
+
+
+def lesson_speed(browser, url: str, repeats: int) -> LessonLoad:  # type: ignore[no-untyped-def]
+    """Seconds to interactive and where they went; the probe's and the lesson dropdown's update
+    times (ms); its label."""
     context, page, live = booted(browser, url, "[data-bench-echo]")
+    start = start_of(page, live)
     skip_predicting(page)
     probe_select = select_of(page.get_by_label("bench probe"))
     control = lesson_dropdown(page)
@@ -426,14 +487,16 @@ def lesson_speed(browser, url: str, repeats: int) -> tuple[float, list[Update], 
         if control is not None:
             recompute.append(change(page, control))
     context.close()
-    return live, trivial, recompute, label
+    return live, start, trivial, recompute, label
 
 
-def trivial_seconds(browser, url: str) -> float:  # type: ignore[no-untyped-def]
-    """Seconds to interactive of the trivial page, in a fresh context (``booted``)."""
-    context, _page, seconds = booted(browser, f"{url}bench/trivial/", "[data-bench-ready]")
+def trivial_seconds(browser, url: str) -> tuple[float, Start]:  # type: ignore[no-untyped-def]
+    """Seconds to interactive of the trivial page, in a fresh context (``booted``), and where
+    they went."""
+    context, page, seconds = booted(browser, f"{url}bench/trivial/", "[data-bench-ready]")
+    start = start_of(page, seconds)
     context.close()
-    return seconds
+    return seconds, start
 
 
 def speed_report(browser, url: str, probes: list[Lesson], runs: int, repeats: int) -> None:  # type: ignore[no-untyped-def]
@@ -446,6 +509,8 @@ def speed_report(browser, url: str, probes: list[Lesson], runs: int, repeats: in
         # trivial loads so far set a lesson's three loads against other minutes').
         trivial_live: list[float] = []
         lives: list[float] = []
+        trivial_starts: list[Start] = []
+        lesson_starts: list[Start] = []
         trivial: list[Update] = []
         recompute: list[Update] = []
         # Each load's first change of the control: the first pick of a choice, which may make
@@ -455,16 +520,17 @@ def speed_report(browser, url: str, probes: list[Lesson], runs: int, repeats: in
         per_load: list[float] = []
         label = ""
         for run in range(runs):
-            measured = {}
-            for name in ("trivial", "lesson") if run % 2 == 0 else ("lesson", "trivial"):
-                measured[name] = (
-                    trivial_seconds(browser, url)
-                    if name == "trivial"
-                    else lesson_speed(browser, f"{url}{lesson.site_dir}/", repeats)
-                )
-            trivial_live.append(measured["trivial"])
-            live, probe_ms, control_ms, label = measured["lesson"]
+            if run % 2 == 0:
+                trivial_s, trivial_start = trivial_seconds(browser, url)
+                measured = lesson_speed(browser, f"{url}{lesson.site_dir}/", repeats)
+            else:
+                measured = lesson_speed(browser, f"{url}{lesson.site_dir}/", repeats)
+                trivial_s, trivial_start = trivial_seconds(browser, url)
+            trivial_live.append(trivial_s)
+            trivial_starts.append(trivial_start)
+            live, lesson_start, probe_ms, control_ms, label = measured
             lives.append(live)
+            lesson_starts.append(lesson_start)
             trivial += probe_ms
             recompute += control_ms
             first += [control_ms[0].total] if control_ms else []
@@ -493,6 +559,11 @@ def speed_report(browser, url: str, probes: list[Lesson], runs: int, repeats: in
         else:
             line += "; no dropdown outside a form to change"
         print(line, flush=True)
+        print(
+            f"export: {lesson.slug:<28} its start, ms (the trivial page's): "
+            f"{starts(lesson_starts, trivial_starts)}",
+            flush=True,
+        )
 
 
 def export_speed_pages(site: Path, lessons: list[Lesson], wheel: Path, tmp: Path) -> list[Lesson]:
