@@ -36,6 +36,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 import marimo
@@ -48,7 +49,16 @@ from bytecode import BYTECODE_CACHE, add_bytecode
 from copies import write_copy
 from document import document
 from home import HomeLinks, SequencePicture, base_url, home_page
-from lessons import LIBRARY, PRESENTED, PRESENTER_DIR, ROOT, Lesson, discover, third_party_imports
+from lessons import (
+    LIBRARY,
+    PRESENTED,
+    PRESENTER_DIR,
+    ROOT,
+    Lesson,
+    discover,
+    third_party_imports,
+    top_level_imports,
+)
 from offline import SERVICE_WORKER, write_service_worker
 from pictures import PICTURE, draw_sequence, take_pictures
 from preview import START_PAGE, start_page, with_preview
@@ -222,6 +232,35 @@ def mirror_imports(mirror: Path) -> set[str]:
     return {name for entry in lock["packages"].values() for name in entry["imports"]}
 
 
+BOOT_PACKAGE = "marimo-base"
+"""The package marimo's worker loads, with all it depends on, before it reads the notebook."""
+
+
+def prefetched(lock: dict[str, Any], imports: set[str]) -> list[str]:
+    """The files a page's kernel will load once it is ready, as the mirror's ``lock`` names
+    them (relative to the mirror), sorted: the packages whose import names the notebook's
+    ``imports`` hold, with every package they depend on, less those marimo loaded before (the
+    ``BOOT_PACKAGE`` and its dependencies). Pyodide chooses the same (``loadPackagesFromImports``:
+    the lock's packages a page's code imports, with their dependencies, that are not loaded)."""
+    packages = lock["packages"]
+
+    def closure(names: set[str]) -> set[str]:
+        found: set[str] = set()
+        todo = sorted(names)
+        while todo:
+            name = todo.pop()
+            if name not in found:
+                found.add(name)
+                todo.extend(packages[name].get("depends", []))
+        return found
+
+    wanted = {name for name, entry in packages.items() if imports & set(entry["imports"])}
+    return sorted(
+        packages[name]["file_name"]
+        for name in closure(wanted) - closure({BOOT_PACKAGE} & set(packages))
+    )
+
+
 def require_mirrored_imports(lesson: Lesson, available: set[str]) -> None:
     """Stop the build if a page imports a package the site's Pyodide mirror does not hold.
 
@@ -245,7 +284,13 @@ def export_interactive(
     export_wasm(lesson, target, library)
     page = target / "index.html"
     worker = up(lesson.depth) + SERVICE_WORKER
-    text = with_preview(page.read_text(encoding="utf-8"), lesson.slug, preview, snapshot, worker)
+    lock_file = target / up(lesson.depth) / MIRROR_DIR / "pyodide-lock.json"
+    files = prefetched(
+        json.loads(lock_file.read_text(encoding="utf-8")), top_level_imports(lesson.path)
+    )
+    text = with_preview(
+        page.read_text(encoding="utf-8"), lesson.slug, preview, snapshot, worker, files
+    )
     page.write_text(text, encoding="utf-8")
 
 

@@ -94,6 +94,13 @@ def _imports_of(tree: ast.AST) -> set[str]:
     return names
 
 
+def top_level_imports(path: Path) -> set[str]:
+    """The top-level names a notebook's cells import (``asyncfail`` for ``from asyncfail.lab
+    import x``), as Pyodide's ``loadPackagesFromImports`` reads a page's code to choose the
+    packages it loads."""
+    return {name.split(".")[0] for name in _imports_of(ast.parse(path.read_text(encoding="utf-8")))}
+
+
 def _loaded_imports(statements: list[ast.stmt]) -> set[str]:
     """What importing a module imports: its statements' imports, but none under
     ``if TYPE_CHECKING:`` (they never run) or inside a function (it runs when called; the house

@@ -9,13 +9,14 @@ live app has drawn an output for every cell the static page has one for. A lesso
 its static snapshot (``static.html``, already published: no byte more for the site); the
 presenter view, which has no snapshot, shows ``start.html``, its slides as they start (the
 static export without ``--snapshot``, revealing nothing before the class has predicted).
-Nothing of this reaches the network or the URL; the live app underneath is the one a reader
+Nothing of this reaches another host or the URL; the live app underneath is the one a reader
 (and every test) interacts with.
 """
 
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 from pathlib import Path
 
 from asyncfail.course import site
@@ -34,11 +35,13 @@ RUNTIME_FILES = ("pyodide.asm.wasm", "pyodide.asm.mjs", "python_stdlib.zip", "py
 the page says so at once (the script asks the mirror for each with a HEAD request)."""
 
 
-def overlay(source: str, snapshot: str, worker: str = "") -> str:
+def overlay(source: str, snapshot: str, worker: str = "", prefetch: Sequence[str] = ()) -> str:
     """The frame showing ``source`` and its note, with the other notes the script may show in
     its place: plain words, what to do, and a link to ``snapshot`` (the lesson's static page,
     relative to this page) in every note that says the lesson cannot go live. ``worker`` is the
-    site's service worker (``offline.py``), which the page registers."""
+    site's service worker (``offline.py``), which the page registers. ``prefetch`` is the files
+    of the mirror (relative to it) that the page's kernel will load once it is ready, which the
+    script fetches while marimo starts (``build.prefetched``)."""
     attr = lambda value: html.escape(value, quote=True)  # noqa: E731
     link = attr(snapshot)
     notes = {
@@ -52,23 +55,31 @@ def overlay(source: str, snapshot: str, worker: str = "") -> str:
     return (
         f'<div id="lesson-preview" {data} data-slow-after="{SLOW_AFTER_S}" '
         f'data-stop-after="{STOP_AFTER_S}" data-runtime="{attr(" ".join(RUNTIME_FILES))}" '
-        f'data-sw="{attr(worker)}">'
+        f'data-sw="{attr(worker)}" data-prefetch="{attr(" ".join(prefetch))}">'
         f'<p role="status">{attr(site.STARTING_NOTE)}</p>'
         f'<iframe src="{attr(source)}" title="{attr(site.PREVIEW_FRAME_TITLE)}"></iframe></div>'
     )
 
 
-def with_preview(page: str, name: str, source: str, snapshot: str, worker: str = "") -> str:
+def with_preview(
+    page: str,
+    name: str,
+    source: str,
+    snapshot: str,
+    worker: str = "",
+    prefetch: Sequence[str] = (),
+) -> str:
     """``page`` (a marimo WebAssembly page) with the preview of ``source`` (a static page in the
     same folder): its style in the head, the frame first in the body, the script last.
-    ``snapshot`` is the link every failure note gives."""
+    ``snapshot`` is the link every failure note gives; ``worker`` and ``prefetch`` as for
+    ``overlay``."""
     style = (HERE / "preview.css").read_text(encoding="utf-8")
     script = (HERE / "preview.js").read_text(encoding="utf-8")
     for tag in ("</head>", "<body>", "</body>"):
         if page.count(tag) != 1:
             raise SystemExit(f"export: {name}: the WebAssembly page has no single {tag}")
     page = page.replace("</head>", f"<style>\n{style}</style>\n</head>")
-    page = page.replace("<body>", f"<body>\n{overlay(source, snapshot, worker)}")
+    page = page.replace("<body>", f"<body>\n{overlay(source, snapshot, worker, prefetch)}")
     return page.replace("</body>", f"<script>\n{script}</script>\n</body>")
 
 

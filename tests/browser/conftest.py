@@ -76,6 +76,20 @@ class Checks:
         raise AssertionError("\n- ".join(lines)) from error
 
 
+# What every lesson's kernel loads once it is ready: the library and what it depends on
+# (pyodide-lock.json; Pyodide's log on a lesson's page says "Loaded annotated-types, asyncfail,
+# pydantic, pydantic-core, pyodide-http, typing-extensions, typing-inspection", pyodide-http
+# being the trivial page's too).
+PREFETCHED = [
+    "annotated_types",
+    "asyncfail",
+    "pydantic",
+    "pydantic_core",
+    "typing_extensions",
+    "typing_inspection",
+]
+
+
 @pytest.fixture(scope="session")
 def chromium() -> str:
     path = find_chromium()

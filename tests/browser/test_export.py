@@ -26,14 +26,20 @@ from asyncfail.course.site import PageKind, page_title
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "exports"))
 
-from build import BuildReport, build_site, normalise, require_mirrored_imports  # noqa: E402
+from build import (  # noqa: E402
+    BuildReport,
+    build_site,
+    normalise,
+    prefetched,
+    require_mirrored_imports,
+)
 from copies import configured, write_copy  # noqa: E402
 from home import PICTURE_SIZE  # noqa: E402
 from lessons import PRESENTED, Lesson, discover, third_party_imports  # noqa: E402
 from pictures import PICTURE, require_chromium  # noqa: E402
 from wheels import library_wheel  # noqa: E402
 
-from tests.browser.conftest import BASE_URL  # noqa: E402
+from tests.browser.conftest import BASE_URL, PREFETCHED  # noqa: E402
 
 PAGES = discover()
 LAB = PAGES[0]
@@ -270,6 +276,46 @@ def test_one_library_wheel_serves_every_page(built_site: BuildReport) -> None:
         assert f"asyncfail @ ../../wheels/{wheel}" in page, path
         assert "+marimo." not in page and "%2Bmarimo." not in page, path
     assert not list(out.glob("lessons/**/public")), "no page keeps a folder of its own"
+
+
+# A lock as Pyodide's reads, by hand: a page importing `lib` and `json` (the standard library's)
+# loads lib, its dependencies and theirs, not what marimo loaded before (marimo-base and its
+# own), nor what nothing it imports needs.
+HAND_LOCK = {
+    "packages": {
+        "marimo-base": {"imports": ["marimo"], "depends": ["shared"], "file_name": "m.whl"},
+        "shared": {"imports": ["shared"], "depends": [], "file_name": "s.whl"},
+        "lib": {"imports": ["lib"], "depends": ["mid", "shared"], "file_name": "../w/lib.whl"},
+        "mid": {"imports": ["mid"], "depends": ["leaf"], "file_name": "mid.whl"},
+        "leaf": {"imports": ["leaf_module"], "depends": [], "file_name": "leaf.whl"},
+        "unused": {"imports": ["unused"], "depends": [], "file_name": "unused.whl"},
+    }
+}
+
+
+@pytest.mark.parametrize(
+    ("imports", "files"),
+    [
+        ({"marimo", "lib", "json"}, ["../w/lib.whl", "leaf.whl", "mid.whl"]),
+        ({"marimo", "leaf_module"}, ["leaf.whl"]),  # by its import name, not its package's
+        ({"marimo", "json"}, []),
+    ],
+    ids=["closure-less-boot", "import-name", "nothing-to-load"],
+)
+def test_a_page_prefetches_what_its_kernel_will_load(imports: set[str], files: list[str]) -> None:
+    assert prefetched(HAND_LOCK, imports) == files
+
+
+def test_every_interactive_page_prefetches_the_librarys_packages(built_site: BuildReport) -> None:
+    out = built_site.out
+    pages = [out / lesson.site_dir / "index.html" for lesson in PAGES]
+    pages.append(out / LAB.site_dir / PRESENTER_PAGE)
+    for path in pages:
+        (listed,) = re.findall(r'data-prefetch="([^"]*)"', path.read_text(encoding="utf-8"))
+        files = html.unescape(listed).split()
+        assert sorted(Path(f).name.split("-")[0] for f in files) == PREFETCHED, path
+        for file in files:
+            assert (out / "pyodide" / file).resolve().is_file(), (path, file)
 
 
 def test_building_the_library_wheel_leaves_no_litter(tmp_path: Path) -> None:

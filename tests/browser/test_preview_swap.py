@@ -34,11 +34,20 @@ PAGE = """<!doctype html><html lang="en"><head><title>Live</title>
 </body></html>"""
 # marimo 0.25.2's kernel messages as its worker posts them to the page (seen on a lesson's
 # page); test_site.py checks that a real lesson's kernel still says its run is over this way.
+# Asked "say:TEXT", it says TEXT as marimo's worker tells the page what it loads.
 KERNEL = """onmessage = (event) => postMessage({
   "[transport-id]": "marimo-transport",
-  data: { type: "message", id: "kernelMessage",
-          payload: { message: `{"op": "${event.data}", "data": {"op": "${event.data}"}}` } },
+  data: event.data.startsWith("say:")
+    ? { type: "message", id: "initializingMessage", payload: { message: event.data.slice(4) } }
+    : { type: "message", id: "kernelMessage",
+        payload: { message: `{"op": "${event.data}", "data": {"op": "${event.data}"}}` } },
 });"""
+# The packages the stand-in page's kernel would load: one in the mirror, one beside it.
+PREFETCH = ("one.whl", "../wheels/lib.whl")
+# Every wheel the page itself fetched, as the page's timeline saw them.
+FETCHED = """() => performance.getEntriesByType("resource")
+  .filter((entry) => entry.initiatorType === "fetch" && entry.name.endsWith(".whl"))
+  .map((entry) => entry.name)"""
 DRAW = """(ids) => {
   const app = document.getElementById("App");
   app.dataset.connectionState = "OPEN";
@@ -63,11 +72,14 @@ def preview_page(browser: Any, tmp_path: Path) -> Iterator[Any]:
     (site / "pyodide").mkdir(parents=True)
     for name in RUNTIME_FILES:
         (site / "pyodide" / name).write_text("present", encoding="utf-8")
+    for name in PREFETCH:
+        (site / "pyodide" / name).parent.mkdir(parents=True, exist_ok=True)
+        (site / "pyodide" / name).write_bytes(b"a wheel")
     lesson = site / "lesson"
     lesson.mkdir()
     (lesson / "static.html").write_text(SNAPSHOT, encoding="utf-8")
     (lesson / "kernel.js").write_text(KERNEL, encoding="utf-8")
-    page_text = with_preview(PAGE, "test", "static.html", "static.html")
+    page_text = with_preview(PAGE, "test", "static.html", "static.html", prefetch=PREFETCH)
     (lesson / "index.html").write_text(page_text, encoding="utf-8")
     context = browser.new_context()
     try:
@@ -123,3 +135,24 @@ def test_without_the_kernels_word_a_quiet_moment_still_ends_the_wait(
         page.evaluate(DRAW, ["a", "b"])
         page.wait_for_selector(LIVE, state="attached", timeout=10_000)
         assert page.locator("#lesson-preview").count() == 0
+
+
+def test_the_packages_are_fetched_once_marimo_loads_the_notebook(
+    browser: Any, tmp_path: Path
+) -> None:
+    """While marimo's worker loads marimo, the page asks for nothing (the link is Pyodide's and
+    marimo's); once it says it loads the notebook, the page fetches each package its kernel will
+    load, once, however often it says so."""
+    with preview_page(browser, tmp_path) as page:
+        page.evaluate("() => kernel.postMessage('say:Loading marimo...')")
+        page.wait_for_timeout(500)
+        assert page.evaluate(FETCHED) == []
+        for _ in range(2):
+            page.evaluate("() => kernel.postMessage('say:Loading notebook and dependencies...')")
+        page.wait_for_function(f"() => ({FETCHED})().length >= {len(PREFETCH)}")
+        page.wait_for_timeout(500)
+        origin = page.url.removesuffix("lesson/")
+        assert sorted(page.evaluate(FETCHED)) == [
+            f"{origin}pyodide/one.whl",
+            f"{origin}wheels/lib.whl",
+        ]

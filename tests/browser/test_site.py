@@ -30,7 +30,7 @@ from asyncfail.course.site import PageKind, page_title  # noqa: E402
 from asyncfail.lab.faults import describe_fault  # noqa: E402
 from asyncfail.lab.scenario import SEED_FAULT, SEED_MODES  # noqa: E402
 from tests.browser.axe import known_issues, summary, violations  # noqa: E402
-from tests.browser.conftest import BASE_URL  # noqa: E402
+from tests.browser.conftest import BASE_URL, PREFETCHED  # noqa: E402
 from tests.browser.keys import settle  # noqa: E402
 from tests.browser.quiet import Quiet  # noqa: E402
 
@@ -97,6 +97,14 @@ window.Worker = class extends window.Worker {
     });
   }
 };"""
+# The wheels the page itself fetched (preview.js fetches what its kernel will load while marimo
+# starts), seen by an observer: the page's own timeline keeps only its first 250 entries.
+PAGE_WHEELS = """window.__pageWheels = [];
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries())
+    if (entry.initiatorType === "fetch" && entry.name.endsWith(".whl"))
+      window.__pageWheels.push(entry.name);
+}).observe({ type: "resource", buffered: true });"""
 # Lesson 1's description of its default fault: the same in the snapshot and the live page.
 FAULT_TEXT = describe_fault(SEED_FAULT)
 
@@ -392,6 +400,7 @@ def test_offline_wasm_page_boots_without_errors(
     # every interactive page is checked here, where it boots anyway.
     quiet = Quiet(page)
     page.add_init_script(HEARD_RUN_OVER)
+    page.add_init_script(PAGE_WHEELS)
     url = f"{site_url}{lesson.site_dir}/"
     page.goto(url)
     try:
@@ -400,6 +409,10 @@ def test_offline_wasm_page_boots_without_errors(
         wait_until_live(page)
         assert page.evaluate("window.__kernelRunOver"), (
             "the kernel's end of run, as preview.js hears it"
+        )
+        wheels = page.evaluate("window.__pageWheels")
+        assert sorted(w.rsplit("/", 1)[-1].split("-")[0] for w in wheels) == PREFETCHED, (
+            "the packages its kernel loads, fetched by the page while marimo starts"
         )
         expect(visible_text(page, lesson.title)).to_be_visible(timeout=BOOT_WAIT_S * 1000)
         assert page.title() == page_title(lesson.info)  # type: ignore[arg-type]
