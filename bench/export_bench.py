@@ -39,6 +39,9 @@ run, the drawing after it; medians in ms), and what of it is the lesson's own (`
 parts after the kernel is ready, less the trivial page's), as ms and as a ratio to the trivial page.
 `BENCH_LESSON_RUNS=N` page loads per lesson (default 3: a median of three sets one slow load
 aside, where a median of two is their mean), four changes of each per load.
+Lesson 1's line is read again with the site served as over a slow link (`slow_link.py`: one
+bucket of `BENCH_LINK_MBPS` megabits a second, default 20, shared by every connection, and 20 ms
+before each response), first visits, `BENCH_LINK_RUNS` loads of each page (default 3; 0 skips it).
 `--site DIR` measures a site built before; `--speed-only` prints only these per-lesson figures,
 `--lesson 06` (repeatable) only that lesson's; `--offline-only` only the two visits.
 """
@@ -62,6 +65,7 @@ from browser import LoopbackGuard, find_chromium, launch  # noqa: E402
 from build import BuildReport, build_site, export_wasm  # noqa: E402
 from lessons import Lesson, discover  # noqa: E402
 from serve import serving  # noqa: E402
+from slow_link import serving_slowly  # noqa: E402
 
 from asyncfail.course.reveal import COMMIT_LABEL  # noqa: E402
 
@@ -69,6 +73,8 @@ RUNS = int(os.environ.get("BENCH_RUNS", "5"))
 SPEED_RUNS = int(os.environ.get("BENCH_LESSON_RUNS", "3"))  # page loads per lesson
 SPEED_REPEATS = 4  # changes of each control per load
 OFFLINE_RUNS = int(os.environ.get("BENCH_OFFLINE_RUNS", "3"))  # first and second visit pairs
+LINK_MBPS = float(os.environ.get("BENCH_LINK_MBPS", "20"))  # lesson 1's line over a slow link
+LINK_RUNS = int(os.environ.get("BENCH_LINK_RUNS", "3"))  # its loads of each page (0: none)
 TRIVIAL = '''"""Trivial page
 
 The baseline of the start-up benchmark: marimo alone, one output.
@@ -170,6 +176,34 @@ FIRST_PAINT = """() => new Promise((done) => {
   new PerformanceObserver(() => find() && done(find().startTime / 1000))
     .observe({ type: "paint", buffered: true });
 })"""
+
+
+def link_report(site: Path, mbps: float, runs: int) -> None:
+    """Lesson 1's published page and the trivial page, first visits over a slow link
+    (``slow_link``), alternating: the same moments as on the loopback server, medians."""
+    from playwright.sync_api import sync_playwright
+
+    samples: dict[str, list[tuple[float, float, float]]] = {"trivial": [], "lab": []}
+    lab = discover()[0]
+    with serving_slowly(site, mbps) as url, sync_playwright() as playwright:
+        browser = launch(playwright, find_chromium())
+        pages = {
+            "trivial": (f"{url}bench/trivial/", None),
+            "lab": (f"{url}{lab.site_dir}/", lab.title),
+        }
+        for run in range(runs):
+            for name in ["trivial", "lab"] if run % 2 == 0 else ["lab", "trivial"]:
+                samples[name].append(load(browser, *pages[name]))
+        browser.close()
+    baseline = [first for first, _, _ in samples["trivial"]]
+    for label, index in (("first content", 0), ("interactive", 1)):
+        lab_s = statistics.median(sample[index] for sample in samples["lab"])
+        trivial_s = statistics.median(baseline)
+        print(
+            f"export: lesson 1 {label} over {mbps:g} Mbps median {lab_s:6.2f} s, trivial page "
+            f"{trivial_s:6.2f} s: {lab_s / trivial_s:5.2f}x (first visits; {runs} runs)",
+            flush=True,
+        )
 
 
 def snapshot_figures(browser, url: str) -> tuple[float, int]:  # type: ignore[no-untyped-def]
@@ -686,6 +720,8 @@ def main() -> None:
         report_line("interactive", lab_live, baseline, "goal <= 1.2x")
         seen = [seen for _, _, seen in samples["trivial"]]
         report_line("harness saw", lab_seen, seen, f"interactive by a check every {POLL_MS} ms")
+        if LINK_RUNS > 0:
+            link_report(site, LINK_MBPS, LINK_RUNS)
 
         with serving(site) as url, sync_playwright() as playwright:
             browser = launch(playwright, chromium)
