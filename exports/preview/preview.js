@@ -104,7 +104,7 @@
   // The packages the notebook imports (the library, pydantic and theirs: 3.5 MB for a lesson),
   // fetched while marimo starts, so that Pyodide finds them in the browser's cache: marimo's
   // kernel asks for them only once it is ready, when on a slow link their download came after
-  // all the rest (lesson 1 over a 20 Mbps link went live 1.2 s sooner, exports/README.md).
+  // all the rest (lesson 1 over a 20 Mbps link went live 1.3 s sooner, exports/README.md).
   // Asked when marimo's worker says it loads the notebook (marimo itself is loaded by then),
   // not before: they would share the link with Pyodide's core and marimo, which come first.
   let prefetched = false;
