@@ -9,7 +9,6 @@ downloads share it as they share a reader's line. Bench-only: the tests and `mak
 
 from __future__ import annotations
 
-import functools
 import sys
 import threading
 import time
@@ -20,7 +19,7 @@ from typing import BinaryIO
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "exports"))
 
-from serve import QuietHandler, QuietServer
+from serve import QuietHandler, serving
 
 BURST_S = 0.05
 """The most the bucket holds: this many seconds of the link's rate."""
@@ -63,15 +62,7 @@ class SlowHandler(QuietHandler):
 @contextmanager
 def serving_slowly(root: Path, mbps: float, latency_s: float = 0.02) -> Iterator[str]:
     """Serve ``root`` over a link of ``mbps`` (and ``latency_s`` a response) from a background
-    thread; yield its base URL (ending in ``/``)."""
+    thread (``serve.serving``); yield its base URL (ending in ``/``)."""
     handler_class = type("Handler", (SlowHandler,), {"link": Link(mbps), "latency_s": latency_s})
-    handler = functools.partial(handler_class, directory=str(root))
-    server = QuietServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
+    with serving(root, handler_class=handler_class) as url:
+        yield url

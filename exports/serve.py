@@ -38,9 +38,15 @@ class QuietServer(ThreadingHTTPServer):
 
 
 @contextmanager
-def serving(root: Path, host: str = "127.0.0.1", port: int = 0) -> Iterator[str]:
-    """Serve ``root`` from a background thread; yield its base URL (ending in ``/``)."""
-    handler = functools.partial(QuietHandler, directory=str(root))
+def serving(
+    root: Path,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    handler_class: type[QuietHandler] = QuietHandler,
+) -> Iterator[str]:
+    """Serve ``root`` from a background thread with ``handler_class``; yield its base URL
+    (ending in ``/``)."""
+    handler = functools.partial(handler_class, directory=str(root))
     server = QuietServer((host, port), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
