@@ -657,6 +657,8 @@ def main() -> None:
         parser.error(
             "--lesson needs --speed-only (the other figures are lesson 1's and the site's)"
         )
+    if LINK_RUNS > 0 and not LINK_MBPS > 0:
+        parser.error(f"BENCH_LINK_MBPS={LINK_MBPS:g}: a positive number of megabits a second")
     chromium = find_chromium()
     with tempfile.TemporaryDirectory() as tmp:
         if args.site:

@@ -22,7 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "exports"))
 from serve import QuietHandler, serving
 
 BURST_S = 0.05
-"""The most the bucket holds: this many seconds of the link's rate."""
+"""The most the bucket holds: this many seconds of the link's rate, and at least one ``CHUNK``
+(below about 2.6 Mbps a chunk is more than 0.05 s of the link, and would never pass)."""
 CHUNK = 16_384
 
 
@@ -30,7 +31,10 @@ class Link:
     """The shared bucket: ``take(n)`` returns once ``n`` bytes may pass."""
 
     def __init__(self, mbps: float) -> None:
+        if not mbps > 0:
+            raise ValueError(f"a link of {mbps} Mbps: it takes a positive number of megabits")
         self.rate = mbps * 1e6 / 8  # bytes a second
+        self.capacity = max(self.rate * BURST_S, CHUNK)
         self.tokens = 0.0
         self.last = time.monotonic()
         self.lock = threading.Lock()
@@ -39,7 +43,7 @@ class Link:
         while True:
             with self.lock:
                 now = time.monotonic()
-                self.tokens = min(self.rate * BURST_S, self.tokens + (now - self.last) * self.rate)
+                self.tokens = min(self.capacity, self.tokens + (now - self.last) * self.rate)
                 self.last = now
                 if self.tokens >= size:
                     self.tokens -= size
