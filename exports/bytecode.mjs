@@ -1,25 +1,32 @@
-// Bytecode for the wheels every lesson page unpacks (exports/bytecode.py): run by Node with
-// Pyodide's own core, so each module is compiled by the very Python that will import it.
+// Bytecode for what every lesson page unpacks (exports/bytecode.py): run by Node with Pyodide's
+// own core, so each module is compiled by the very Python that will import it.
 //
 //   node bytecode.mjs CORE_DIR [--keep-sources] WHEEL [[--keep-sources] WHEEL ...]
+//   node bytecode.mjs CORE_DIR --stdlib OUT_ZIP
 //
 // Each wheel is rewritten in place, every module `pkg/mod.py` compiled to unchecked-hash
 // bytecode (no timestamp, never checked again: a page's files never change under it). With
 // --keep-sources the bytecode goes beside the module, as `pkg/__pycache__/mod.<tag>.pyc`;
-// without, in its place, as `pkg/mod.pyc` (as Pyodide ships its own packages and standard
-// library). RECORD then lists what the wheel holds. Hash seed 0 and the entries' own dates:
-// the same wheels give the same bytes.
+// without, in its place, as `pkg/mod.pyc` (as Pyodide ships its own packages). RECORD then
+// lists what the wheel holds. With --stdlib, the core's standard library (python_stdlib.zip) is
+// written to OUT_ZIP with each module's bytecode in its source's place, each compiled under the
+// name Pyodide imports it by (`/lib/python314.zip/json/decoder.py`), so a traceback names the
+// same file. Hash seed 0 and the entries' own dates: the same input gives the same bytes.
+import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
 const [core, ...rest] = process.argv.slice(2);
+const stdlib = rest[0] === "--stdlib" ? resolve(rest[1]) : null;
 const wheels = [];
 const keep = [];
-rest.forEach((arg, index) => {
-  if (arg === "--keep-sources") return;
-  wheels.push(resolve(arg));
-  keep.push(rest[index - 1] === "--keep-sources");
-});
+if (stdlib === null) {
+  rest.forEach((arg, index) => {
+    if (arg === "--keep-sources") return;
+    wheels.push(resolve(arg));
+    keep.push(rest[index - 1] === "--keep-sources");
+  });
+}
 const { loadPyodide } = await import(pathToFileURL(resolve(core, "pyodide.mjs")).href);
 const pyodide = await loadPyodide({
   indexURL: resolve(core) + "/",
@@ -27,7 +34,7 @@ const pyodide = await loadPyodide({
   stdout: () => {},
   stderr: (line) => process.stderr.write(line + "\n"),
 });
-const folders = [...new Set(wheels.map((wheel) => dirname(wheel)))];
+const folders = [...new Set([...wheels, ...(stdlib ? [stdlib] : [])].map((path) => dirname(path)))];
 folders.forEach((folder, index) => {
   pyodide.FS.mkdirTree(`/wheels/${index}`);
   pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root: folder }, `/wheels/${index}`);
@@ -36,6 +43,11 @@ const inside = (wheel) =>
   `/wheels/${folders.indexOf(dirname(wheel))}/${wheel.slice(dirname(wheel).length + 1)}`;
 pyodide.globals.set("WHEELS", pyodide.toPy(wheels.map(inside)));
 pyodide.globals.set("KEEP", pyodide.toPy(keep));
+pyodide.globals.set("STDLIB_IN", stdlib ? "/stdlib-source.zip" : "");
+pyodide.globals.set("STDLIB_OUT", stdlib ? inside(stdlib) : "");
+if (stdlib) {
+  pyodide.FS.writeFile("/stdlib-source.zip", readFileSync(resolve(core, "python_stdlib.zip")));
+}
 pyodide.runPython(String.raw`
 import base64
 import hashlib
@@ -89,4 +101,18 @@ for wheel, keep_sources in zip(WHEELS, KEEP):
             info.compress_type = zipfile.ZIP_DEFLATED
             target.writestr(info, data)
     os.replace(wheel + ".part", wheel)
+
+if STDLIB_OUT:
+    # Where this Python imports its standard library from: the zip's entry on sys.path.
+    (mounted,) = [path for path in sys.path if path.endswith(".zip")]
+    with zipfile.ZipFile(STDLIB_IN) as source, zipfile.ZipFile(STDLIB_OUT + ".part", "w") as target:
+        for info in source.infolist():
+            data = source.read(info)
+            if info.filename.endswith(".py"):
+                code = compile(data, f"{mounted}/{info.filename}", "exec", dont_inherit=True)
+                pyc = external._code_to_hash_pyc(code, importlib.util.source_hash(data), False)
+                info, data = entry(info, info.filename + "c", pyc)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            target.writestr(info, data)
+    os.replace(STDLIB_OUT + ".part", STDLIB_OUT)
 `);

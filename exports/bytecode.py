@@ -1,5 +1,5 @@
-"""Bytecode in the wheels every lesson page unpacks, so Pyodide imports modules instead of
-compiling them at every start.
+"""Bytecode in the wheels every lesson page unpacks and in Pyodide's standard library, so Pyodide
+imports modules instead of compiling them at every start.
 
 Python compiles a module's source to bytecode when it first imports it and caches the result
 in ``__pycache__``; in a page, Pyodide's file system is new at every visit, so every visit
@@ -10,11 +10,16 @@ The rule: every module of a wheel of ``BYTECODE`` is compiled to unchecked-hash 
 the page's own Python, Pyodide's core run by Node (``bytecode.mjs``), so its magic number is
 the one the page checks; the same wheels give the same bytes. A wheel of ``KEEP_SOURCES``
 keeps its sources, the bytecode beside them in ``__pycache__``; the others ship the bytecode
-in the sources' place, as Pyodide ships its own packages and standard library (half the
-weight: sources and bytecode both made the site 60.1 MB, over its 60 MB). A module without
-bytecode (a wheel not in ``BYTECODE``) is compiled at import, as before: slower, never wrong.
+in the sources' place, as Pyodide ships its own packages (half the weight: sources and
+bytecode both made the site 60.1 MB, over its 60 MB). A module without bytecode (a wheel not
+in ``BYTECODE``) is compiled at import, as before: slower, never wrong.
 
-What it gains and costs, measured: exports/README.md ("Pyodide compiles every module").
+The standard library (``compile_stdlib``): Pyodide's ``python_stdlib.zip`` holds its modules'
+sources and no bytecode, so every page compiled the 230-odd modules marimo imports at every
+visit. The site's copy holds each module's bytecode in its source's place, by the same rule.
+
+What it gains and costs, measured: exports/README.md ("Pyodide compiles every module", and
+"Pyodide compiles its standard library").
 """
 
 from __future__ import annotations
@@ -29,6 +34,8 @@ from packaging.utils import canonicalize_name
 from wheels import run
 
 SCRIPT: Final = Path(__file__).resolve().parent / "bytecode.mjs"
+STDLIB: Final = "python_stdlib.zip"
+"""Pyodide's standard library, in its core folder and in the mirror: one zip it imports from."""
 BYTECODE: Final = frozenset(
     {
         # What a page imports at start (every lesson's notebook run in Node's Pyodide: 944
@@ -76,7 +83,7 @@ is copied after that."""
 def compiler_digest(core: Path) -> bytes:
     """A digest of what compiles: the script and Pyodide's core (its runtime and library)."""
     digest = hashlib.sha256()
-    for path in (SCRIPT, core / "pyodide.asm.wasm", core / "python_stdlib.zip"):
+    for path in (SCRIPT, core / "pyodide.asm.wasm", core / STDLIB):
         digest.update(hashlib.sha256(path.read_bytes()).digest())
     return digest.digest()
 
@@ -89,19 +96,20 @@ def compilation_key(compiler: bytes, wheel: Path, keep_sources: bool) -> str:
     return digest.hexdigest()[:32]
 
 
-def kept_compilation(cache: Path, key: str) -> Path | None:
-    """The wheel compiled before under ``key``, if its bytes are still those it was kept with."""
-    for path in sorted(cache.glob(f"{key}-*.whl")):
+def kept_compilation(cache: Path, key: str, suffix: str = ".whl") -> Path | None:
+    """The file (a wheel, or a ``suffix`` one) compiled before under ``key``, if its bytes are
+    still those it was kept with."""
+    for path in sorted(cache.glob(f"{key}-*{suffix}")):
         if path.stem.removeprefix(f"{key}-") == hashlib.sha256(path.read_bytes()).hexdigest():
             return path
     return None
 
 
 def keep_compilation(cache: Path, key: str, wheel: Path) -> None:
-    """Keep the compiled ``wheel`` under ``key`` (written beside, then renamed into place, so a
-    build never reads half of one)."""
+    """Keep the compiled ``wheel`` (or zip: its suffix is kept) under ``key`` (written beside,
+    then renamed into place, so a build never reads half of one)."""
     cache.mkdir(parents=True, exist_ok=True)
-    name = f"{key}-{hashlib.sha256(wheel.read_bytes()).hexdigest()}.whl"
+    name = f"{key}-{hashlib.sha256(wheel.read_bytes()).hexdigest()}{wheel.suffix}"
     part = cache / f"{name}.{os.getpid()}.part"
     shutil.copyfile(wheel, part)
     os.replace(part, cache / name)
@@ -126,17 +134,39 @@ def add_bytecode(core: Path, wheels: list[Path], cache: Path | None = None) -> l
             shutil.copyfile(kept, wheel)
     if not todo:
         return chosen
-    node = shutil.which("node")
-    if node is None:
-        raise SystemExit(
-            "node not found: the site's wheels are compiled by Pyodide under Node "
-            "(install Node.js; npm brings it)"
-        )
     arguments = [str(SCRIPT), str(core)]
     for wheel in todo:
         arguments += [*(["--keep-sources"] if keep[wheel] else []), str(wheel)]
-    run([node, *arguments])
+    run([node_or_stop(), *arguments])
     if cache is not None:
         for wheel in todo:
             keep_compilation(cache, keys[wheel], wheel)
     return chosen
+
+
+def node_or_stop() -> str:
+    """Node, which runs Pyodide's core to compile; without it the build stops in one line."""
+    node = shutil.which("node")
+    if node is None:
+        raise SystemExit(
+            "node not found: the site's wheels and standard library are compiled by Pyodide "
+            "under Node (install Node.js; npm brings it)"
+        )
+    return node
+
+
+def compile_stdlib(core: Path, out: Path, cache: Path | None = None) -> None:
+    """Write ``core``'s standard library to ``out`` with every module ``m.py`` replaced by its
+    unchecked-hash bytecode ``m.pyc``, compiled by ``core``'s own Python under the name it
+    imports the module by; every other file as it was. With a ``cache`` folder, a zip compiled
+    before is copied from it, and a new one kept in it. Without Node the build stops in one
+    line, ``out`` untouched."""
+    key = hashlib.sha256(compiler_digest(core) + b"stdlib").hexdigest()[:32]
+    kept = kept_compilation(cache, key, ".zip") if cache is not None else None
+    if kept is not None:
+        shutil.copyfile(kept, out)
+        return
+    run([node_or_stop(), str(SCRIPT), str(core), "--stdlib", str(out)])
+    out.chmod(0o644)  # as the core's other files: Node's Pyodide writes it 0666
+    if cache is not None:
+        keep_compilation(cache, key, out)

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from artifacts import LOCK, RELOCK, Downloads, Lock, load_lock, shown
-from bytecode import BYTECODE_CACHE, add_bytecode
+from bytecode import BYTECODE_CACHE, STDLIB, add_bytecode, compile_stdlib
 from packaging.utils import canonicalize_name
 from wheels import build_wheel, run, write_project
 
@@ -331,14 +331,16 @@ def write_mirror(out: Path, inputs: MirrorInputs) -> Path:
     """Write the mirror (core files, wheels, pyodide-lock.json) into ``out``; return it.
 
     What the build makes (pyyaml's pure wheel, the slim ones, the bytecode of the wheels of
-    ``bytecode.BYTECODE``, and ``pyodide-lock.json``) is not pinned: it is made reproducibly
-    from the checked downloads.
+    ``bytecode.BYTECODE`` and of the standard library, and ``pyodide-lock.json``) is not pinned:
+    it is made reproducibly from the checked downloads.
     """
     if out.exists():
         shutil.rmtree(out)
     out.mkdir(parents=True)
     for name in CORE_FILES:
-        shutil.copyfile(inputs.core / name, out / name)
+        if name != STDLIB:
+            shutil.copyfile(inputs.core / name, out / name)
+    compile_stdlib(inputs.core, out / STDLIB, inputs.cache / BYTECODE_CACHE)
     wheels = []
     with tempfile.TemporaryDirectory() as tmp:
         for pin in inputs.pins:

@@ -204,3 +204,104 @@ def test_a_wheel_compiled_once_is_copied_from_the_cache_unless_its_copy_was_alte
     compiler = bytecode.compiler_digest(CORE)
     other = bytecode.compilation_key(compiler, third, keep_sources=False)
     assert other != bytecode.compilation_key(compiler, third, keep_sources=True)
+
+
+@pytest.fixture(scope="module")
+def stdlib_compiled(npm: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """The core's standard library compiled once for this module's tests, and the cache that
+    keeps it."""
+    del npm
+    folder = tmp_path_factory.mktemp("stdlib")
+    out = folder / "site" / bytecode.STDLIB
+    out.parent.mkdir()
+    bytecode.compile_stdlib(CORE, out, folder / "cache")
+    return out, folder / "cache"
+
+
+def test_the_standard_library_ships_each_module_as_bytecode_in_its_place(
+    stdlib_compiled: tuple[Path, Path],
+) -> None:
+    """Read back: every ``m.py`` of Pyodide's zip is ``m.pyc`` at the same place in the order,
+    every other file the same bytes, each a PEP 552 pyc never checked against a source."""
+    before = zipfile.ZipFile(CORE / bytecode.STDLIB)
+    after = zipfile.ZipFile(stdlib_compiled[0])
+    modules = [n for n in before.namelist() if n.endswith(".py")]
+    assert len(modules) > 500
+    assert after.namelist() == [n + "c" if n.endswith(".py") else n for n in before.namelist()]
+    for name in before.namelist():
+        if not name.endswith(".py"):
+            assert after.read(name) == before.read(name), name
+    magics = {after.read(m + "c")[:4] for m in modules}
+    assert len(magics) == 1  # one Python compiled them all
+    for name in modules:
+        assert int.from_bytes(after.read(name + "c")[4:8], "little") == 0b01, name
+    assert oct(stdlib_compiled[0].stat().st_mode & 0o777) == "0o644"
+
+
+def pyodide_says(stdlib: Path, code: str) -> str:
+    """What Pyodide (under Node) started on ``stdlib`` evaluates ``code`` to."""
+    runner = stdlib.parent / "stdlib.mjs"
+    runner.write_text(
+        f"""import {{ loadPyodide }} from {json.dumps((CORE / "pyodide.mjs").as_uri())};
+const pyodide = await loadPyodide({{
+  indexURL: {json.dumps(str(CORE) + "/")},
+  stdLibURL: {json.dumps(str(stdlib))},
+}});
+console.log(`said: ${{pyodide.runPython({json.dumps(code)})}}`);
+""",
+        encoding="utf-8",
+    )
+    node = shutil.which("node")
+    assert node is not None
+    done = subprocess.run([node, str(runner)], capture_output=True, text=True)
+    said = [line for line in done.stdout.splitlines() if line.startswith("said: ")]
+    assert said, (done.stdout + done.stderr)[-2000:]
+    return said[-1].removeprefix("said: ")
+
+
+def test_pyodide_imports_its_standard_library_from_the_bytecode(
+    stdlib_compiled: tuple[Path, Path],
+) -> None:
+    """The page's Python starts on the compiled zip, imports from it the bytecode, and a
+    traceback names the module's file as it would from the source."""
+    code = (
+        "import json.decoder, traceback\n"
+        "try:\n"
+        "    json.loads('{')\n"
+        "except ValueError as error:\n"
+        "    where = traceback.extract_tb(error.__traceback__)[-1].filename\n"
+        "f'{json.decoder.__file__} {where} {json.dumps({\"b\": [1, 2]})}'"
+    )
+    assert pyodide_says(stdlib_compiled[0], code) == (
+        '/lib/python314.zip/json/decoder.pyc /lib/python314.zip/json/decoder.py {"b": [1, 2]}'
+    )
+
+
+def test_the_standard_library_compiles_to_the_same_bytes_in_another_process(
+    stdlib_compiled: tuple[Path, Path], tmp_path: Path
+) -> None:
+    again = tmp_path / bytecode.STDLIB
+    bytecode.compile_stdlib(CORE, again)  # no cache: a Node process of its own
+    assert again.read_bytes() == stdlib_compiled[0].read_bytes()
+
+
+def test_the_compiled_standard_library_is_copied_from_the_cache_unless_altered(
+    stdlib_compiled: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = Path(shutil.copytree(stdlib_compiled[1], tmp_path / "cache"))
+    (kept,) = cache.glob("*.zip")
+    monkeypatch.setattr(bytecode.shutil, "which", lambda _name: None)
+    copy = tmp_path / bytecode.STDLIB
+    bytecode.compile_stdlib(CORE, copy, cache)  # no Node needed: copied
+    assert copy.read_bytes() == stdlib_compiled[0].read_bytes()
+    # Its bytes changed, the kept zip is not used: compiled again, here without Node, so the
+    # build stops in one line and leaves the file it would have written as it was.
+    kept.write_bytes(kept.read_bytes()[:-1])
+    other = tmp_path / "other" / bytecode.STDLIB
+    other.parent.mkdir()
+    other.write_bytes(b"as it was")
+    with pytest.raises(SystemExit) as stop:
+        bytecode.compile_stdlib(CORE, other, cache)
+    assert str(stop.value.code).startswith("node not found: ")
+    assert "\n" not in str(stop.value.code)
+    assert other.read_bytes() == b"as it was"

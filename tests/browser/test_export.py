@@ -33,10 +33,12 @@ from build import (  # noqa: E402
     prefetched,
     require_mirrored_imports,
 )
+from bytecode import STDLIB  # noqa: E402
 from copies import configured, write_copy  # noqa: E402
 from home import PICTURE_SIZE  # noqa: E402
 from lessons import PRESENTED, Lesson, discover, third_party_imports  # noqa: E402
 from pictures import PICTURE, require_chromium  # noqa: E402
+from pyodide_mirror import CACHE, CORE_DIR  # noqa: E402
 from wheels import library_wheel  # noqa: E402
 
 from tests.browser.conftest import BASE_URL, PREFETCHED  # noqa: E402
@@ -350,6 +352,14 @@ def test_the_mirror_lock_lists_every_wheel_it_ships(built_site: BuildReport) -> 
     # The library too, beside the mirror: `import asyncfail` loads it with pydantic at once.
     assert lock["packages"]["asyncfail"]["imports"] == ["asyncfail"]
     assert lock["packages"]["asyncfail"]["depends"] == ["pydantic"]
+
+
+def test_the_sites_standard_library_is_the_cores_compiled(built_site: BuildReport) -> None:
+    """Every page's Python imports its standard library as bytecode (exports/bytecode.py): the
+    site's zip holds each of the core's modules, none as source."""
+    shipped = zipfile.ZipFile(built_site.out / "pyodide" / STDLIB).namelist()
+    stock = zipfile.ZipFile(CACHE / CORE_DIR / STDLIB).namelist()
+    assert shipped == [n + "c" if n.endswith(".py") else n for n in stock]
 
 
 def test_site_has_one_copy_of_marimo_assets_and_stays_small(built_site: BuildReport) -> None:
