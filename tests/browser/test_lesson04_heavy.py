@@ -47,7 +47,6 @@ WATCH_RUN = (
   }).observe(document.body, { subtree: true, childList: true, attributes: true });
 }"""
 )
-BAR_NOW = "(progress) => Boolean((" + FIND + ')("marimo-progress", progress))'
 
 
 def controls_visible(page: Page) -> bool:
@@ -92,7 +91,9 @@ def test_three_faults_keep_the_controls_on_screen_and_the_newest_value_wins(
         expect(visible_text(page, EXPLORED[2])).to_be_visible(timeout=HEAVY_WAIT_S * 1000)
         page.evaluate(WATCH_RUN, PROGRESS)
         slider.press("ArrowRight")
-        page.wait_for_function(BAR_NOW, arg=PROGRESS, polling="raf", timeout=60_000)
+        # The page's own watcher, not a poll: under the parallel suite's load a frame can come
+        # late enough that the bar came and went between two polls (one run waited 60 s so).
+        page.wait_for_function("() => window.__heavyRun.bars > 0", timeout=60_000)
         assert controls_visible(page)
         slider.press("ArrowLeft")  # while 3 faults run
         expect(visible_text(page, EXPLORED[2])).to_be_visible(timeout=HEAVY_WAIT_S * 1000)
