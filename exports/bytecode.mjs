@@ -34,7 +34,8 @@ const pyodide = await loadPyodide({
   stdout: () => {},
   stderr: (line) => process.stderr.write(line + "\n"),
 });
-const folders = [...new Set([...wheels, ...(stdlib ? [stdlib] : [])].map((path) => dirname(path)))];
+const written = stdlib ? [stdlib] : wheels;
+const folders = [...new Set(written.map((path) => dirname(path)))];
 folders.forEach((folder, index) => {
   pyodide.FS.mkdirTree(`/wheels/${index}`);
   pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root: folder }, `/wheels/${index}`);
