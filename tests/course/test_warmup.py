@@ -6,6 +6,7 @@ Python error it logs fails them, tests/browser/quiet.py)."""
 import asyncio
 import contextlib
 import dataclasses
+import importlib
 import sys
 from collections.abc import Iterator
 from types import ModuleType, SimpleNamespace
@@ -60,8 +61,13 @@ class Kernel:
 
 
 def kernel_module(monkeypatch: pytest.MonkeyPatch, kernel: Kernel | None) -> None:
+    """marimo's context module as the lesson finds it, its context ``kernel``; every other name
+    the real module's (marimo's own finalizers import from it while the stand-in is in place:
+    without them a collection during the test printed an ImportError per object collected)."""
+    real = importlib.import_module(warmup.CONTEXT_MODULE)
     module = ModuleType(warmup.CONTEXT_MODULE)
     setattr(module, warmup.CONTEXT, lambda: kernel)
+    module.__getattr__ = lambda name: getattr(real, name)
     monkeypatch.setitem(sys.modules, warmup.CONTEXT_MODULE, module)
 
 
