@@ -2,13 +2,13 @@
 // own core, so each module is compiled by the very Python that will import it.
 //
 //   node bytecode.mjs CORE_DIR [--keep-sources] WHEEL [[--keep-sources] WHEEL ...]
-//   node bytecode.mjs CORE_DIR --stdlib OUT_ZIP
+//   node bytecode.mjs CORE_DIR --stdlib STDLIB_ZIP OUT_ZIP
 //
 // Each wheel is rewritten in place, every module `pkg/mod.py` compiled to unchecked-hash
 // bytecode (no timestamp, never checked again: a page's files never change under it). With
 // --keep-sources the bytecode goes beside the module, as `pkg/__pycache__/mod.<tag>.pyc`;
 // without, in its place, as `pkg/mod.pyc` (as Pyodide ships its own packages). RECORD then
-// lists what the wheel holds. With --stdlib, the core's standard library (python_stdlib.zip) is
+// lists what the wheel holds. With --stdlib, the core's standard library (STDLIB_ZIP) is
 // written to OUT_ZIP with each module's bytecode in its source's place, each compiled under the
 // name Pyodide imports it by (`/lib/python314.zip/json/decoder.py`), so a traceback names the
 // same file. Hash seed 0 and the entries' own dates: the same input gives the same bytes.
@@ -17,7 +17,7 @@ import { dirname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
 const [core, ...rest] = process.argv.slice(2);
-const stdlib = rest[0] === "--stdlib" ? resolve(rest[1]) : null;
+const stdlib = rest[0] === "--stdlib" ? resolve(rest[2]) : null;
 const wheels = [];
 const keep = [];
 if (stdlib === null) {
@@ -47,7 +47,7 @@ pyodide.globals.set("KEEP", pyodide.toPy(keep));
 pyodide.globals.set("STDLIB_IN", stdlib ? "/stdlib-source.zip" : "");
 pyodide.globals.set("STDLIB_OUT", stdlib ? inside(stdlib) : "");
 if (stdlib) {
-  pyodide.FS.writeFile("/stdlib-source.zip", readFileSync(resolve(core, "python_stdlib.zip")));
+  pyodide.FS.writeFile("/stdlib-source.zip", readFileSync(resolve(rest[1])));
 }
 pyodide.runPython(String.raw`
 import base64
@@ -72,6 +72,21 @@ def entry(like, name, data):
     return info, data
 
 
+def bytecode(data, filename):
+    """The unchecked-hash pyc of the source data, compiled under the file name given."""
+    code = compile(data, filename, "exec", dont_inherit=True)
+    return external._code_to_hash_pyc(code, importlib.util.source_hash(data), False)
+
+
+def write_zip(path, entries):
+    """Write the entries (info, data) to path: beside it first, so none is read half-written."""
+    with zipfile.ZipFile(path + ".part", "w") as target:
+        for info, data in entries:
+            info.compress_type = zipfile.ZIP_DEFLATED
+            target.writestr(info, data)
+    os.replace(path + ".part", path)
+
+
 def record_line(name, data):
     digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
     return f"{name},sha256={digest},{len(data)}\n"
@@ -87,8 +102,7 @@ for wheel, keep_sources in zip(WHEELS, KEEP):
             elif not info.filename.endswith(".py"):
                 entries.append((info, data))
             else:
-                code = compile(data, info.filename, "exec", dont_inherit=True)
-                pyc = external._code_to_hash_pyc(code, importlib.util.source_hash(data), False)
+                pyc = bytecode(data, info.filename)
                 if keep_sources:
                     entries += [(info, data), entry(info, beside(info.filename), pyc)]
                 else:
@@ -97,23 +111,16 @@ for wheel, keep_sources in zip(WHEELS, KEEP):
         raise SystemExit(f"{os.path.basename(wheel)}: no RECORD")
     listed = "".join(record_line(info.filename, data) for info, data in entries)
     entries.append((record, (listed + f"{record.filename},,\n").encode()))
-    with zipfile.ZipFile(wheel + ".part", "w") as target:
-        for info, data in entries:
-            info.compress_type = zipfile.ZIP_DEFLATED
-            target.writestr(info, data)
-    os.replace(wheel + ".part", wheel)
+    write_zip(wheel, entries)
 
 if STDLIB_OUT:
     # Where this Python imports its standard library from: the zip's entry on sys.path.
     (mounted,) = [path for path in sys.path if path.endswith(".zip")]
-    with zipfile.ZipFile(STDLIB_IN) as source, zipfile.ZipFile(STDLIB_OUT + ".part", "w") as target:
-        for info in source.infolist():
-            data = source.read(info)
-            if info.filename.endswith(".py"):
-                code = compile(data, f"{mounted}/{info.filename}", "exec", dont_inherit=True)
-                pyc = external._code_to_hash_pyc(code, importlib.util.source_hash(data), False)
-                info, data = entry(info, info.filename + "c", pyc)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            target.writestr(info, data)
-    os.replace(STDLIB_OUT + ".part", STDLIB_OUT)
+    with zipfile.ZipFile(STDLIB_IN) as source:
+        entries = [(info, source.read(info)) for info in source.infolist()]
+    write_zip(STDLIB_OUT, [
+        entry(info, info.filename + "c", bytecode(data, f"{mounted}/{info.filename}"))
+        if info.filename.endswith(".py") else (info, data)
+        for info, data in entries
+    ])
 `);

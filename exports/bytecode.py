@@ -89,8 +89,8 @@ def compiler_digest(core: Path) -> bytes:
 
 
 def compilation_key(compiler: bytes, wheel: Path, keep_sources: bool) -> str:
-    """A digest of what compiling ``wheel`` reads: the wheel, whether it keeps its sources, and
-    what compiles it (``compiler_digest``)."""
+    """A digest of what compiling ``wheel`` (or the standard library's zip) reads: its bytes,
+    whether it keeps its sources, and what compiles it (``compiler_digest``)."""
     digest = hashlib.sha256(compiler + (b"keep" if keep_sources else b"replace"))
     digest.update(hashlib.sha256(wheel.read_bytes()).digest())
     return digest.hexdigest()[:32]
@@ -161,12 +161,12 @@ def compile_stdlib(core: Path, out: Path, cache: Path | None = None) -> None:
     imports the module by; every other file as it was. With a ``cache`` folder, a zip compiled
     before is copied from it, and a new one kept in it. Without Node the build stops in one
     line, ``out`` untouched."""
-    key = hashlib.sha256(compiler_digest(core) + b"stdlib").hexdigest()[:32]
+    key = compilation_key(compiler_digest(core), core / STDLIB, keep_sources=False)
     kept = kept_compilation(cache, key, ".zip") if cache is not None else None
     if kept is not None:
         shutil.copyfile(kept, out)
         return
-    run([node_or_stop(), str(SCRIPT), str(core), "--stdlib", str(out)])
+    run([node_or_stop(), str(SCRIPT), str(core), "--stdlib", str(core / STDLIB), str(out)])
     out.chmod(0o644)  # as the core's other files: Node's Pyodide writes it 0666
     if cache is not None:
         keep_compilation(cache, key, out)
