@@ -65,14 +65,17 @@ def _():
 
 @app.cell
 def _(mo, page):
-    # A recompute renders each Markdown text once, not again (course/markdown_cache.py), and
-    # parses no cell that cannot be a reusable function (course/toplevel_hint.py); private to
-    # this cell, which defines `snapshot` alone (a test may substitute it).
+    # A recompute renders each Markdown text once, not again (course/markdown_cache.py),
+    # parses no cell that cannot be a reusable function (course/toplevel_hint.py), and in the
+    # WebAssembly page gathers no data for editor panels it has none of (course/editor_data.py);
+    # private to this cell, which defines `snapshot` alone (a test may substitute it).
+    from asyncfail.course import editor_data as _editor_data
     from asyncfail.course import markdown_cache as _markdown_cache
     from asyncfail.course import toplevel_hint as _toplevel_hint
 
     _markdown_cache.install(mo)
     _toplevel_hint.install(mo)
+    _editor_data.install(mo)
     snapshot = page.is_snapshot(mo)
     return (snapshot,)
 

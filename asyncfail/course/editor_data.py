@@ -1,0 +1,62 @@
+"""The data marimo's kernel gathers for its editor's panels, not gathered in a published page.
+
+After every cell it runs, marimo's kernel in an edit session gathers what its editor's panels
+show: a preview of every name the cell defines (the variables panel), whether each value is a
+table (the datasets panel: each value offered to narwhals), an SQL engine, a DuckDB
+connection or a storage backend (the data sources panel), and sends each to the page. Whether
+it does is ``marimo._runtime.runner.cell_runner._should_broadcast_data``, asked once per run
+before its first cell in marimo 0.25.2: yes in an edit session. In a WebAssembly page,
+marimo's Pyodide bootstrap opens an edit session whatever mode the page was exported in
+(``marimo._pyodide.bootstrap.create_session`` passes ``SessionMode.EDIT``), so a page exported
+to run, which has no such panels, still gathered and sent it all. Profiled with cProfile inside
+lesson 1's page (2026-12-06), those hooks took 120 ms of the first run's 1,005 ms of profiled
+Python. Timed inside lesson 2's page (12 changes of "Start from" per load, 8 loads alternating
+with the lesson without this), a change took the kernel 21.6 ms against 23.8 ms (medians; less
+in 6 of the 8 pairs).
+
+The rule: where marimo runs in Pyodide (``sys.platform == "emscripten"``), the kernel gathers
+no panel data. The run whose cell installs this has asked already and still gathers; every
+later run (each control's change) does not. The course publishes its WebAssembly pages to run
+and to run only (``exports/build.py`` exports each with ``--mode run``): none of them has a
+panel to show it. A lesson run by marimo's server (``marimo edit`` keeps its panels; ``marimo
+run`` and ``make serve`` gather none anyway) or as a script is untouched. The library never
+imports marimo: ``install`` takes the module a lesson already imported, and patches nothing
+where marimo has no such switch (another version), so a lesson is never broken by it, only
+slower.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable
+from typing import Any, Final
+
+SWITCH_MODULE: Final = "marimo._runtime.runner.cell_runner"
+SWITCH: Final = "_should_broadcast_data"
+"""Where marimo 0.25.2 decides whether a cell's run broadcasts its panels' data: a function of
+the runner's module, looked up there before each cell's hooks run."""
+PYODIDE: Final = "emscripten"
+"""``sys.platform`` where marimo runs in Pyodide, as in every WebAssembly page."""
+
+
+def install(mo: Any, platform: str = sys.platform) -> bool:
+    """Stop marimo's kernel gathering its editor's panel data where it runs in Pyodide (``mo``
+    is the imported ``marimo``; ``platform`` is ``sys.platform``, given by a test), once;
+    whether it gathers none now."""
+    del mo  # imported by the lesson: the switch's module is loaded with it
+    if platform != PYODIDE:
+        return False
+    module = sys.modules.get(SWITCH_MODULE)
+    switch: Callable[[], bool] | None = getattr(module, SWITCH, None)
+    if module is None or switch is None or not callable(switch):
+        return False
+    if hasattr(switch, "__wrapped__"):
+        return True
+
+    @functools.wraps(switch)
+    def no_panels() -> bool:
+        return False
+
+    setattr(module, SWITCH, no_panels)
+    return True
