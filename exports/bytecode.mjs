@@ -1,14 +1,15 @@
 // Bytecode for what every lesson page unpacks (exports/bytecode.py): run by Node with Pyodide's
 // own core, so each module is compiled by the very Python that will import it.
 //
-//   node bytecode.mjs CORE_DIR [--keep-sources] WHEEL [[--keep-sources] WHEEL ...]
+//   node bytecode.mjs CORE_DIR [--keep-sources] [--source-only REGEX] WHEEL [...]
 //   node bytecode.mjs CORE_DIR --stdlib STDLIB_ZIP OUT_ZIP
 //
 // Each wheel is rewritten in place, every module `pkg/mod.py` compiled to unchecked-hash
 // bytecode (no timestamp, never checked again: a page's files never change under it). With
 // --keep-sources the bytecode goes beside the module, as `pkg/__pycache__/mod.<tag>.pyc`;
-// without, in its place, as `pkg/mod.pyc` (as Pyodide ships its own packages). RECORD then
-// lists what the wheel holds. With --stdlib, the core's standard library (STDLIB_ZIP) is
+// without, in its place, as `pkg/mod.pyc` (as Pyodide ships its own packages). With
+// --source-only, a module whose path in the wheel the pattern matches whole stays as it was.
+// RECORD then lists what the wheel holds. Each option applies to the wheel it precedes. With --stdlib, the core's standard library (STDLIB_ZIP) is
 // written to OUT_ZIP with each module's bytecode in its source's place, each compiled under the
 // name Pyodide imports it by (`/lib/python314.zip/json/decoder.py`), so a traceback names the
 // same file. Hash seed 0 and the entries' own dates: the same input gives the same bytes.
@@ -20,12 +21,21 @@ const [core, ...rest] = process.argv.slice(2);
 const stdlib = rest[0] === "--stdlib" ? resolve(rest[2]) : null;
 const wheels = [];
 const keep = [];
+const sourceOnly = [];
 if (stdlib === null) {
-  rest.forEach((arg, index) => {
-    if (arg === "--keep-sources") return;
-    wheels.push(resolve(arg));
-    keep.push(rest[index - 1] === "--keep-sources");
-  });
+  let keepNext = false;
+  let sourceNext = "";
+  for (let index = 0; index < rest.length; index += 1) {
+    if (rest[index] === "--keep-sources") keepNext = true;
+    else if (rest[index] === "--source-only") sourceNext = rest[(index += 1)];
+    else {
+      wheels.push(resolve(rest[index]));
+      keep.push(keepNext);
+      sourceOnly.push(sourceNext);
+      keepNext = false;
+      sourceNext = "";
+    }
+  }
 }
 const { loadPyodide } = await import(pathToFileURL(resolve(core, "pyodide.mjs")).href);
 const pyodide = await loadPyodide({
@@ -44,6 +54,7 @@ const inside = (wheel) =>
   `/wheels/${folders.indexOf(dirname(wheel))}/${wheel.slice(dirname(wheel).length + 1)}`;
 pyodide.globals.set("WHEELS", pyodide.toPy(wheels.map(inside)));
 pyodide.globals.set("KEEP", pyodide.toPy(keep));
+pyodide.globals.set("SOURCE_ONLY", pyodide.toPy(sourceOnly));
 pyodide.globals.set("STDLIB_IN", stdlib ? "/stdlib-source.zip" : "");
 pyodide.globals.set("STDLIB_OUT", stdlib ? inside(stdlib) : "");
 if (stdlib) {
@@ -55,6 +66,7 @@ import hashlib
 import importlib._bootstrap_external as external
 import importlib.util
 import os
+import re
 import sys
 import zipfile
 
@@ -92,14 +104,17 @@ def record_line(name, data):
     return f"{name},sha256={digest},{len(data)}\n"
 
 
-for wheel, keep_sources in zip(WHEELS, KEEP):
+for wheel, keep_sources, source_only in zip(WHEELS, KEEP, SOURCE_ONLY):
     entries, record = [], None
+    left = re.compile(source_only) if source_only else None
     with zipfile.ZipFile(wheel) as source:
         for info in source.infolist():
             data = source.read(info)
             if info.filename.endswith(".dist-info/RECORD"):
                 record = info
             elif not info.filename.endswith(".py"):
+                entries.append((info, data))
+            elif left is not None and left.fullmatch(info.filename):
                 entries.append((info, data))
             else:
                 pyc = bytecode(data, info.filename)

@@ -11,8 +11,10 @@ the page's own Python, Pyodide's core run by Node (``bytecode.mjs``), so its mag
 the one the page checks; the same wheels give the same bytes. A wheel of ``KEEP_SOURCES``
 keeps its sources, the bytecode beside them in ``__pycache__``; the others ship the bytecode
 in the sources' place, as Pyodide ships its own packages (half the weight: sources and
-bytecode both made the site 60.1 MB, over its 60 MB). A module without bytecode (a wheel not
-in ``BYTECODE``) is compiled at import, as before: slower, never wrong.
+bytecode both made the site 60.1 MB, over its 60 MB). A wheel of ``SOURCE_ONLY`` leaves the
+modules its pattern matches as they were: its plugins, hundreds of modules of which a page
+imports a few, whose bytecode would only weigh. A module without bytecode (in no wheel of
+``BYTECODE``, or left by ``SOURCE_ONLY``) is compiled at import, as before: slower, never wrong.
 
 The standard library (``compile_stdlib``): Pyodide's ``python_stdlib.zip`` holds its modules'
 sources and no bytecode, so every page compiled the 230-odd modules marimo imports at every
@@ -39,8 +41,8 @@ STDLIB: Final = "python_stdlib.zip"
 BYTECODE: Final = frozenset(
     {
         # What a page imports at start (every lesson's notebook run in Node's Pyodide: 944
-        # modules, 551 of them marimo's): the distributions with most of their modules used.
-        # Not pygments (20 of its 343 modules: the lexers are most of it), docutils, tomlkit,
+        # modules, 551 of them marimo's): the distributions with most of their modules used,
+        # and pygments without its plugins (``SOURCE_ONLY``). Not docutils, tomlkit,
         # python-multipart or itsdangerous (none imported): their bytecode would only weigh.
         "annotated-types",
         "asyncfail",
@@ -54,6 +56,7 @@ BYTECODE: Final = frozenset(
         "parso",
         "pydantic",
         "pydantic-core",
+        "pygments",
         "pymdown-extensions",
         "pyodide-http",
         "pyyaml",
@@ -66,6 +69,16 @@ BYTECODE: Final = frozenset(
 KEEP_SOURCES: Final = frozenset({"asyncfail"})
 """The library keeps its sources: a traceback into it shows its lines, as the course's own code
 should; a traceback into marimo or pydantic shows where, without the line."""
+SOURCE_ONLY: Final = {
+    "pygments": r"pygments/(lexers|styles)/(?!__init__\.py$|_mapping\.py$)[^/]+\.py",
+}
+"""Per distribution, the modules (a pattern of their paths in the wheel, matched whole) left as
+source. pygments: its lexers and styles, one module per language or style (some 300 of its 343),
+but the two each folder looks them up by. marimo's Markdown renderer imports 13 of its modules to
+build its converter, with no code block yet: compiled at every visit, they took the first
+rendering of a lesson's text 131 ms under Node's Pyodide, and 73 ms from bytecode (2026-12-06).
+Compiling every module instead made the wheel 2.06 MB against 1.25 MB; leaving the plugins,
+the 35 others weigh 98 kB more than their sources."""
 
 
 def distribution(wheel: Path) -> str:
@@ -88,10 +101,12 @@ def compiler_digest(core: Path) -> bytes:
     return digest.digest()
 
 
-def compilation_key(compiler: bytes, wheel: Path, keep_sources: bool) -> str:
+def compilation_key(compiler: bytes, wheel: Path, keep_sources: bool, source_only: str = "") -> str:
     """A digest of what compiling ``wheel`` (or the standard library's zip) reads: its bytes,
-    whether it keeps its sources, and what compiles it (``compiler_digest``)."""
+    whether it keeps its sources, which modules it leaves as source (``SOURCE_ONLY``), and what
+    compiles it (``compiler_digest``)."""
     digest = hashlib.sha256(compiler + (b"keep" if keep_sources else b"replace"))
+    digest.update(source_only.encode())
     digest.update(hashlib.sha256(wheel.read_bytes()).digest())
     return digest.hexdigest()[:32]
 
@@ -118,13 +133,15 @@ def keep_compilation(cache: Path, key: str, wheel: Path) -> None:
 def add_bytecode(core: Path, wheels: list[Path], cache: Path | None = None) -> list[Path]:
     """Rewrite each wheel of ``BYTECODE`` among ``wheels`` in place with its modules' bytecode,
     compiled by Pyodide's ``core`` (a folder with ``pyodide.mjs``), beside the sources for
-    ``KEEP_SOURCES``, in their place otherwise; return the ones rewritten. With a ``cache``
+    ``KEEP_SOURCES``, in their place otherwise, but those ``SOURCE_ONLY`` leaves; return the
+    ones rewritten. With a ``cache``
     folder, a wheel compiled before is copied from it, and a new one kept in it. Without Node
     (and a wheel to compile) the build stops in one line."""
     chosen = [wheel for wheel in wheels if distribution(wheel) in BYTECODE]
     keep = {wheel: distribution(wheel) in KEEP_SOURCES for wheel in chosen}
+    left = {wheel: SOURCE_ONLY.get(distribution(wheel), "") for wheel in chosen}
     compiler = compiler_digest(core)  # once: the core is 12 MB to read
-    keys = {wheel: compilation_key(compiler, wheel, keep[wheel]) for wheel in chosen}
+    keys = {wheel: compilation_key(compiler, wheel, keep[wheel], left[wheel]) for wheel in chosen}
     todo = []
     for wheel in chosen:
         kept = kept_compilation(cache, keys[wheel]) if cache is not None else None
@@ -136,8 +153,12 @@ def add_bytecode(core: Path, wheels: list[Path], cache: Path | None = None) -> l
         return chosen
     arguments = [str(SCRIPT), str(core)]
     for wheel in todo:
-        arguments += [*(["--keep-sources"] if keep[wheel] else []), str(wheel)]
+        arguments += ["--keep-sources"] if keep[wheel] else []
+        arguments += ["--source-only", left[wheel]] if left[wheel] else []
+        arguments.append(str(wheel))
     run([node_or_stop(), *arguments])
+    for wheel in todo:
+        wheel.chmod(0o644)  # as the mirror's other files: Node's Pyodide writes it 0666
     if cache is not None:
         for wheel in todo:
             keep_compilation(cache, keys[wheel], wheel)

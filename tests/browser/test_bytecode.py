@@ -5,6 +5,7 @@ bytes. Read back with zipfile, and imported by Pyodide under Node."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -162,11 +163,69 @@ def test_pyodide_imports_the_bytecode_not_the_source(
 
 def test_a_wheel_outside_the_rule_is_left_as_it_was(npm: str, tmp_path: Path) -> None:
     del npm
-    (pygments,) = sorted((CACHE / "wheels").glob("pygments-*.whl"))
-    assert distribution(pygments) not in BYTECODE
-    copy = Path(shutil.copy(pygments, tmp_path / pygments.name))
+    (docutils,) = sorted((CACHE / "wheels").glob("docutils-*.whl"))
+    assert distribution(docutils) not in BYTECODE
+    copy = Path(shutil.copy(docutils, tmp_path / docutils.name))
     assert add_bytecode(CORE, [copy]) == []
-    assert copy.read_bytes() == pygments.read_bytes()
+    assert copy.read_bytes() == docutils.read_bytes()
+
+
+# pygments' modules by hand: which SOURCE_ONLY leaves as source (its plugins: a lexer or a style
+# each) and which it compiles (the rest, and the two modules each plugin folder is read by).
+LEFT_AS_SOURCE = (
+    "pygments/lexers/python.py",
+    "pygments/lexers/shell.py",
+    "pygments/lexers/_php_builtins.py",
+    "pygments/styles/default.py",
+    "pygments/styles/_mapping_extra.py",
+)
+COMPILED = (
+    "pygments/__init__.py",
+    "pygments/lexer.py",
+    "pygments/lexers/__init__.py",
+    "pygments/lexers/_mapping.py",
+    "pygments/styles/__init__.py",
+    "pygments/styles/_mapping.py",
+    "pygments/formatters/html.py",
+    "pygments/formatters/_mapping.py",
+    "pygments/filters/__init__.py",
+    "pygments/lexers.py",
+    "other/pygments/lexers/python.py",
+)
+
+
+def test_pygments_plugins_are_the_modules_left_as_source() -> None:
+    pattern = re.compile(bytecode.SOURCE_ONLY["pygments"])
+    assert [path for path in LEFT_AS_SOURCE if not pattern.fullmatch(path)] == []
+    assert [path for path in COMPILED if pattern.fullmatch(path)] == []
+
+
+def test_pygments_ships_bytecode_but_for_its_plugins(npm: str, tmp_path: Path) -> None:
+    """The pinned pygments: every module the pattern leaves stays source, byte for byte, every
+    other one is bytecode in its place; Pyodide imports the plugin folders' own modules from
+    bytecode and a lexer from its source."""
+    del npm
+    (pinned,) = sorted((CACHE / "wheels").glob("pygments-*.whl"))
+    assert distribution(pinned) in BYTECODE and distribution(pinned) not in KEEP_SOURCES
+    wheel = zipfile.ZipFile(compiled(pinned, tmp_path / "pygments"))
+    before = zipfile.ZipFile(pinned)
+    pattern = re.compile(bytecode.SOURCE_ONLY["pygments"])
+    modules = [n for n in before.namelist() if n.endswith(".py")]
+    left = [n for n in modules if pattern.fullmatch(n)]
+    assert 250 < len(left) < len(modules) - 30  # the plugins are most of it, not all of it
+    expected = [
+        n + "c" if n.endswith(".py") and not pattern.fullmatch(n) else n for n in before.namelist()
+    ]
+    assert wheel.namelist() == expected
+    for name in left:
+        assert wheel.read(name) == before.read(name), name
+    assert oct(Path(wheel.filename or "").stat().st_mode & 0o777) == "0o644"
+    assert_record_lists_the_wheel(wheel)
+    path = Path(wheel.filename or "")
+    shown = pyodide_imports(path, "pygments.lexers", "__file__", library=False)
+    assert shown.endswith("/pygments/lexers/__init__.pyc'"), shown
+    shown = pyodide_imports(path, "pygments.lexers.shell", "__file__", library=False)
+    assert shown.endswith("/pygments/lexers/shell.py'"), shown
 
 
 def test_without_node_the_build_stops_in_one_line(
