@@ -9,10 +9,11 @@
 // --keep-sources the bytecode goes beside the module, as `pkg/__pycache__/mod.<tag>.pyc`;
 // without, in its place, as `pkg/mod.pyc` (as Pyodide ships its own packages). With
 // --source-only, a module whose path in the wheel the pattern matches whole stays as it was.
-// RECORD then lists what the wheel holds. Each option applies to the wheel it precedes. With --stdlib, the core's standard library (STDLIB_ZIP) is
-// written to OUT_ZIP with each module's bytecode in its source's place, each compiled under the
-// name Pyodide imports it by (`/lib/python314.zip/json/decoder.py`), so a traceback names the
-// same file. Hash seed 0 and the entries' own dates: the same input gives the same bytes.
+// Each option applies to the wheel it precedes. RECORD then lists what the wheel holds. With
+// --stdlib, the core's standard library (STDLIB_ZIP) is written to OUT_ZIP with each module's
+// bytecode in its source's place, each compiled under the name Pyodide imports it by
+// (`/lib/python314.zip/json/decoder.py`), so a traceback names the same file. Hash seed 0 and
+// the entries' own dates: the same input gives the same bytes.
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";

@@ -263,6 +263,9 @@ def test_a_wheel_compiled_once_is_copied_from_the_cache_unless_its_copy_was_alte
     compiler = bytecode.compiler_digest(CORE)
     other = bytecode.compilation_key(compiler, third, keep_sources=False)
     assert other != bytecode.compilation_key(compiler, third, keep_sources=True)
+    # So does a wheel that leaves other modules as source.
+    left = bytecode.compilation_key(compiler, third, keep_sources=False, source_only="a/.*")
+    assert left not in {other, bytecode.compilation_key(compiler, third, False, "b/.*")}
 
 
 @pytest.fixture(scope="module")
