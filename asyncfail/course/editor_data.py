@@ -12,7 +12,8 @@ to run, which has no such panels, still gathered and sent it all. Profiled with 
 lesson 1's page (2026-12-06), those hooks took 120 ms of the first run's 1,005 ms of profiled
 Python. Timed inside lesson 2's page (12 changes of "Start from" per load, 8 loads alternating
 with the lesson without this), a change took the kernel 21.6 ms against 23.8 ms (medians; less
-in 6 of the 8 pairs).
+in 6 of the 8 pairs). The bench's recompute ratio does not move: the trivial cell it is set
+against pays those hooks too (exports/README.md).
 
 The rule: where marimo runs in Pyodide (``sys.platform == "emscripten"``), the kernel gathers
 no panel data. The run whose cell installs this has asked already and still gathers; every
