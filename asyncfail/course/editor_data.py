@@ -35,8 +35,8 @@ from typing import Any, Final
 
 SWITCH_MODULE: Final = "marimo._runtime.runner.cell_runner"
 SWITCH: Final = "_should_broadcast_data"
-"""Where marimo 0.25.2 decides whether a cell's run broadcasts its panels' data: a function of
-the runner's module, looked up there before each cell's hooks run."""
+"""Where marimo 0.25.2 decides whether a run's cells broadcast their panels' data: a function
+of the runner's module, looked up there once per run, before its first cell."""
 PYODIDE: Final = "emscripten"
 """``sys.platform`` where marimo runs in Pyodide, as in every WebAssembly page."""
 

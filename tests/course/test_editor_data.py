@@ -5,6 +5,7 @@ every lesson; nothing is patched where marimo has no such switch."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import subprocess
@@ -21,8 +22,8 @@ from asyncfail.course import editor_data
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.py"))
-PANEL_DATA = {"variable-values", "datasets", "data-source-connections", "sql-table-list-preview"}
-"""The kernel's messages for the editor's panels (variables, datasets, data sources)."""
+PANEL_DATA = {"variable-values", "datasets", "data-source-connections", "storage-namespaces"}
+"""The kernel's messages for the editor's panels (variables, datasets, data sources, storage)."""
 VARYING = {"timestamp", "run_id", "execution_id"}
 """What differs between two runs of the same notebook: the kernel's clock and its ids."""
 
@@ -143,7 +144,7 @@ def test_in_the_page_the_kernel_sends_no_panel_data_and_all_else(tmp_path: Path)
 def switch(monkeypatch: pytest.MonkeyPatch) -> Callable[[], bool]:
     """marimo's own switch, put back in place (a lesson run here leaves it as it is, but a test
     may not), and put back again after the test."""
-    module = sys.modules[editor_data.SWITCH_MODULE]
+    module = importlib.import_module(editor_data.SWITCH_MODULE)
     current = getattr(module, editor_data.SWITCH)
     original = getattr(current, "__wrapped__", current)
     monkeypatch.setattr(module, editor_data.SWITCH, original)
