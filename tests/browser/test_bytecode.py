@@ -219,9 +219,9 @@ def test_pygments_ships_bytecode_but_for_its_plugins(npm: str, tmp_path: Path) -
     assert wheel.namelist() == expected
     for name in left:
         assert wheel.read(name) == before.read(name), name
-    assert oct(Path(wheel.filename or "").stat().st_mode & 0o777) == "0o644"
-    assert_record_lists_the_wheel(wheel)
     path = Path(wheel.filename or "")
+    assert oct(path.stat().st_mode & 0o777) == "0o644"
+    assert_record_lists_the_wheel(wheel)
     shown = pyodide_imports(path, "pygments.lexers", "__file__", library=False)
     assert shown.endswith("/pygments/lexers/__init__.pyc'"), shown
     shown = pyodide_imports(path, "pygments.lexers.shell", "__file__", library=False)
