@@ -42,8 +42,15 @@ aside, where a median of two is their mean), four changes of each per load.
 Lesson 1's line is read again with the site served as over a slow link (`slow_link.py`: one
 bucket of `BENCH_LINK_MBPS` megabits a second, default 20, shared by every connection, and 20 ms
 before each response), first visits, `BENCH_LINK_RUNS` loads of each page (default 3; 0 skips it).
-`--site DIR` measures a site built before; `--speed-only` prints only these per-lesson figures,
-`--lesson 06` (repeatable) only that lesson's; `--offline-only` only the two visits.
+First of all, per lesson, its kernel's start under Node (`kernel_start.mjs`, no browser): marimo's
+own Pyodide session on the site's Pyodide, every wheel unpacked before, from instantiating the
+notebook to the kernel's `completed-run` message, against the trivial notebook's, alternating,
+`BENCH_KERNEL_RUNS=N` each (default 3): medians, the difference (the lesson's own work in the
+kernel, without the page's drawing, the packages' loading or the browser's noise) and the part
+marimo spends rendering the Markdown-only cells. Needs Node, as the build does.
+`--site DIR` measures a site built before; `--speed-only` prints only the per-lesson page
+figures, `--kernel-only` only the kernel starts, `--lesson 06` (repeatable, with either) only
+that lesson's; `--offline-only` only the two visits.
 """
 
 from __future__ import annotations
@@ -51,7 +58,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -75,6 +84,8 @@ SPEED_REPEATS = 4  # changes of each control per load
 OFFLINE_RUNS = int(os.environ.get("BENCH_OFFLINE_RUNS", "3"))  # first and second visit pairs
 LINK_MBPS = float(os.environ.get("BENCH_LINK_MBPS", "20"))  # lesson 1's line over a slow link
 LINK_RUNS = int(os.environ.get("BENCH_LINK_RUNS", "3"))  # its loads of each page (0: none)
+KERNEL_RUNS = int(os.environ.get("BENCH_KERNEL_RUNS", "3"))  # kernel starts of each notebook
+KERNEL_SCRIPT = Path(__file__).resolve().parent / "kernel_start.mjs"
 TRIVIAL = '''"""Trivial page
 
 The baseline of the start-up benchmark: marimo alone, one output.
@@ -619,6 +630,49 @@ def speed_report(browser, url: str, probes: list[Lesson], runs: int, repeats: in
         )
 
 
+def kernel_start(site: Path, notebook: Path) -> tuple[float, float]:
+    """Milliseconds of ``notebook``'s kernel start under Node on ``site``'s Pyodide
+    (``kernel_start.mjs``): instantiating to ``completed-run``, and of it the Markdown-only
+    cells rendered."""
+    node = shutil.which("node")
+    if node is None:
+        raise SystemExit("node not found: the kernel starts are timed under Node (npm brings it)")
+    done = subprocess.run(
+        [node, str(KERNEL_SCRIPT), str(site), str(notebook)],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_MS / 1000,
+    )
+    lines = done.stdout.strip().splitlines()
+    if done.returncode != 0 or not lines:
+        raise SystemExit(f"kernel_start.mjs {notebook.name}: {(done.stderr or done.stdout)[-800:]}")
+    said = json.loads(lines[-1])
+    return float(said["run_ms"]), float(said["markdown_ms"])
+
+
+def kernel_report(site: Path, lessons: list[Lesson], tmp: Path, runs: int) -> None:
+    """Per lesson, its kernel's start under Node against the trivial notebook's, alternating,
+    ``runs`` each: medians, the lesson's own (the difference), the ratio, and the Markdown-only
+    cells' part."""
+    trivial = tmp / "trivial_kernel.py"
+    trivial.write_text(TRIVIAL, encoding="utf-8")
+    for lesson in lessons:
+        mine: list[tuple[float, float]] = []
+        base: list[tuple[float, float]] = []
+        for run in range(runs):
+            pair = [(base, trivial), (mine, lesson.path)]
+            for samples, notebook in pair if run % 2 == 0 else pair[::-1]:
+                samples.append(kernel_start(site, notebook))
+        run_ms = statistics.median(ms for ms, _ in mine)
+        base_ms = statistics.median(ms for ms, _ in base)
+        markdown = statistics.median(md for _, md in mine)
+        print(
+            f"export: {lesson.slug:<28} kernel start under Node {run_ms:6.0f} ms (trivial notebook "
+            f"{base_ms:4.0f} ms: its own {run_ms - base_ms:+5.0f} ms, {run_ms / base_ms:4.2f}x); "
+            f"Markdown-only cells {markdown:3.0f} ms; {runs} runs each"
+        )
+
+
 def export_speed_pages(site: Path, lessons: list[Lesson], wheel: Path, tmp: Path) -> list[Lesson]:
     """The trivial page and each lesson's probe copy, exported into ``site/bench/``."""
     notebook = tmp / "trivial_wasm.py"
@@ -645,17 +699,21 @@ def main() -> None:
         help="only lesson 1's first and second (offline) visits",
     )
     parser.add_argument(
+        "--kernel-only", action="store_true", help="only the per-lesson kernel starts under Node"
+    )
+    parser.add_argument(
         "--lesson",
         action="append",
         metavar="NN",
-        help="with --speed-only, only this lesson (its number, as 06; repeat for more)",
+        help="with --speed-only or --kernel-only, only this lesson (its number, as 06; repeat)",
     )
     args = parser.parse_args()
-    if args.speed_only and args.offline_only:
-        parser.error("--speed-only and --offline-only: choose one")
-    if args.lesson and not args.speed_only:
+    if sum((args.speed_only, args.offline_only, args.kernel_only)) > 1:
+        parser.error("--speed-only, --offline-only and --kernel-only: choose one")
+    if args.lesson and not (args.speed_only or args.kernel_only):
         parser.error(
-            "--lesson needs --speed-only (the other figures are lesson 1's and the site's)"
+            "--lesson needs --speed-only or --kernel-only (the other figures are lesson 1's and "
+            "the site's)"
         )
     if LINK_RUNS > 0 and not LINK_MBPS > 0:
         parser.error(f"BENCH_LINK_MBPS={LINK_MBPS:g}: a positive number of megabits a second")
@@ -687,6 +745,10 @@ def main() -> None:
             if unknown:
                 parser.error(f"--lesson {', '.join(unknown)}: not one of {', '.join(known)}")
             pages = [known[number] for number in sorted(set(args.lesson))]
+        if not args.speed_only:
+            kernel_report(site, pages, Path(tmp), KERNEL_RUNS)
+            if args.kernel_only:
+                return
         probes = export_speed_pages(site, pages, wheels[0], Path(tmp))
 
         if chromium is None:
