@@ -45,9 +45,9 @@ before each response), first visits, `BENCH_LINK_RUNS` loads of each page (defau
 First of all, per lesson, its kernel's start under Node (`kernel_start.mjs`, no browser): marimo's
 own Pyodide session on the site's Pyodide, every wheel unpacked before, from instantiating the
 notebook to the kernel's `completed-run` message, against the trivial notebook's, alternating,
-`BENCH_KERNEL_RUNS=N` each (default 3): medians, the difference (the lesson's own work in the
-kernel, without the page's drawing, the packages' loading or the browser's noise) and the part
-marimo spends rendering the Markdown-only cells. Needs Node, as the build does.
+`BENCH_KERNEL_RUNS=N` each (default 3; 0 skips it): medians, the difference (the lesson's own
+work in the kernel, without the page's drawing, the packages' loading or the browser's noise)
+and the part marimo spends rendering the Markdown-only cells. Needs Node, as the build does.
 `--site DIR` measures a site built before; `--speed-only` prints only the per-lesson page
 figures, `--kernel-only` only the kernel starts, `--lesson 06` (repeatable, with either) only
 that lesson's; `--offline-only` only the two visits.
@@ -746,7 +746,8 @@ def main() -> None:
                 parser.error(f"--lesson {', '.join(unknown)}: not one of {', '.join(known)}")
             pages = [known[number] for number in sorted(set(args.lesson))]
         if not args.speed_only:
-            kernel_report(site, pages, Path(tmp), KERNEL_RUNS)
+            if KERNEL_RUNS > 0:
+                kernel_report(site, pages, Path(tmp), KERNEL_RUNS)
             if args.kernel_only:
                 return
         probes = export_speed_pages(site, pages, wheels[0], Path(tmp))
