@@ -58,7 +58,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -72,6 +71,7 @@ sys.path.insert(0, str(ROOT / "exports"))
 
 from browser import LoopbackGuard, find_chromium, launch  # noqa: E402
 from build import BuildReport, build_site, export_wasm  # noqa: E402
+from bytecode import node_or_stop  # noqa: E402
 from lessons import Lesson, discover  # noqa: E402
 from serve import serving  # noqa: E402
 from slow_link import serving_slowly  # noqa: E402
@@ -634,11 +634,8 @@ def kernel_start(site: Path, notebook: Path) -> tuple[float, float]:
     """Milliseconds of ``notebook``'s kernel start under Node on ``site``'s Pyodide
     (``kernel_start.mjs``): instantiating to ``completed-run``, and of it the Markdown-only
     cells rendered."""
-    node = shutil.which("node")
-    if node is None:
-        raise SystemExit("node not found: the kernel starts are timed under Node (npm brings it)")
     done = subprocess.run(
-        [node, str(KERNEL_SCRIPT), str(site), str(notebook)],
+        [node_or_stop(), str(KERNEL_SCRIPT), str(site), str(notebook)],
         capture_output=True,
         text=True,
         timeout=TIMEOUT_MS / 1000,
