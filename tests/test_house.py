@@ -93,9 +93,13 @@ NOT_IN_THE_MODEL = {
     "importlib",
 }
 MAX_LINES = 420
-# The one file the model reads is its own package data (the charts' templates, inside every
-# wheel), through importlib.resources, which reads a folder, a zip or a wheel alike.
-READS_PACKAGE_DATA = {"asyncfail.charts.templates": "importlib.resources"}
+# The files the library reads are its own package data (the charts' templates, inside every
+# wheel; the Markdown the site's build rendered, inside the site's wheel), through
+# importlib.resources, which reads a folder, a zip or a wheel alike.
+READS_PACKAGE_DATA = {
+    "asyncfail.charts.templates": "importlib.resources",
+    "asyncfail.course.prerendered": "importlib.resources",
+}
 
 
 def module_name(path: Path) -> str:

@@ -1,0 +1,97 @@
+"""The lessons' Markdown as the published pages render it, rendered once when the site is built.
+
+Every lesson's page renders Markdown as it starts: its Markdown-only cells as marimo's kernel
+instantiates the notebook, before any cell runs, then every ``mo.md`` and control label its
+first run makes (``marimo._output.md._render_markdown``: Python-Markdown and some twenty
+extensions, the converter built at the first call). Timed under Node, in marimo's own Pyodide
+session running lesson 1 (2026-12-06), that rendering took 145-196 ms of a kernel start of
+about 600 ms, 56-93 ms of it building the converter; the bench's trivial page renders none.
+
+The rule: the page's renderer is a function of its text alone (``course/markdown_cache.py``
+states why), and the texts a lesson's first run renders are the same at every visit (the model
+is deterministic, the controls start where the notebook sets them). So the site's build runs
+each lesson's first run once in the page's own Python, Pyodide under Node with the site's own
+wheels (``exports/prerender.mjs``), keeps every text the renderer was given with the HTML it
+gave (``MEMO``, written into the site's copy of this package; a text with an image, which
+marimo's Pyodide renderer inlines from the page's files, is not kept), and the page answers
+those texts from it. A text it does not hold (a change of a control, an edited lesson) is
+rendered as before. So the page shows the same HTML, byte for byte, and the first run builds
+no converter (``tests/browser/test_prerendered.py`` checks both on the built site).
+
+When: marimo's kernel enters the lifespans its entry points name (``marimo.kernel.lifespan``;
+``pyproject.toml`` names ``lifespan``) as it instantiates the notebook, before it renders the
+Markdown-only cells; no lesson cell runs that early. Only where marimo runs in Pyodide
+(``sys.platform == "emscripten"``), the one place the memo was rendered for: marimo's server,
+``make serve`` or a script render as before. The library never imports marimo: ``install``
+patches the renderer's module where the kernel has loaded it, and nothing where marimo has no
+such renderer (another version) or the memo is missing, so a page is never broken by it, only
+slower.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import sys
+from collections.abc import AsyncIterator, Callable, Mapping
+from importlib.resources import files
+from typing import Any, Final
+
+MEMO: Final = "prerendered_markdown.json"
+"""The memo's file in this package: a JSON object of text to HTML, written by the site's build
+into its copy of the library's wheel only (``exports/prerender.py``); absent from a checkout."""
+RENDERER_MODULE: Final = "marimo._output.md"
+RENDERER: Final = "_render_markdown"
+"""Where marimo 0.25.2 keeps its renderer: ``_md`` looks it up there on every call."""
+PYODIDE: Final = "emscripten"
+"""``sys.platform`` where marimo runs in Pyodide, as in every WebAssembly page."""
+KEPT_ASIDE: Final = "<img"
+"""HTML the memo never holds: marimo's renderer in Pyodide inlines a local image from the
+page's own files (``pymdownx.b64``), which the build does not have."""
+
+
+def load() -> dict[str, str]:
+    """The memo this package holds: empty where there is none (a checkout) or it is not a JSON
+    object of strings (never a traceback in a page: it is only slower)."""
+    try:
+        memo = json.loads(files(__package__).joinpath(MEMO).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(memo, dict) or not all(
+        isinstance(text, str) and isinstance(html, str) for text, html in memo.items()
+    ):
+        return {}
+    return memo
+
+
+def install(memo: Mapping[str, str], platform: str = sys.platform) -> bool:
+    """Make marimo's renderer answer the texts of ``memo`` from it, where marimo runs in
+    Pyodide (``platform`` is ``sys.platform``, given by a test), once; whether it does now."""
+    if platform != PYODIDE or not memo:
+        return False
+    module = sys.modules.get(RENDERER_MODULE)
+    render: Callable[[str], str] | None = getattr(module, RENDERER, None)
+    if module is None or render is None or not callable(render):
+        return False
+    if hasattr(render, "prerendered"):
+        return True
+    kept = dict(memo)
+
+    @functools.wraps(render)
+    def from_memo(text: str) -> str:
+        html = kept.get(text)
+        return render(text) if html is None else html
+
+    from_memo.prerendered = len(kept)  # type: ignore[attr-defined]
+    setattr(module, RENDERER, from_memo)
+    return True
+
+
+@contextlib.asynccontextmanager
+async def lifespan(app: Any) -> AsyncIterator[None]:
+    """marimo's kernel lifespan (``app`` is None for a kernel): installs the memo as the kernel
+    instantiates the notebook; nothing to undo when it ends."""
+    del app
+    install(load())
+    yield

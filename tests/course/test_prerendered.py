@@ -1,0 +1,128 @@
+"""course/prerendered.py: in a published page, marimo's renderer answers the texts of the build's
+memo from it and renders every other text as before; elsewhere nothing changes; the library's
+kernel lifespan is the one marimo's kernel finds. (On the built site, under Pyodide:
+tests/browser/test_prerendered.py.)"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+import sys
+import types
+from importlib.metadata import entry_points
+from pathlib import Path
+
+import marimo as mo
+import pytest
+from marimo._entrypoints.registry import EntryPointRegistry
+
+from asyncfail.course import markdown_cache, prerendered
+
+PYODIDE = "emscripten"
+MEMO = {"# Kept": '<h1 id="kept">From the memo</h1>'}
+
+
+@pytest.fixture
+def module(monkeypatch: pytest.MonkeyPatch) -> types.ModuleType:
+    """marimo's renderer module, its own renderer in place, put back after the test."""
+    found = sys.modules[prerendered.RENDERER_MODULE]
+    monkeypatch.setattr(
+        found, prerendered.RENDERER, inspect.unwrap(getattr(found, prerendered.RENDERER))
+    )
+    return found
+
+
+def test_in_pyodide_a_text_of_the_memo_is_answered_from_it_and_no_other(
+    module: types.ModuleType,
+) -> None:
+    other = "Rendered **as before**"
+    marimos = mo.md(other).text
+    assert prerendered.install(MEMO, platform=PYODIDE) is True
+    assert "From the memo" in mo.md("# Kept").text
+    assert mo.md(other).text == marimos
+    assert getattr(module, prerendered.RENDERER)("# Kept") == MEMO["# Kept"]
+
+
+def test_a_memo_answers_without_marimos_renderer(
+    module: types.ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked: list[str] = []
+
+    def marimos(text: str) -> str:
+        asked.append(text)
+        return f"<p>{text}</p>"
+
+    monkeypatch.setattr(module, prerendered.RENDERER, marimos)
+    assert prerendered.install(MEMO, platform=PYODIDE)
+    render = getattr(module, prerendered.RENDERER)
+    assert [render("# Kept"), render("other")] == [MEMO["# Kept"], "<p>other</p>"]
+    assert asked == ["other"]
+
+
+def test_outside_pyodide_or_without_a_memo_nothing_is_patched(module: types.ModuleType) -> None:
+    marimos = getattr(module, prerendered.RENDERER)
+    assert prerendered.install(MEMO, platform="linux") is False
+    assert prerendered.install({}, platform=PYODIDE) is False
+    assert getattr(module, prerendered.RENDERER) is marimos
+
+
+def test_installing_twice_patches_once_and_the_lessons_memo_still_wraps_it(
+    module: types.ModuleType,
+) -> None:
+    assert prerendered.install(MEMO, platform=PYODIDE)
+    first = getattr(module, prerendered.RENDERER)
+    assert prerendered.install({"other": "<p>x</p>"}, platform=PYODIDE)
+    assert getattr(module, prerendered.RENDERER) is first
+    assert markdown_cache.install(mo)
+    assert "From the memo" in mo.md("# Kept").text
+
+
+def test_without_marimos_renderer_nothing_is_patched(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delitem(sys.modules, prerendered.RENDERER_MODULE)
+    assert prerendered.install(MEMO, platform=PYODIDE) is False
+
+
+def test_a_checkout_holds_no_memo() -> None:
+    assert prerendered.load() == {}
+
+
+@pytest.mark.parametrize(
+    ("written", "loaded"),
+    [
+        (json.dumps(MEMO), MEMO),
+        ("{not json", {}),
+        (json.dumps(["# Kept"]), {}),
+        (json.dumps({"# Kept": 1}), {}),
+    ],
+)
+def test_the_memo_is_read_whole_or_not_at_all(
+    written: str, loaded: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / prerendered.MEMO).write_text(written, encoding="utf-8")
+    monkeypatch.setattr(prerendered, "files", lambda _package: tmp_path)
+    assert prerendered.load() == loaded
+
+
+def test_marimos_kernel_finds_the_library_lifespan() -> None:
+    (point,) = entry_points(group="marimo.kernel.lifespan", name="asyncfail")
+    assert point.load() is prerendered.lifespan
+    registry: EntryPointRegistry[object] = EntryPointRegistry("marimo.kernel.lifespan")
+    assert prerendered.lifespan in registry.get_all()
+
+
+def test_the_lifespan_installs_the_memo_in_pyodide_only(
+    module: types.ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    marimos = getattr(module, prerendered.RENDERER)
+    monkeypatch.setattr(prerendered, "load", lambda: MEMO)
+
+    async def enter() -> None:
+        async with prerendered.lifespan(None):
+            pass
+
+    asyncio.run(enter())
+    assert getattr(module, prerendered.RENDERER) is marimos
+    monkeypatch.setattr(prerendered, "PYODIDE", sys.platform)  # as if this were Pyodide
+    asyncio.run(enter())
+    assert getattr(module, prerendered.RENDERER)("# Kept") == MEMO["# Kept"]
