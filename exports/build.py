@@ -61,6 +61,7 @@ from lessons import (
 )
 from offline import SERVICE_WORKER, write_service_worker
 from pictures import PICTURE, draw_sequence, take_pictures
+from prerender import PRERENDER_CACHE, prerender
 from preview import START_PAGE, start_page, with_preview
 from pyodide_mirror import CACHE, add_library, mirror_inputs, write_mirror
 from wheels import LIBRARY_FILES, library_wheel
@@ -385,8 +386,12 @@ def build_site(  # type: ignore[no-untyped-def]
         add_bytecode(inputs.core, [library], inputs.cache / BYTECODE_CACHE)
         log(f"export: {library.name} (setuptools, with its bytecode) -> {WHEELS_DIR}/")
         (out / WHEELS_DIR).mkdir()
-        shutil.copyfile(library, out / WHEELS_DIR / library.name)
-        add_library(mirror, out / WHEELS_DIR / library.name)
+        shipped = out / WHEELS_DIR / library.name
+        shutil.copyfile(library, shipped)
+        log("export: the lessons' first runs under Node, for the Markdown they render ...")
+        texts = prerender(mirror, shipped, [p.path for p in pages], inputs.cache / PRERENDER_CACHE)
+        log(f"export: {texts} Markdown texts rendered -> {WHEELS_DIR}/{library.name}")
+        add_library(mirror, shipped)
         for lesson in pages:
             require_mirrored_imports(lesson, available)
 
