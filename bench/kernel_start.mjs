@@ -2,12 +2,13 @@
 //
 //   node kernel_start.mjs SITE NOTEBOOK
 //
-// Pyodide's core from the site's mirror, with every wheel of the mirror and the library's wheel
-// unpacked first (so no package is loaded while timed), then marimo's own Pyodide session, the
-// calls the page's worker makes: `create_session`, `instantiate`, the session started. Prints
-// one line of JSON: milliseconds from `instantiate` to the kernel's `completed-run` message
-// (`run_ms`), and of it, marimo rendering the Markdown-only cells (`markdown_ms`). No browser:
-// the kernel's own work, without the page's drawing or the machine's other tabs.
+// Pyodide's core from the site's mirror, with every wheel of the mirror (and the library's
+// wheel, below) unpacked first (so no package is loaded while timed), then marimo's own Pyodide
+// session, the calls the page's worker makes: `create_session`, `instantiate`, the session
+// started. Prints one line of JSON: milliseconds from `instantiate` to the kernel's
+// `completed-run` message (`run_ms`), and of it, marimo rendering the Markdown-only cells
+// (`markdown_ms`). No browser: the kernel's own work, without the page's drawing or the
+// machine's other tabs.
 import { readFileSync, readdirSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -28,10 +29,14 @@ const wheels = (folder) =>
     .filter((name) => name.endsWith(".whl"))
     .sort()
     .map((name) => pathToFileURL(resolve(folder, name)).href);
-await pyodide.loadPackage([...wheels(core), ...wheels(resolve(site, "wheels"))], {
-  messageCallback: () => {},
-});
-pyodide.FS.writeFile("/home/pyodide/notebook.py", readFileSync(notebook, "utf8"));
+// The library's wheel only for a notebook that imports it, as the page's worker loads it
+// (Pyodide's `loadPackagesFromImports`): its entry point makes marimo's kernel import the
+// library as it starts (asyncfail/course/prerendered.py), which the trivial notebook's must not.
+const code = readFileSync(notebook, "utf8");
+const imports = /^\s*(from|import)\s+asyncfail\b/m.test(code);
+const library = imports ? wheels(resolve(site, "wheels")) : [];
+await pyodide.loadPackage([...wheels(core), ...library], { messageCallback: () => {} });
+pyodide.FS.writeFile("/home/pyodide/notebook.py", code);
 await pyodide.runPythonAsync(`
 import asyncio
 import json
