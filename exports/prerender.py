@@ -4,9 +4,9 @@ Each lesson's first run is made in the page's own Python (``prerender.mjs``: Pyo
 from the site's mirror, with the mirror's wheels and the library's, run by Node), and every
 text marimo's renderer was given is kept with the HTML it gave. The memo, one JSON object for
 all the lessons, goes into the library's wheel as ``asyncfail/course/prerendered_markdown.json``,
-where the page's kernel reads it as it instantiates the notebook (the rule, and what it saves:
-``asyncfail/course/prerendered.py``). Its bytes are the same at every build: the runs are
-deterministic and the keys sorted.
+with the entry point that has the page's kernel read it as it instantiates the notebook (the
+rule, and what it saves: ``asyncfail/course/prerendered.py``). Its bytes are the same at every
+build: the runs are deterministic and the keys sorted.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from typing import Final
 
 from bytecode import keep_compilation, kept_compilation, node_or_stop
 
-from asyncfail.course.prerendered import KEPT_ASIDE, MEMO
+from asyncfail.course.prerendered import ENTRY_POINT, ENTRY_POINT_GROUP, KEPT_ASIDE, MEMO
 
 SCRIPT: Final = Path(__file__).with_name("prerender.mjs")
 MEMO_PATH: Final = f"asyncfail/course/{MEMO}"
@@ -80,20 +80,39 @@ def record_line(name: str, data: bytes) -> str:
     return f"{name},sha256={digest},{len(data)}\n"
 
 
+def with_entry_point(listed: str) -> str:
+    """A wheel's ``entry_points.txt`` text ``listed`` with the library's kernel lifespan
+    (``ENTRY_POINT`` in ``ENTRY_POINT_GROUP``) after what it lists; as it was if it has it."""
+    section = f"[{ENTRY_POINT_GROUP}]\n{ENTRY_POINT}\n"
+    if section in listed:
+        return listed
+    return (listed.rstrip("\n") + "\n\n" if listed.strip() else "") + section
+
+
 def add_to_wheel(wheel: Path, name: str, data: bytes) -> None:
-    """Rewrite ``wheel`` with ``data`` as ``name`` (dated as its first entry, mode 0644), every
-    other entry as it was, and RECORD listing them all; written beside, then renamed."""
+    """Rewrite ``wheel`` with ``data`` as ``name`` (dated as its first entry, mode 0644) and
+    the library's kernel lifespan among its entry points (``with_entry_point``), every other
+    entry as it was, and RECORD listing them all; written beside, then renamed."""
     with zipfile.ZipFile(wheel) as source:
         entries = [(info, source.read(info)) for info in source.infolist()]
-    records = [info for info, _ in entries if info.filename.endswith(".dist-info/RECORD")]
-    if len(records) != 1:
-        raise SystemExit(f"export: {wheel.name} has no single RECORD")
-    added = zipfile.ZipInfo(name, date_time=entries[0][0].date_time)
-    added.external_attr = 0o644 << 16
-    files = [(i, d) for i, d in entries if i is not records[0] and i.filename != name]
-    files.append((added, data))
-    listed = "".join(record_line(info.filename, d) for info, d in files)
-    files.append((records[0], (listed + f"{records[0].filename},,\n").encode()))
+    info_dir = {i.filename.split("/")[0] for i, _ in entries if ".dist-info/" in i.filename}
+    if len(info_dir) != 1:
+        raise SystemExit(f"export: {wheel.name} has no single .dist-info folder")
+    (folder,) = info_dir
+    record, points = f"{folder}/RECORD", f"{folder}/entry_points.txt"
+    by_name = {info.filename: (info, d) for info, d in entries}
+    if record not in by_name:
+        raise SystemExit(f"export: {wheel.name} has no RECORD")
+    dated = entries[0][0].date_time
+    listed = by_name[points][1].decode("utf-8") if points in by_name else ""
+    changed = {name: data, points: with_entry_point(listed).encode("utf-8")}
+    files = [(i, changed.pop(i.filename, d)) for i, d in entries if i.filename != record]
+    for added, added_data in changed.items():  # those the wheel did not hold
+        info = zipfile.ZipInfo(added, date_time=dated)
+        info.external_attr = 0o644 << 16
+        files.append((info, added_data))
+    lines = "".join(record_line(info.filename, d) for info, d in files)
+    files.append((by_name[record][0], (lines + f"{record},,\n").encode()))
     part = wheel.with_name(f"{wheel.name}.{os.getpid()}.part")
     with zipfile.ZipFile(part, "w") as target:
         for info, d in files:
@@ -104,9 +123,9 @@ def add_to_wheel(wheel: Path, name: str, data: bytes) -> None:
 
 def prerender(core: Path, library: Path, notebooks: list[Path], cache: Path | None = None) -> int:
     """Put the memo of ``notebooks``' first runs into ``library`` (the site's copy of the
-    library's wheel, whose modules ``core``, the site's Pyodide mirror, runs); return how many
-    texts it holds. With a ``cache`` folder, a memo made before from the same inputs is read
-    from it, and a new one kept in it."""
+    library's wheel, whose modules ``core``, the site's Pyodide mirror, runs), with the entry
+    point that installs it; return how many texts it holds. With a ``cache`` folder, a memo
+    made before from the same inputs is read from it, and a new one kept in it."""
     key = memo_key(core, library, notebooks)
     kept = kept_compilation(cache, key, ".json") if cache is not None else None
     if kept is not None:

@@ -18,14 +18,16 @@ those texts from it. A text it does not hold (a change of a control, an edited l
 rendered as before. So the page shows the same HTML, byte for byte, and the first run builds
 no converter (``tests/browser/test_prerendered.py`` checks both on the built site).
 
-When: marimo's kernel enters the lifespans its entry points name (``marimo.kernel.lifespan``;
-``pyproject.toml`` names ``lifespan``) as it instantiates the notebook, before it renders the
-Markdown-only cells; no lesson cell runs that early. Only where marimo runs in Pyodide
-(``sys.platform == "emscripten"``), the one place the memo was rendered for: marimo's server,
-``make serve`` or a script render as before. The library never imports marimo: ``install``
-patches the renderer's module where the kernel has loaded it, and nothing where marimo has no
-such renderer (another version) or the memo is missing, so a page is never broken by it, only
-slower.
+When: marimo's kernel enters the lifespans installed distributions name as entry points
+(``ENTRY_POINT_GROUP``) as it instantiates the notebook, before it renders the Markdown-only
+cells; no lesson cell runs that early. The site's build names ``lifespan`` there in its copy of
+the library's wheel only (``ENTRY_POINT``), the one a page installs; the library's own metadata
+names none, so a kernel in CPython (marimo's server, ``make serve``) never enters it: marimo
+ends a lifespan it entered in a run-mode kernel with a traceback as the server stops. And it
+acts only where marimo runs in Pyodide (``sys.platform == "emscripten"``), the one place the
+memo was rendered for. The library never imports marimo: ``install`` patches the renderer's
+module where the kernel has loaded it, and nothing where marimo has no such renderer (another
+version) or the memo is missing, so a page is never broken by it, only slower.
 """
 
 from __future__ import annotations
@@ -46,6 +48,10 @@ RENDERER: Final = "_render_markdown"
 """Where marimo 0.25.2 keeps its renderer: ``_md`` looks it up there on every call."""
 PYODIDE: Final = "emscripten"
 """``sys.platform`` where marimo runs in Pyodide, as in every WebAssembly page."""
+ENTRY_POINT_GROUP: Final = "marimo.kernel.lifespan"
+ENTRY_POINT: Final = "asyncfail = asyncfail.course.prerendered:lifespan"
+"""The entry point marimo 0.25.2's kernel loads as it starts (``marimo._runtime.runtime``'s
+registry of that group), as a line of a wheel's ``entry_points.txt``."""
 KEPT_ASIDE: Final = "<img"
 """HTML the memo never holds: marimo's renderer in Pyodide inlines a local image from the
 page's own files (``pymdownx.b64``), which the build does not have."""

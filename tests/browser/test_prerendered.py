@@ -33,6 +33,8 @@ pytestmark = pytest.mark.browser
 
 # marimo's kernel loads no lifespan named here (marimo._entrypoints.registry, MARIMO_{GROUP}_...).
 DENIED = {"MARIMO_KERNEL_LIFESPAN_DENYLIST": "asyncfail"}
+# What the site's wheel adds to its entry points (a line of text, as a wheel's metadata holds it).
+LIFESPAN = "[marimo.kernel.lifespan]\nasyncfail = asyncfail.course.prerendered:lifespan\n"
 # A control's HTML carries an id drawn afresh at every run (as in build.RANDOM_ID).
 RANDOM_ID = re.compile(r"random-id=(\\u0027|'|&#x27;|&quot;|\")[0-9a-f-]{36}")
 
@@ -111,9 +113,8 @@ def test_the_site_wheel_holds_the_memo_and_names_the_lifespan(built_site: BuildR
         entry_points = opened.read(points).decode()
         (record,) = [n for n in names if n.endswith(".dist-info/RECORD")]
         listed = opened.read(record).decode()
-    assert "[marimo.kernel.lifespan]\nasyncfail = asyncfail.course.prerendered:lifespan" in (
-        entry_points
-    )
+    assert entry_points.startswith("[console_scripts]\nasyncfail = asyncfail.cli.main:main\n")
+    assert entry_points.endswith("\n" + LIFESPAN)
     assert f"{MEMO_PATH},sha256=" in listed
     # Lesson 1's question and its Markdown-only cells' first heading are among the texts.
     assert any("<h1" in html for html in memo.values())
@@ -172,11 +173,14 @@ def entries(wheel: Path) -> dict[str, tuple[bytes, tuple[int, ...], int]]:
         }
 
 
-def test_the_memo_goes_into_the_wheel_listed_in_its_record(tmp_path: Path) -> None:
+def test_the_memo_and_the_lifespan_go_into_the_wheel_listed_in_its_record(tmp_path: Path) -> None:
     wheel = tmp_path / "lib-1.0-py3-none-any.whl"
+    dated = (2020, 2, 3, 4, 5, 6)
+    scripts = "[console_scripts]\nlib = lib.cli:main\n"
     with zipfile.ZipFile(wheel, "w") as made:
-        made.writestr(zipfile.ZipInfo("lib/__init__.py", (2020, 2, 3, 4, 5, 6)), b"x = 1\n")
-        made.writestr(zipfile.ZipInfo("lib-1.0.dist-info/RECORD", (2020, 2, 3, 4, 5, 6)), b"")
+        made.writestr(zipfile.ZipInfo("lib/__init__.py", dated), b"x = 1\n")
+        made.writestr(zipfile.ZipInfo("lib-1.0.dist-info/entry_points.txt", dated), scripts)
+        made.writestr(zipfile.ZipInfo("lib-1.0.dist-info/RECORD", dated), b"")
     before = entries(wheel)
     add_to_wheel(wheel, "lib/memo.json", b'{"a": "<p>a</p>"}')
     once = wheel.read_bytes()
@@ -184,7 +188,9 @@ def test_the_memo_goes_into_the_wheel_listed_in_its_record(tmp_path: Path) -> No
     assert wheel.read_bytes() == once, "adding it again changes nothing"
     found = entries(wheel)
     assert found["lib/__init__.py"] == before["lib/__init__.py"], "the others as they were"
-    assert found["lib/memo.json"] == (b'{"a": "<p>a</p>"}', (2020, 2, 3, 4, 5, 6), 0o644)
+    assert found["lib/memo.json"] == (b'{"a": "<p>a</p>"}', dated, 0o644)
+    points = found["lib-1.0.dist-info/entry_points.txt"][0].decode()
+    assert points == scripts + "\n" + LIFESPAN, "the scripts kept, the lifespan after them"
     lines = found["lib-1.0.dist-info/RECORD"][0].decode().splitlines()
     assert lines[-1] == "lib-1.0.dist-info/RECORD,,"
     for line in lines[:-1]:  # each file's digest and size, as a wheel installer checks them
@@ -193,6 +199,14 @@ def test_the_memo_goes_into_the_wheel_listed_in_its_record(tmp_path: Path) -> No
         expected = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=")
         assert (digest, int(size)) == (f"sha256={expected.decode()}", len(data))
     assert sorted(line.split(",")[0] for line in lines) == sorted(found)
+
+
+def test_a_wheel_without_entry_points_gets_the_lifespan_alone(tmp_path: Path) -> None:
+    wheel = tmp_path / "lib-1.0-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as made:
+        made.writestr("lib-1.0.dist-info/RECORD", b"")
+    add_to_wheel(wheel, "lib/memo.json", b"{}")
+    assert entries(wheel)["lib-1.0.dist-info/entry_points.txt"][0].decode() == LIFESPAN
 
 
 def test_a_memo_made_once_is_read_from_the_cache_for_the_same_inputs(

@@ -1,17 +1,17 @@
 """course/prerendered.py: in a published page, marimo's renderer answers the texts of the build's
-memo from it and renders every other text as before; elsewhere nothing changes; the library's
-kernel lifespan is the one marimo's kernel finds. (On the built site, under Pyodide:
-tests/browser/test_prerendered.py.)"""
+memo from it and renders every other text as before; elsewhere nothing changes, and the
+installed library names no lifespan for marimo's kernel to enter. (On the built site, under
+Pyodide: tests/browser/test_prerendered.py.)"""
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 import json
 import sys
 import types
 from importlib.metadata import entry_points
 from pathlib import Path
+from typing import Any
 
 import marimo as mo
 import pytest
@@ -104,11 +104,25 @@ def test_the_memo_is_read_whole_or_not_at_all(
     assert prerendered.load() == loaded
 
 
-def test_marimos_kernel_finds_the_library_lifespan() -> None:
-    (point,) = entry_points(group="marimo.kernel.lifespan", name="asyncfail")
-    assert point.load() is prerendered.lifespan
-    registry: EntryPointRegistry[object] = EntryPointRegistry("marimo.kernel.lifespan")
-    assert prerendered.lifespan in registry.get_all()
+def test_the_installed_library_names_no_lifespan_for_a_kernel_in_cpython() -> None:
+    # Only the site's copy of the wheel names it (exports/prerender.py): marimo's server would
+    # enter it in every lesson's kernel, and end it with a traceback as it stops.
+    assert not entry_points(group=prerendered.ENTRY_POINT_GROUP, name="asyncfail")
+    registry: EntryPointRegistry[object] = EntryPointRegistry(prerendered.ENTRY_POINT_GROUP)
+    assert prerendered.lifespan not in registry.get_all()
+    name, _, target = prerendered.ENTRY_POINT.partition(" = ")
+    module, _, attribute = target.partition(":")
+    assert (name, getattr(sys.modules[module], attribute)) == ("asyncfail", prerendered.lifespan)
+
+
+def finished(step: Any) -> None:
+    """Run ``step`` (a coroutine that awaits nothing) to its end, without an event loop (a
+    test's browser may hold this thread's)."""
+    try:
+        step.send(None)
+    except StopIteration:
+        return
+    raise AssertionError("the lifespan awaited something")
 
 
 def test_the_lifespan_installs_the_memo_in_pyodide_only(
@@ -116,13 +130,12 @@ def test_the_lifespan_installs_the_memo_in_pyodide_only(
 ) -> None:
     marimos = getattr(module, prerendered.RENDERER)
     monkeypatch.setattr(prerendered, "load", lambda: MEMO)
-
-    async def enter() -> None:
-        async with prerendered.lifespan(None):
-            pass
-
-    asyncio.run(enter())
-    assert getattr(module, prerendered.RENDERER) is marimos
-    monkeypatch.setattr(prerendered, "PYODIDE", sys.platform)  # as if this were Pyodide
-    asyncio.run(enter())
+    for pyodide in (False, True):
+        if pyodide:
+            monkeypatch.setattr(prerendered, "PYODIDE", sys.platform)  # as if this were Pyodide
+        span = prerendered.lifespan(None)
+        finished(span.__aenter__())
+        installed = getattr(module, prerendered.RENDERER) is not marimos
+        finished(span.__aexit__(None, None, None))
+        assert installed is pyodide
     assert getattr(module, prerendered.RENDERER)("# Kept") == MEMO["# Kept"]
