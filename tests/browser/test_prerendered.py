@@ -239,3 +239,18 @@ def test_a_memo_made_once_is_read_from_the_cache_for_the_same_inputs(
     assert json.loads(entries(wheel)[MEMO_PATH][0]) == {"# A": "<h1>A</h1>"}
     notebook.write_text("import marimo  # edited\n", encoding="utf-8")
     assert prerender.memo_key(core, wheel, [notebook]) != key
+
+
+def test_a_first_run_that_fails_or_does_not_end_stops_the_build_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    notebook = tmp_path / "lesson.py"
+    notebook.write_text("import marimo\n", encoding="utf-8")
+    # No Pyodide core in this folder: Node stops at once.
+    with pytest.raises(
+        SystemExit, match=r"^export: the first run of lesson\.py under Node failed$"
+    ):
+        prerender.first_run(tmp_path, tmp_path / "lib.whl", notebook)
+    monkeypatch.setattr(prerender, "RUN_LIMIT_S", 0.001)
+    with pytest.raises(SystemExit, match=r"did not end in 0\.001 s$"):
+        prerender.first_run(tmp_path, tmp_path / "lib.whl", notebook)
