@@ -96,7 +96,7 @@ def first_run(
     node = shutil.which("node")
     assert node is not None
     argv = [node, str(runner), str(site), str(notebook), json.dumps(environment)]
-    done = subprocess.run(argv, capture_output=True, text=True, encoding="utf-8")
+    done = subprocess.run(argv, capture_output=True, text=True, encoding="utf-8", timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     said: dict[str, Any] = json.loads(done.stdout)
     for output in said["outputs"]:
@@ -116,8 +116,8 @@ def test_the_site_wheel_holds_the_memo_and_names_the_lifespan(built_site: BuildR
     assert entry_points.startswith("[console_scripts]\nasyncfail = asyncfail.cli.main:main\n")
     assert entry_points.endswith("\n" + LIFESPAN)
     assert f"{MEMO_PATH},sha256=" in listed
-    # Lesson 1's question and its Markdown-only cells' first heading are among the texts.
-    assert any("<h1" in html for html in memo.values())
+    # The lessons' Markdown-only cells are among the texts: each lesson's title heading.
+    assert sum("<h1" in html for html in memo.values()) >= len(built_site.pages)
     assert all(isinstance(t, str) and isinstance(h, str) for t, h in memo.items())
     assert list(memo) == sorted(memo)
 
