@@ -40,14 +40,14 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from importlib.resources import files
 from typing import Any, Final
 
+# Where marimo keeps its renderer, and the platform of a WebAssembly page: as the lessons' own
+# memo and editor switch read them.
+from asyncfail.course.editor_data import PYODIDE
+from asyncfail.course.markdown_cache import RENDERER, RENDERER_MODULE
+
 MEMO: Final = "prerendered_markdown.json"
 """The memo's file in this package: a JSON object of text to HTML, written by the site's build
 into its copy of the library's wheel only (``exports/prerender.py``); absent from a checkout."""
-RENDERER_MODULE: Final = "marimo._output.md"
-RENDERER: Final = "_render_markdown"
-"""Where marimo 0.25.2 keeps its renderer: ``_md`` looks it up there on every call."""
-PYODIDE: Final = "emscripten"
-"""``sys.platform`` where marimo runs in Pyodide, as in every WebAssembly page."""
 ENTRY_POINT_GROUP: Final = "marimo.kernel.lifespan"
 ENTRY_POINT: Final = "asyncfail = asyncfail.course.prerendered:lifespan"
 """The entry point marimo 0.25.2's kernel loads as it starts (``marimo._runtime.runtime``'s
