@@ -676,7 +676,8 @@ def export_speed_pages(site: Path, lessons: list[Lesson], wheel: Path, tmp: Path
     notebook.write_text(TRIVIAL, encoding="utf-8")
     trivial = Lesson(notebook, "trivial", "", "Trivial page", "", "bench/trivial")
     (site / trivial.site_dir).mkdir(parents=True, exist_ok=True)
-    export_wasm(trivial, site / trivial.site_dir, wheel)
+    # The trivial page is marimo's own: it starts its kernel worker as marimo does.
+    export_wasm(trivial, site / trivial.site_dir, wheel, early=False)
     probes = [probe_copy(lesson, tmp / "probes") for lesson in lessons]
     for probe in probes:
         (site / probe.site_dir).mkdir(parents=True, exist_ok=True)

@@ -48,6 +48,7 @@ from assets import patch_idle_icon, patch_rpc_timeout
 from bytecode import BYTECODE_CACHE, add_bytecode
 from copies import write_copy
 from document import document
+from early_start import kernel_script, with_early_start
 from home import HomeLinks, SequencePicture, base_url, home_page
 from lessons import (
     LIBRARY,
@@ -173,12 +174,13 @@ def snapshot_header(depth: int) -> str:
     )
 
 
-def export_wasm(lesson: Lesson, target_dir: Path, library: Path) -> None:
+def export_wasm(lesson: Lesson, target_dir: Path, library: Path, early: bool = True) -> None:
     """The interactive page: marimo's html-wasm export, pointed at the shared assets.
 
     It installs ``library`` (the asyncfail wheel, from the site's ``wheels/``) and loads Pyodide
     and every package from the site's own mirror (and a package index inside the site, so a
-    missing package fails instead of reaching out).
+    missing package fails instead of reaching out). With ``early``, the page starts marimo's
+    kernel worker as it opens (``early_start.py``); without, it is marimo's page as it is.
     """
     with tempfile.TemporaryDirectory() as tmp:
         raw = Path(tmp) / "wasm"
@@ -194,15 +196,21 @@ def export_wasm(lesson: Lesson, target_dir: Path, library: Path) -> None:
     prefix = up(lesson.depth) + ASSETS_DIR + "/"
     text = re.sub(r'(href|src)="\./(?!public/)', rf'\1="{prefix}', text)
     mirror = up(lesson.depth) + MIRROR_DIR + "/"
-    attrs = (
-        f'data-pyodide-index-url="{mirror}" '
-        f'data-pyodide-lockfile-url="{mirror}pyodide-lock.json" '
-        f'data-pypi-index-url="{mirror}simple/{{package_name}}/"'
-    )
+    addresses = {
+        "pyodide-index-url": mirror,
+        "pyodide-lockfile-url": f"{mirror}pyodide-lock.json",
+        "pypi-index-url": f"{mirror}simple/{{package_name}}/",
+    }
+    attrs = " ".join(f'data-{key}="{value}"' for key, value in addresses.items())
     if text.count("<marimo-wasm hidden=") != 1:
         raise SystemExit(f"{lesson.slug}: no single <marimo-wasm> element to configure")
     text = text.replace("<marimo-wasm hidden=", f"<marimo-wasm {attrs} hidden=")
-    (target_dir / "index.html").write_text(accessible(text, lesson.slug), encoding="utf-8")
+    text = accessible(text, lesson.slug)
+    if early:
+        assets = target_dir / up(lesson.depth) / ASSETS_DIR
+        kernel = f"{up(lesson.depth)}{ASSETS_DIR}/assets/{kernel_script(assets)}"
+        text = with_early_start(text, lesson.slug, kernel, addresses)
+    (target_dir / "index.html").write_text(text, encoding="utf-8")
 
 
 def ship_library(text: str, lesson: Lesson, built: list[str], library: Path) -> str:

@@ -121,9 +121,11 @@
   // The kernel's word that its first run is over (every cell has run and sent its output) ends
   // the wait at once: without it, the app's last change is known only once it has been quiet
   // for QUIET_MS (checked every 100 ms), which kept a lesson's reader from the live page some
-  // 0.3 s after its kernel had finished. marimo starts the kernel's worker after this script
-  // (its page script is a module), so the page's workers report their messages here first; a
-  // marimo that speaks otherwise leaves the quiet moment to decide.
+  // 0.3 s after its kernel had finished. marimo creates the kernel's worker after this script
+  // (its page script is a module), so the page's workers report their messages here first (a
+  // lesson's page started that worker as it opened, exports/early_start.py: marimo is given it
+  // through this class, and it hears what the worker said before, in order); a marimo that
+  // speaks otherwise leaves the quiet moment to decide.
   let ran = false;
   const NativeWorker = window.Worker;
   if (typeof NativeWorker === "function") {

@@ -105,6 +105,23 @@ new PerformanceObserver((list) => {
     if (entry.initiatorType === "fetch" && entry.name.endsWith(".whl"))
       window.__pageWheels.push(entry.name);
 }).observe({ type: "resource", buffered: true });"""
+# The kernel workers the page itself created (marimo's page script is given the one started
+# early, exports/early_start.py, so it creates none) and every `bootstrap` sent to a worker, with
+# whether the page was still loading then (the early one is sent as the head is read).
+KERNEL_STARTS = """window.__kernelWorkers = [];
+window.__bootstraps = [];
+window.Worker = class extends window.Worker {
+  constructor(url, options) {
+    super(url, options);
+    window.__kernelWorkers.push([String(url), options && options.name]);
+  }
+};
+const post = Worker.prototype.postMessage;
+Worker.prototype.postMessage = function (message, ...rest) {
+  if (message?.data?.id === "bootstrap")
+    window.__bootstraps.push([document.readyState, JSON.stringify(message)]);
+  return post.call(this, message, ...rest);
+};"""
 # Lesson 1's description of its default fault: the same in the snapshot and the live page.
 FAULT_TEXT = describe_fault(SEED_FAULT)
 
@@ -401,12 +418,21 @@ def test_offline_wasm_page_boots_without_errors(
     quiet = Quiet(page)
     page.add_init_script(HEARD_RUN_OVER)
     page.add_init_script(PAGE_WHEELS)
+    page.add_init_script(KERNEL_STARTS)
     url = f"{site_url}{lesson.site_dir}/"
     page.goto(url)
     try:
         if lesson.slug == LAB.slug:
             the_preview_shows_at_once_then_the_live_app_in_its_place(page, screenshots)
         wait_until_live(page)
+        # One kernel worker, started as the page opened, asked to boot as marimo asks it.
+        workers = page.evaluate("window.__kernelWorkers")
+        assert [(url.rsplit("/", 1)[-1].split("-")[0], name) for url, name in workers] == [
+            ("worker", "marimo")
+        ], workers
+        (early, early_message), (later, marimo_message) = page.evaluate("window.__bootstraps")
+        assert (early, later) == ("loading", "interactive")
+        assert early_message == marimo_message
         assert page.evaluate("window.__kernelRunOver"), (
             "the kernel's end of run, as preview.js hears it"
         )
