@@ -63,7 +63,7 @@ from lessons import (
 from offline import SERVICE_WORKER, write_service_worker
 from pictures import PICTURE, draw_sequence, take_pictures
 from prerender import PRERENDER_CACHE, prerender
-from preview import START_PAGE, start_page, with_preview
+from preview import FRAME, START_PAGE, start_page, with_preview
 from pyodide_mirror import CACHE, add_library, mirror_inputs, write_mirror
 from wheels import LIBRARY_FILES, library_wheel
 
@@ -174,13 +174,16 @@ def snapshot_header(depth: int) -> str:
     )
 
 
-def export_wasm(lesson: Lesson, target_dir: Path, library: Path, early: bool = True) -> None:
+def export_wasm(
+    lesson: Lesson, target_dir: Path, library: Path, early: bool = True, after: str = ""
+) -> None:
     """The interactive page: marimo's html-wasm export, pointed at the shared assets.
 
     It installs ``library`` (the asyncfail wheel, from the site's ``wheels/``) and loads Pyodide
     and every package from the site's own mirror (and a package index inside the site, so a
     missing package fails instead of reaching out). With ``early``, the page starts marimo's
-    kernel worker as it opens (``early_start.py``); without, it is marimo's page as it is.
+    kernel worker as it opens, or once the frame ``after`` selects has loaded
+    (``early_start.py``); without, it is marimo's page as it is.
     """
     with tempfile.TemporaryDirectory() as tmp:
         raw = Path(tmp) / "wasm"
@@ -209,7 +212,7 @@ def export_wasm(lesson: Lesson, target_dir: Path, library: Path, early: bool = T
     if early:
         assets = target_dir / up(lesson.depth) / ASSETS_DIR
         kernel = f"{up(lesson.depth)}{ASSETS_DIR}/assets/{kernel_script(assets)}"
-        text = with_early_start(text, lesson.slug, kernel, addresses)
+        text = with_early_start(text, lesson.slug, kernel, addresses, after)
     (target_dir / "index.html").write_text(text, encoding="utf-8")
 
 
@@ -290,7 +293,7 @@ def export_interactive(
     """The interactive page, ``index.html``, showing ``preview`` (a static page of the same
     notebook, in the same folder) until Python is ready; if it cannot start, it says so and
     links ``snapshot`` (the lesson's static snapshot, relative to the page)."""
-    export_wasm(lesson, target, library)
+    export_wasm(lesson, target, library, after=FRAME)
     page = target / "index.html"
     worker = up(lesson.depth) + SERVICE_WORKER
     lock_file = target / up(lesson.depth) / MIRROR_DIR / "pyodide-lock.json"

@@ -63,13 +63,16 @@ def kernel_script(assets: Path) -> str:
     return script
 
 
-def with_early_start(page: str, name: str, kernel: str, mirror: dict[str, str]) -> str:
+def with_early_start(
+    page: str, name: str, kernel: str, mirror: dict[str, str], after: str = ""
+) -> str:
     """``page`` (a marimo WebAssembly page) with the script first in its ``<head>``, after a
     preload of the worker's script.
 
     ``kernel`` is the worker's script, relative to the page; ``mirror`` the three addresses
     marimo reads from ``<marimo-wasm>`` (``pyodide-index-url``, ``pyodide-lockfile-url``,
-    ``pypi-index-url``), as the page's element holds them."""
+    ``pypi-index-url``), as the page's element holds them. With ``after`` (a CSS selector of a
+    frame), the worker is started once that frame has loaded, not at once."""
     if page.count("<head>") != 1:
         raise SystemExit(f"export: {name}: the WebAssembly page has no single <head>")
     notes = {
@@ -79,6 +82,7 @@ def with_early_start(page: str, name: str, kernel: str, mirror: dict[str, str]) 
         "transport": TRANSPORT,
         "version": version("marimo"),
         **mirror,
+        **({"after": after} if after else {}),
     }
     data = " ".join(f'data-{key}="{html.escape(text, quote=True)}"' for key, text in notes.items())
     script = (HERE / "early_start.js").read_text(encoding="utf-8")

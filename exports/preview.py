@@ -23,6 +23,9 @@ from asyncfail.course import site
 
 HERE = Path(__file__).resolve().parent / "preview"
 START_PAGE = "start.html"
+FRAME = "#lesson-preview > iframe"
+"""The frame showing the static page, as a CSS selector: a lesson's page starts Python once it
+has loaded (``early_start.py``), so the worker's downloads come after the page's first content."""
 
 
 STOP_AFTER_S = 90

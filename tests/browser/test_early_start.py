@@ -6,7 +6,7 @@ so in test_site.py."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from importlib.metadata import version
 from pathlib import Path
@@ -34,11 +34,13 @@ MIRROR = {
     "pypi-index-url": "../pyodide/simple/{package_name}/",
 }
 # marimo's page script, reduced to what the early start meets: a module (run once the document
-# is read, after every classic script), late as marimo's is once its modules have loaded; it
-# creates its kernel's worker, listens to it and asks it to boot, as marimo 0.25.2 does.
+# is read, after every classic script), late as marimo's is once its modules have loaded (here,
+# once the test lets it); it creates its kernel's worker, listens to it and asks it to boot, as
+# marimo 0.25.2 does. The frame stands for a lesson's preview, loaded when the test says.
 PAGE = """<!doctype html><html lang="en"><head><title>Lesson</title></head><body>
+<div id="lesson-preview"><iframe src="frame.html" title="preview"></iframe></div>
 <script type="module">
-await new Promise((done) => setTimeout(done, 600));
+await new Promise((done) => (window.letMarimo = done));
 window.heard = [];
 const url = new URL("kernel.js", location.href).href;
 const worker = new Worker(url, {name: "marimo", type: "module"});
@@ -81,29 +83,51 @@ SAY = """(n) => kernel.postMessage({"[transport-id]": "marimo-transport",
   data: {type: "message", id: "say", payload: {n}}})"""
 
 
-def early_page(tmp_path: Path) -> Path:
+LET_MARIMO = "() => { window.letMarimo(); }"
+MARIMO_READY = "() => window.kernel !== undefined"
+
+
+def early_page(tmp_path: Path, after: str = "") -> Path:
     """The small site: the page, with the early start, and the stand-in worker."""
     site = tmp_path / "site"
     lesson = site / "lesson"
     lesson.mkdir(parents=True)
     (lesson / "kernel.js").write_text(KERNEL, encoding="utf-8")
-    page = with_early_start(PAGE, "test", "kernel.js", MIRROR)
+    (lesson / "frame.html").write_text("<!doctype html><title>f</title><p>f", encoding="utf-8")
+    page = with_early_start(PAGE, "test", "kernel.js", MIRROR, after)
     (lesson / "index.html").write_text(page, encoding="utf-8")
     return site
 
 
 @contextmanager
-def opened(browser: Any, tmp_path: Path, init: str = "") -> Iterator[Any]:
+def loaded(
+    browser: Any, tmp_path: Path, init: str = "", after: str = ""
+) -> Iterator[tuple[Any, Callable[[], None]]]:
+    """The page loaded in a fresh context, marimo's stand-in not yet let run; the frame's page
+    held back until the test calls the function given with it."""
     context = browser.new_context()
     context.add_init_script(CREATED + init)
+    held: list[Any] = []
+    context.route("**/frame.html", lambda route: held.append(route))
     try:
-        with serving(early_page(tmp_path)) as url:
+        with serving(early_page(tmp_path, after)) as url:
             page = context.new_page()
-            page.goto(f"{url}lesson/")
-            page.wait_for_function("() => window.kernel !== undefined")
-            yield page
+            page.goto(f"{url}lesson/", wait_until="domcontentloaded")
+            page.wait_for_function("() => typeof window.letMarimo === 'function'")
+            yield page, lambda: held.pop().continue_()
     finally:
         context.close()
+
+
+@contextmanager
+def opened(browser: Any, tmp_path: Path, init: str = "") -> Iterator[Any]:
+    """The page loaded, then (0.3 s later, as marimo comes late) marimo's stand-in let run."""
+    with loaded(browser, tmp_path, init) as (page, load_frame):
+        load_frame()
+        page.wait_for_timeout(300)
+        page.evaluate(LET_MARIMO)
+        page.wait_for_function(MARIMO_READY)
+        yield page
 
 
 @pytest.mark.browser
@@ -137,6 +161,42 @@ def test_the_page_starts_the_worker_marimo_is_then_given(browser: Any, tmp_path:
             "pypiIndexUrl": f"{origin}pyodide/simple/{{package_name}}/",
         }
         assert second["asked"] == {"marimo": True}
+
+
+@pytest.mark.browser
+def test_after_the_preview_the_worker_starts_once_the_frame_has_loaded(
+    browser: Any, tmp_path: Path
+) -> None:
+    """With a frame to wait for (a lesson's preview, the page's first content), nothing starts
+    before it has loaded; then the worker starts, and marimo is given it as before."""
+    with loaded(browser, tmp_path, after="#lesson-preview > iframe") as (page, load_frame):
+        page.wait_for_timeout(500)
+        assert page.evaluate("window.created") == []
+        load_frame()
+        page.wait_for_function("() => window.booted.length >= 1")
+        page.evaluate(LET_MARIMO)
+        page.wait_for_function("() => window.heard && window.heard.length >= 4")
+        assert len(page.evaluate("window.created")) == 1
+        assert page.evaluate("window.heard") == [
+            "ready",
+            "initializingMessage",
+            "booted:1",
+            "booted:2",
+        ]
+
+
+@pytest.mark.browser
+def test_marimo_first_then_nothing_starts_early(browser: Any, tmp_path: Path) -> None:
+    """marimo creates its worker before the frame has loaded: it creates its own, and the frame
+    loading later starts nothing."""
+    with loaded(browser, tmp_path, after="#lesson-preview > iframe") as (page, load_frame):
+        page.evaluate(LET_MARIMO)
+        page.wait_for_function("() => window.heard && window.heard.length >= 3")
+        load_frame()
+        page.wait_for_timeout(500)
+        assert len(page.evaluate("window.created")) == 1
+        assert page.evaluate("window.heard") == ["ready", "initializingMessage", "booted:1"]
+        assert page.evaluate("window.booted") == [{"n": 1, "asked": {"marimo": True}}]
 
 
 @pytest.mark.browser
@@ -175,7 +235,7 @@ def test_from_a_file_the_page_starts_nothing(browser: Any, tmp_path: Path) -> No
         page = context.new_page()
         page.goto((early_page(tmp_path) / "lesson" / "index.html").as_uri())
         page.wait_for_timeout(1000)
-        assert page.evaluate("window.created") == []
+        assert page.evaluate("window.created") == []  # marimo's own script cannot load there
     finally:
         context.close()
 

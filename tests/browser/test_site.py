@@ -427,7 +427,7 @@ def test_offline_wasm_page_boots_without_errors(
         wait_until_live(page)
         # One kernel worker, started as the page opened, asked to boot as marimo asks it.
         workers = page.evaluate("window.__kernelWorkers")
-        assert [(url.rsplit("/", 1)[-1].split("-")[0], name) for url, name in workers] == [
+        assert [(script.rsplit("/", 1)[-1].split("-")[0], name) for script, name in workers] == [
             ("worker", "marimo")
         ], workers
         (early, early_message), (later, marimo_message) = page.evaluate("window.__bootstraps")
