@@ -1,9 +1,10 @@
-"""A lesson's interactive page starts marimo's kernel worker as it opens (``early_start/``).
+"""A lesson's interactive page starts marimo's kernel worker early (``early_start/``).
 
 marimo's page script creates the web worker that runs Pyodide, and sends it ``bootstrap``, only
 once the script and its 300-odd modules have loaded and run, 1.5-2 s into the page; the worker
 waits until then. The build puts a small script first in each lesson's ``<head>`` that creates
-the same worker at once and sends it the same request; marimo's page script is then given that
+the same worker, once the preview's frame has loaded (the page's first content; at once on a
+page without one), and sends it the same request; marimo's page script is then given that
 worker when it creates its own (``early_start.js`` says how). The bench's trivial page is
 exported without it: it is the stock marimo page the lessons are measured against.
 
