@@ -26,6 +26,7 @@ from early_start import (  # noqa: E402
     kernel_script,
     with_early_start,
 )
+from preview import FRAME  # noqa: E402
 from serve import serving  # noqa: E402
 
 MIRROR = {
@@ -84,6 +85,10 @@ SAY = """(n) => kernel.postMessage({"[transport-id]": "marimo-transport",
 
 
 LET_MARIMO = "() => { window.letMarimo(); }"
+# What marimo's listener hears: given the early worker, what it said before marimo listened and
+# the answers to both `bootstrap`s; with a worker of its own, its own answer only.
+GIVEN_EARLY = ["ready", "initializingMessage", "booted:1", "booted:2"]
+ITS_OWN = ["ready", "initializingMessage", "booted:1"]
 MARIMO_READY = "() => window.kernel !== undefined"
 
 
@@ -144,15 +149,7 @@ def test_the_page_starts_the_worker_marimo_is_then_given(browser: Any, tmp_path:
         page.wait_for_timeout(300)
         origin = page.url.removesuffix("lesson/")
         assert page.evaluate("window.created") == [[f"{origin}lesson/kernel.js", WORKER_NAME]]
-        assert page.evaluate("window.heard") == [
-            "ready",
-            "initializingMessage",
-            "booted:1",
-            "booted:2",
-            "said:1",
-            "said:2",
-            "said:3",
-        ]
+        assert page.evaluate("window.heard") == [*GIVEN_EARLY, "said:1", "said:2", "said:3"]
         first, second = page.evaluate("window.booted")
         assert first["asked"] == {
             "version": version("marimo"),
@@ -169,7 +166,7 @@ def test_after_the_preview_the_worker_starts_once_the_frame_has_loaded(
 ) -> None:
     """With a frame to wait for (a lesson's preview, the page's first content), nothing starts
     before it has loaded; then the worker starts, and marimo is given it as before."""
-    with loaded(browser, tmp_path, after="#lesson-preview > iframe") as (page, load_frame):
+    with loaded(browser, tmp_path, after=FRAME) as (page, load_frame):
         page.wait_for_timeout(500)
         assert page.evaluate("window.created") == []
         load_frame()
@@ -177,25 +174,20 @@ def test_after_the_preview_the_worker_starts_once_the_frame_has_loaded(
         page.evaluate(LET_MARIMO)
         page.wait_for_function("() => window.heard && window.heard.length >= 4")
         assert len(page.evaluate("window.created")) == 1
-        assert page.evaluate("window.heard") == [
-            "ready",
-            "initializingMessage",
-            "booted:1",
-            "booted:2",
-        ]
+        assert page.evaluate("window.heard") == GIVEN_EARLY
 
 
 @pytest.mark.browser
 def test_marimo_first_then_nothing_starts_early(browser: Any, tmp_path: Path) -> None:
     """marimo creates its worker before the frame has loaded: it creates its own, and the frame
     loading later starts nothing."""
-    with loaded(browser, tmp_path, after="#lesson-preview > iframe") as (page, load_frame):
+    with loaded(browser, tmp_path, after=FRAME) as (page, load_frame):
         page.evaluate(LET_MARIMO)
         page.wait_for_function("() => window.heard && window.heard.length >= 3")
         load_frame()
         page.wait_for_timeout(500)
         assert len(page.evaluate("window.created")) == 1
-        assert page.evaluate("window.heard") == ["ready", "initializingMessage", "booted:1"]
+        assert page.evaluate("window.heard") == ITS_OWN
         assert page.evaluate("window.booted") == [{"n": 1, "asked": {"marimo": True}}]
 
 
@@ -207,12 +199,7 @@ def test_a_listener_taken_off_hears_no_more(browser: Any, tmp_path: Path) -> Non
         page.evaluate(SAY, 1)
         page.wait_for_function("() => window.booted.length >= 2")
         page.wait_for_timeout(500)
-        assert page.evaluate("window.heard") == [
-            "ready",
-            "initializingMessage",
-            "booted:1",
-            "booted:2",
-        ]
+        assert page.evaluate("window.heard") == GIVEN_EARLY
 
 
 @pytest.mark.browser
@@ -223,7 +210,7 @@ def test_without_webassembly_the_page_starts_nothing_early(browser: Any, tmp_pat
         page.wait_for_function("() => window.heard.length >= 3")
         page.wait_for_timeout(300)
         assert len(page.evaluate("window.created")) == 1
-        assert page.evaluate("window.heard") == ["ready", "initializingMessage", "booted:1"]
+        assert page.evaluate("window.heard") == ITS_OWN
         assert page.evaluate("window.booted")[0]["asked"] == {"marimo": True}
 
 
