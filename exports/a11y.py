@@ -25,7 +25,14 @@ fixes in the page the build writes:
   which; the same script names each by the heading just before it in its cell's output
   ("The traces");
 - "made with marimo" below 4.5:1 contrast (``color-contrast``), focus not always visible, motion
-  regardless of ``prefers-reduced-motion``: ``a11y/a11y.css``.
+  regardless of ``prefers-reduced-motion``: ``a11y/a11y.css``;
+- pages that scrolled sideways at 320 CSS px (WCAG 1.4.10, reflow; axe does not check it):
+  marimo's rows of outputs kept their columns side by side and a dropdown was as wide as its
+  longest choice; ``a11y/reflow.css`` wraps them on a narrow window
+  (``tests/browser/test_reflow.py``).
+
+The style goes in every shadow root too (the naming script adopts it), so the focus ring, the
+reduced motion and the reflow reach marimo's controls and the outputs it draws in them.
 
 What stays upstream (reported to marimo and vega-embed, not patched here): the elements
 themselves; this names them after marimo draws them. The lessons' own headings and texts are
@@ -52,11 +59,17 @@ App = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 HERE = Path(__file__).resolve().parent / "a11y"
 ROOT_TAG = '<div id="root">'
+REFLOW = HERE / "reflow.css"
+"""Reflow at 320 CSS px (WCAG 1.4.10): the rules every marimo page and every snapshot
+(``document.py``) carry."""
+STYLES = ("a11y.css", REFLOW.name)
+"""The page's style, in order: one ``<style>``, which the naming script also gives every shadow
+root (marimo draws its controls and some outputs in them)."""
 
 
 def head_additions() -> str:
     """The style and the naming script, for the top of a page's ``<head>``."""
-    style = (HERE / "a11y.css").read_text(encoding="utf-8")
+    style = "".join((HERE / name).read_text(encoding="utf-8") for name in STYLES)
     script = (HERE / "a11y.js").read_text(encoding="utf-8")
     words = {
         "chart-actions": site.CHART_ACTIONS_NAME,

@@ -10,7 +10,8 @@ at build time by ``vl-convert`` (with the chart's description as its name; a seq
 already the library's SVG, and stays as it is), its controls as native
 controls showing their value, disabled (a snapshot does not recompute), accordions as
 ``<details>``, downloads as ``data:`` links. It loads nothing: one request, no script, readable
-by a printer, a feed reader, a search engine and a screen reader.
+by a printer, a feed reader, a search engine and a screen reader, and on a phone (it reflows at
+320 CSS px, as every page of the site does: ``a11y/reflow.css``).
 
 Every marimo element the lessons use has a rendering here; an unknown one stops the build in one
 line naming it (a new element must be rendered, not dropped).
@@ -25,6 +26,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from a11y import REFLOW
 from bs4 import BeautifulSoup, Tag
 
 SESSION_KEY = '"session": '
@@ -67,7 +69,8 @@ fieldset.control label { display: block; }
 summary .paragraph { display: inline; }
 details { margin: 0.5rem 0; } summary { cursor: pointer; }
 @media print { header.snapshot { display: none; } details > * { display: block; } }
-"""
+""" + REFLOW.read_text(encoding="utf-8")
+"""The snapshot's style: its own, then the reflow every page of the site has (WCAG 1.4.10)."""
 
 
 def session_of(page: str) -> dict[str, Any]:

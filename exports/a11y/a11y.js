@@ -11,8 +11,8 @@
 // - a control whose name marimo wrote as its label's HTML, and a number field set in a
 //   sentence, which marimo names "Number input" (named by the words before it);
 // - the slides' scroll container, which the keyboard could not reach (made focusable);
-// gives every shadow root the page's visible focus ring; and moves a radio group's choice
-// and a tab list's tab with the arrows (see `GROUPS` below).
+// gives every shadow root the page's style (its focus ring, reduced motion and reflow); and
+// moves a radio group's choice and a tab list's tab with the arrows (see `GROUPS` below).
 // Words come from the page (data-* attributes of this script's element, written by the build
 // from asyncfail.course.site). It requests nothing.
 (() => {
@@ -53,12 +53,14 @@
       : [];
     return before.length ? squeezed(before[before.length - 1].textContent) : "";
   };
-  // The page's focus ring (a11y.css) does not reach into shadow roots: each gets it too.
-  const ring = new CSSStyleSheet();
-  ring.replaceSync(":focus-visible { outline: 2px solid #0550ae !important; outline-offset: 2px; }");
+  // The page's own style (the element just before this script, exports/a11y.py: the focus
+  // ring, reduced motion, reflow) does not reach into shadow roots: each gets it too.
+  const own = document.currentScript.previousElementSibling;
+  const shared = new CSSStyleSheet();
+  shared.replaceSync(own instanceof HTMLStyleElement ? own.textContent : "");
   function fix(scope) {
-    if (scope instanceof ShadowRoot && !scope.adoptedStyleSheets.includes(ring)) {
-      scope.adoptedStyleSheets = [...scope.adoptedStyleSheets, ring];
+    if (scope instanceof ShadowRoot && !scope.adoptedStyleSheets.includes(shared)) {
+      scope.adoptedStyleSheets = [...scope.adoptedStyleSheets, shared];
     }
     for (const summary of scope.querySelectorAll("summary")) {
       if (!named(summary)) summary.setAttribute("aria-label", words.chartActions);

@@ -2,6 +2,7 @@
 practices, any impact); what a reader who cannot start the live lesson is told; the keyboard
 alone (every served lesson's controls reached with focus drawn; test_keyboard.py finishes every
 served lesson, test_lessons.py lesson 1 in its WebAssembly page); a refused input announced.
+Reflow at 320 px (WCAG 1.4.10) is test_reflow.py's.
 Each served lesson is loaded once, for axe and then its tab walk.
 
 axe-core is pinned in tests/browser/package-lock.json (`make pytest` installs it). The site's own

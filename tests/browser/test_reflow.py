@@ -1,0 +1,194 @@
+"""Reflow (WCAG 1.4.10, AA; axe does not check it): at 320 CSS px, a phone or a 1280 px window
+zoomed to 400%, every page the site and `make serve` publish reads down, never sideways as well.
+The page itself never scrolls sideways; a box inside it may, only for what needs two dimensions
+(a table, a code block, a chart), which the criterion exempts.
+
+``sideways`` is the check, itself checked here on pages written by hand; the site's rules are
+``exports/a11y/reflow.css``. Here: the course home and every snapshot, and the rules on a row as
+marimo writes one; every served lesson is checked at the end of its keyboard walk
+(test_keyboard.py), with its answer revealed and its folds open. Wider than 40rem the rules do
+not apply: lesson 1's snapshot keeps its runtimes side by side at 1280 px.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "exports"))
+
+from a11y import REFLOW  # noqa: E402
+from lessons import Lesson, discover  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+NARROW = {"width": 320, "height": 640}
+"""WCAG 1.4.10's width: 320 CSS px."""
+WIDE = {"width": 1280, "height": 900}
+TWO_DIMENSIONAL = "table, pre, svg, canvas"
+"""What may scroll sideways in its own box: tables, code blocks and charts (inline SVG, or a
+canvas vega-embed draws)."""
+
+SIDEWAYS = """(twoD) => {
+  // Every element, shadow roots included (marimo draws controls and some outputs in them).
+  const flat = (root) =>
+    [...root.querySelectorAll("*")].flatMap((el) =>
+      el.shadowRoot ? [el, ...flat(el.shadowRoot)] : [el]);
+  const name = (el) =>
+    el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") +
+    (typeof el.className === "string" && el.className.trim()
+      ? "." + el.className.trim().split(/\\s+/).slice(0, 2).join(".") : "");
+  const wider = (el) => el.scrollWidth > el.clientWidth + 1;
+  // The page's own scrollers: the document, and the box marimo scrolls its app in.
+  const pages = [document.scrollingElement, document.getElementById("App")].filter(Boolean);
+  const found = pages.filter(wider)
+    .map((el) => `${name(el)}: ${el.scrollWidth} px in ${el.clientWidth}`);
+  for (const box of flat(document)) {
+    const overflow = getComputedStyle(box).overflowX;
+    if (pages.includes(box) || !wider(box) || !["auto", "scroll"].includes(overflow)) continue;
+    if (box.matches(twoD)) continue;
+    // How far right the box's tables, code blocks and charts reach, in its scrolled content:
+    // what scrolls sideways must be theirs (text wider than the box is not).
+    const left = box.getBoundingClientRect().left + box.clientLeft - box.scrollLeft;
+    const reach = Math.max(0, ...flat(box).filter((el) => el.matches(twoD)).map((el) => {
+      const rect = el.getBoundingClientRect();
+      return rect.left - left + Math.max(rect.width, el.scrollWidth || 0);
+    }));
+    if (box.scrollWidth > reach + 1) {
+      found.push(`${name(box)}: ${box.scrollWidth} px in ${box.clientWidth}, ` +
+        `its tables, code and charts ${Math.round(reach)}`);
+    }
+  }
+  return found;
+}"""
+
+
+def sideways(page: Any) -> list[str]:
+    """What scrolls sideways on ``page`` that should not: the page itself (the document, and
+    marimo's app box), or a box whose overflowing content is not a table, a code block or a chart
+    (nor holds one). Empty when the page reflows."""
+    return list(page.evaluate(SIDEWAYS, TWO_DIMENSIONAL))
+
+
+RUNTIMES = ("naive", "durable")
+# A row as marimo 0.25.2 writes one (mo.hstack with equal widths, gap 2): two columns, each a
+# heading over a row of two counts, every count at least 8rem wide (the snapshot's .stat).
+COUNT = '<div style="min-width: 8rem; border: 1px solid">Business effects <b>2</b></div>'
+COLUMN = (
+    '<div style="flex: 1;display: flex;min-width: 0;min-height: 0">'
+    '<div style="display: flex;flex: 1;flex-direction: column"><h3>{name}</h3>'
+    '<div style="display: flex;flex: 1;flex-direction: row;flex-wrap: nowrap;gap: 0.5rem">'
+    f"{COUNT}{COUNT}</div></div></div>"
+)
+ROW = (
+    '<div style="display: flex;flex: 1;flex-direction: row;justify-content: space-between;'
+    'align-items: flex-start;flex-wrap: nowrap;gap: 2rem">'
+    + COLUMN.format(name="naive")
+    + COLUMN.format(name="durable")
+    + "</div>"
+)
+WIDE_TABLE = (
+    '<div style="overflow-x: auto"><table><tr>'
+    + "".join(f"<td>cell&nbsp;number&nbsp;{i}</td>" for i in range(12))
+    + "</tr></table></div>"
+)
+WIDE_TEXT = (
+    '<div style="overflow-x: auto"><p style="white-space: nowrap">' + "word " * 80 + "</p></div>"
+)
+SELECT = (
+    "<label>Worker 1 stalls <select><option>"
+    + "pause-before-dispatch " * 8
+    + "</option></select></label>"
+)
+
+
+def hand_page(browser: Any, body: str, viewport: dict[str, int], rules: bool) -> Any:
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    style = f"<style>{REFLOW.read_text(encoding='utf-8')}</style>" if rules else ""
+    page.set_content(f"<!DOCTYPE html><html><head>{style}</head><body>{body}</body></html>")
+    return page
+
+
+def test_the_check_finds_a_row_that_scrolls_the_page_sideways(browser: Any) -> None:
+    page = hand_page(browser, ROW, NARROW, rules=False)
+    try:
+        assert [found.split(":")[0] for found in sideways(page)] == ["html"]
+    finally:
+        page.context.close()
+
+
+def test_the_check_lets_a_table_scroll_in_its_box_but_not_text(browser: Any) -> None:
+    page = hand_page(browser, WIDE_TABLE + WIDE_TEXT, NARROW, rules=False)
+    try:
+        assert [found.split(":")[0] for found in sideways(page)] == ["div"]
+    finally:
+        page.context.close()
+
+
+def test_the_check_finds_a_select_as_wide_as_its_longest_choice(browser: Any) -> None:
+    page = hand_page(browser, SELECT, NARROW, rules=False)
+    try:
+        assert [f.split(":")[0] for f in sideways(page)] == ["html"]
+    finally:
+        page.context.close()
+
+
+def test_the_sites_rules_wrap_marimos_rows_and_fit_a_select_at_320_px(browser: Any) -> None:
+    page = hand_page(browser, ROW + SELECT, NARROW, rules=True)
+    try:
+        assert sideways(page) == []
+        naive, durable = (page.get_by_role("heading", name=n).bounding_box() for n in RUNTIMES)
+        assert naive and durable and durable["y"] > naive["y"], "the columns take a line each"
+    finally:
+        page.context.close()
+
+
+def test_the_rules_leave_a_wide_window_as_marimo_draws_it(browser: Any) -> None:
+    page = hand_page(browser, ROW, WIDE, rules=True)
+    try:
+        naive, durable = (page.get_by_role("heading", name=n).bounding_box() for n in RUNTIMES)
+        assert naive and durable and durable["y"] == naive["y"] and durable["x"] > naive["x"]
+    finally:
+        page.context.close()
+
+
+LESSONS = discover()
+PAGES = [("home", ""), *((lesson.slug, f"{lesson.site_dir}/static.html") for lesson in LESSONS)]
+
+
+@pytest.mark.parametrize(("name", "path"), PAGES, ids=[name for name, _path in PAGES])
+def test_the_home_and_every_snapshot_reflow_at_320_px(
+    browser: Any, site_url: str, name: str, path: str
+) -> None:
+    context = browser.new_context(viewport=NARROW)
+    try:
+        page = context.new_page()
+        page.goto(f"{site_url}{path}")
+        expect(page.get_by_role("main")).to_be_visible()
+        page.wait_for_timeout(500)  # charts and callouts finish drawing
+        assert sideways(page) == [], name
+    finally:
+        context.close()
+
+
+def test_lesson_1s_snapshot_keeps_its_runtimes_side_by_side_in_a_wide_window(
+    browser: Any, site_url: str
+) -> None:
+    lab: Lesson = LESSONS[0]
+    for viewport, beside in ((WIDE, True), (NARROW, False)):
+        context = browser.new_context(viewport=viewport)
+        try:
+            page = context.new_page()
+            page.goto(f"{site_url}{lab.site_dir}/static.html")
+            heads = [page.locator(f"h3#{n}-runtime").bounding_box() for n in RUNTIMES]
+            naive, durable = heads
+            assert naive and durable, heads
+            assert (durable["y"] == naive["y"]) is beside, (viewport, heads)
+        finally:
+            context.close()
