@@ -14,14 +14,15 @@ on the page's corner puts the focus in the page, not in the address bar), a lear
 3. reaches the lesson's check for understanding, chooses its right answer with the arrows and
    is told "Right." with why (``Question.feedback``);
 
-and every element focused on the way has its focus drawn (an outline or a ring).
+and every element focused on the way has its focus drawn (an outline or a ring). Then the
+finished lesson reflows at 320 px, with each fold open in turn (WCAG 1.4.10, test_reflow.py).
 
 Lesson 1's WebAssembly page is finished the same way in test_a11y.py.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -45,6 +46,7 @@ from tests.browser.test_lessons import (
     said,
     wait_for_words,
 )
+from tests.browser.test_reflow import NARROW, sideways
 from tests.notebook_support import lesson_question
 
 pytestmark = pytest.mark.browser
@@ -166,6 +168,29 @@ def open_fold(page: Any, seen: list[Focused]) -> None:
     settle(page, quiet_s=1.0)
 
 
+OPENED = "data-test-opened"
+FOLDS = f'button[aria-expanded="false"]:not([aria-haspopup]):not([{OPENED}]):visible'
+"""A closed fold's title (an accordion's; a popup's button has ``aria-haspopup``) not opened
+before."""
+MAX_FOLDS = 40
+
+
+def open_each_fold(page: Any) -> Iterator[str]:
+    """Open each closed fold once, in page order, those that appear inside one opened as well,
+    and give its title once it is open. One at a time: an accordion that keeps one item open
+    closes it as it opens another. Opened by a click in the page's script: this is about what
+    the fold shows, and marimo's badge, fixed at the window's corner, may lie over its title."""
+    for _fold in range(MAX_FOLDS):
+        closed = page.locator(FOLDS)
+        if closed.count() == 0:
+            return
+        fold = closed.first.element_handle()
+        fold.evaluate(f"(el) => {{ el.setAttribute('{OPENED}', ''); el.click(); }}")
+        page.wait_for_function("(el) => el.getAttribute('aria-expanded') === 'true'", arg=fold)
+        yield fold.inner_text()
+    raise AssertionError(f"{page.url}: still a closed fold after opening {MAX_FOLDS}")
+
+
 def test_every_lesson_has_a_keyboard_guess() -> None:
     assert list(GUESSES) == [case.stem for case in CASES]
 
@@ -207,4 +232,12 @@ def test_a_lesson_is_finished_with_the_keyboard_alone(
     assert undrawn == [], f"focus not drawn on {undrawn[:5]}"
     hidden = [f for f in seen if not f["shown"]]
     assert hidden == [], f"focus obscured or out of the window on {hidden[:5]}"
+    # 4. The finished lesson read on a phone (test_reflow.py): at 320 px, then with each fold
+    # open in turn.
+    page.set_viewport_size(NARROW)
+    settle(page)
+    assert sideways(page) == []
+    for fold in open_each_fold(page):
+        settle(page, quiet_s=0.5)
+        assert sideways(page) == [], fold
     assert guard.blocked == []
