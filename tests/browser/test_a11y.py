@@ -55,6 +55,19 @@ def check(page: Any, slug: str = "", live: bool = False) -> None:
     assert known <= rules, f"{slug}: {known - rules} fixed in the lesson: take it off the list"
 
 
+TINY_TARGETS = (
+    '<main><h1>Targets</h1><button style="width: 12px; height: 12px; padding: 0">a</button>'
+    '<button style="width: 12px; height: 12px; padding: 0">b</button></main>'
+)
+"""Two 12 px buttons side by side: under WCAG 2.5.8's 24 px, and closer than 24 px apart."""
+
+
+def test_axe_checks_target_size_which_it_ships_switched_off(guarded_page: Any) -> None:
+    page, _guard = guarded_page
+    page.set_content(f'<!DOCTYPE html><html lang="en"><title>t</title><body>{TINY_TARGETS}')
+    assert {v["id"] for v in violations(page)} == {"target-size"}
+
+
 def test_course_home_has_no_axe_violation(guarded_page: Any, site_url: str) -> None:
     page, guard = guarded_page
     page.goto(site_url)
