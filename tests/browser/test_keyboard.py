@@ -15,7 +15,8 @@ on the page's corner puts the focus in the page, not in the address bar), a lear
    is told "Right." with why (``Question.feedback``);
 
 and every element focused on the way has its focus drawn (an outline or a ring). Then the
-finished lesson reflows at 320 px, with each fold open in turn (WCAG 1.4.10, test_reflow.py).
+finished lesson loses no text with WCAG's text spacing (1.4.12), and reflows at 320 px, with
+each fold open in turn (1.4.10; both test_reflow.py's checks).
 
 Lesson 1's WebAssembly page is finished the same way in test_a11y.py.
 """
@@ -46,7 +47,7 @@ from tests.browser.test_lessons import (
     said,
     wait_for_words,
 )
-from tests.browser.test_reflow import NARROW, sideways
+from tests.browser.test_reflow import NARROW, clipped_when_spaced, sideways
 from tests.notebook_support import lesson_question
 
 pytestmark = pytest.mark.browser
@@ -232,8 +233,9 @@ def test_a_lesson_is_finished_with_the_keyboard_alone(
     assert undrawn == [], f"focus not drawn on {undrawn[:5]}"
     hidden = [f for f in seen if not f["shown"]]
     assert hidden == [], f"focus obscured or out of the window on {hidden[:5]}"
-    # 4. The finished lesson read on a phone (test_reflow.py): at 320 px, then with each fold
-    # open in turn.
+    # 4. The finished lesson with a reader's text spacing, then read on a phone
+    # (test_reflow.py): at 320 px, then with each fold open in turn.
+    assert clipped_when_spaced(page) == []
     page.set_viewport_size(NARROW)
     settle(page)
     assert sideways(page) == []

@@ -1,13 +1,16 @@
 """Reflow (WCAG 1.4.10, AA; axe does not check it): at 320 CSS px, a phone or a 1280 px window
 zoomed to 400%, every page the site and `make serve` publish reads down, never sideways as well.
 The page itself never scrolls sideways; a box inside it may, only for what needs two dimensions
-(a table, a code block, a chart), which the criterion exempts.
+(a table, a code block, a chart), which the criterion exempts. And text spacing (WCAG 1.4.12,
+AA): with a reader's style spacing lines, letters, words and paragraphs as the criterion sets
+them, no text is cut off (``clipped_when_spaced``).
 
 ``sideways`` is the check, itself checked here on pages written by hand; the site's rules are
-``exports/a11y/reflow.css``. Here: the course home and every snapshot, and the rules on a row as
-marimo writes one; every served lesson is checked at the end of its keyboard walk
-(test_keyboard.py), with its answer revealed and its folds open. Wider than 40rem the rules do
-not apply: lesson 1's snapshot keeps its runtimes side by side at 1280 px.
+``exports/a11y/reflow.css``. Here: the course home and every snapshot (both checks), and the
+rules on a row as marimo writes one; every served lesson is checked at the end of its keyboard
+walk (test_keyboard.py), with its answer revealed, then at 320 px with each fold open. Wider
+than 40rem the rules do not apply: lesson 1's snapshot keeps its runtimes side by side at
+1280 px.
 """
 
 from __future__ import annotations
@@ -73,6 +76,56 @@ def sideways(page: Any) -> list[str]:
     marimo's app box), or a box whose overflowing content is not a table, a code block or a chart
     (nor holds one). Empty when the page reflows."""
     return list(page.evaluate(SIDEWAYS, TWO_DIMENSIONAL))
+
+
+TEXT_SPACING = (
+    "* { line-height: 1.5 !important; letter-spacing: 0.12em !important; "
+    "word-spacing: 0.16em !important; } p { margin-bottom: 2em !important; }"
+)
+"""WCAG 1.4.12's spacing (AA): a reader's style may set it on every element, and no content may
+be lost."""
+CUT_WHEN_SPACED = """async (css) => {
+  const flat = (root) =>
+    [...root.querySelectorAll("*")].flatMap((el) =>
+      el.shadowRoot ? [el, ...flat(el.shadowRoot)] : [el]);
+  const roots = (root) => [root, ...[...root.querySelectorAll("*")]
+    .flatMap((el) => (el.shadowRoot ? roots(el.shadowRoot) : []))];
+  // An element whose own text its box cuts off: the box hides what overflows it, or ends it
+  // with an ellipsis. A 1 px box is hidden on purpose (a heading only a screen reader reads).
+  const cut = () => flat(document).filter((el) => {
+    const rect = el.getBoundingClientRect();
+    const own = [...el.childNodes]
+      .some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
+    if (!own || rect.width <= 1 || rect.height <= 1) return false;
+    const style = getComputedStyle(el);
+    const hides = (overflow) => overflow === "hidden" || overflow === "clip";
+    const wide = el.scrollWidth > el.clientWidth + 1;
+    const tall = el.scrollHeight > el.clientHeight + 1;
+    return ((hides(style.overflowX) || style.textOverflow === "ellipsis") && wide) ||
+      (hides(style.overflowY) && tall);
+  });
+  const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
+  const before = new Set(cut());
+  // The reader's style, on the document and in every shadow root, then taken off again.
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(css);
+  const all = roots(document);
+  for (const root of all) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+  await frame();
+  const lost = cut().filter((el) => !before.has(el));
+  for (const root of all) {
+    root.adoptedStyleSheets = root.adoptedStyleSheets.filter((s) => s !== sheet);
+  }
+  return lost.map((el) => `${el.tagName.toLowerCase()} "${el.textContent.trim().slice(0, 40)}"`);
+}"""
+
+
+def clipped_when_spaced(page: Any) -> list[str]:
+    """The text ``page`` cuts off once a reader's style sets WCAG 1.4.12's spacing and did not
+    before (a box too small for it that hides what overflows, or ends it with an ellipsis: a
+    table cell marimo ends so whatever the spacing is not the criterion's); the style is taken
+    off again. Empty when the spacing loses nothing."""
+    return list(page.evaluate(CUT_WHEN_SPACED, TEXT_SPACING))
 
 
 RUNTIMES = ("naive", "durable")
@@ -158,6 +211,41 @@ def test_the_rules_leave_a_wide_window_as_marimo_draws_it(browser: Any) -> None:
         page.context.close()
 
 
+SHORT_BOX = (
+    '<div style="font-family: monospace; width: 20ch; white-space: nowrap; overflow: hidden">'
+    "{}</div>"
+)
+"""A box 20 characters wide that hides what overflows it: 18 fit, less the criterion's letter
+spacing (0.12em a character, a monospace character about 0.6em: 18 need some 21.6ch)."""
+FITS = "debit then a crash"
+LONGER = "debit then a crash, then a retry"
+
+
+def test_the_spacing_check_finds_text_a_box_cuts_once_spaced(browser: Any) -> None:
+    page = hand_page(browser, SHORT_BOX.format(FITS), WIDE, rules=False)
+    try:
+        assert clipped_when_spaced(page) == [f'div "{FITS}"']
+        assert clipped_when_spaced(page) == [f'div "{FITS}"'], "the style came off"
+    finally:
+        page.context.close()
+
+
+def test_the_spacing_check_leaves_text_cut_before_the_spacing(browser: Any) -> None:
+    page = hand_page(browser, SHORT_BOX.format(LONGER), WIDE, rules=False)
+    try:
+        assert clipped_when_spaced(page) == []
+    finally:
+        page.context.close()
+
+
+def test_the_spacing_check_passes_text_that_may_grow(browser: Any) -> None:
+    page = hand_page(browser, f"<p>{LONGER}</p>", WIDE, rules=False)
+    try:
+        assert clipped_when_spaced(page) == []
+    finally:
+        page.context.close()
+
+
 LESSONS = discover()
 PAGES = [("home", ""), *((lesson.slug, f"{lesson.site_dir}/static.html") for lesson in LESSONS)]
 
@@ -173,6 +261,20 @@ def test_the_home_and_every_snapshot_reflow_at_320_px(
         expect(page.get_by_role("main")).to_be_visible()
         page.wait_for_timeout(500)  # charts and callouts finish drawing
         assert sideways(page) == [], name
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize(("name", "path"), PAGES, ids=[name for name, _path in PAGES])
+def test_the_home_and_every_snapshot_lose_no_text_with_wcag_spacing(
+    browser: Any, site_url: str, name: str, path: str
+) -> None:
+    context = browser.new_context(viewport=WIDE)
+    try:
+        page = context.new_page()
+        page.goto(f"{site_url}{path}")
+        expect(page.get_by_role("main")).to_be_visible()
+        assert clipped_when_spaced(page) == [], name
     finally:
         context.close()
 
