@@ -27,8 +27,9 @@ fixes in the page the build writes:
 - "made with marimo" below 4.5:1 contrast (``color-contrast``), focus not always visible, motion
   regardless of ``prefers-reduced-motion``: ``a11y/a11y.css``;
 - pages that scrolled sideways at 320 CSS px (WCAG 1.4.10, reflow; axe does not check it):
-  marimo's rows of outputs kept their columns side by side and a dropdown was as wide as its
-  longest choice; ``a11y/reflow.css`` wraps them on a narrow window
+  marimo's rows of outputs kept their columns side by side, a dropdown was as wide as its
+  longest choice and a chart wider than the window widened the page; ``a11y/reflow.css``, on a
+  narrow window, wraps the rows, fits the dropdown and scrolls the chart in its own box
   (``tests/browser/test_reflow.py``).
 
 The style goes in every shadow root too (the naming script adopts it), so the focus ring, the
