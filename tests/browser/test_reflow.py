@@ -16,6 +16,8 @@ than 40rem the rules do not apply: lesson 1's snapshot keeps its runtimes side b
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -37,11 +39,18 @@ TWO_DIMENSIONAL = "table, pre, svg, canvas"
 """What may scroll sideways in its own box: tables, code blocks and charts (inline SVG, or a
 canvas vega-embed draws)."""
 
-SIDEWAYS = """(twoD) => {
-  // Every element, shadow roots included (marimo draws controls and some outputs in them).
+FLAT = """  // Every element, shadow roots included (marimo draws controls and outputs in them).
   const flat = (root) =>
     [...root.querySelectorAll("*")].flatMap((el) =>
-      el.shadowRoot ? [el, ...flat(el.shadowRoot)] : [el]);
+      el.shadowRoot ? [el, ...flat(el.shadowRoot)] : [el]);"""
+"""What both checks begin with: ``flat(root)``, every element under ``root``, shadow roots
+included."""
+
+SIDEWAYS = (
+    """(twoD) => {
+"""
+    + FLAT
+    + """
   const name = (el) =>
     el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") +
     (typeof el.className === "string" && el.className.trim()
@@ -69,6 +78,12 @@ SIDEWAYS = """(twoD) => {
   }
   return found;
 }"""
+)
+
+
+def sideways_boxes(page: Any) -> list[str]:
+    """What ``sideways`` finds, each by its box alone (``html``, ``div``, ...)."""
+    return [found.split(":")[0] for found in sideways(page)]
 
 
 def sideways(page: Any) -> list[str]:
@@ -84,10 +99,11 @@ TEXT_SPACING = (
 )
 """WCAG 1.4.12's spacing (AA): a reader's style may set it on every element, and no content may
 be lost."""
-CUT_WHEN_SPACED = """async (css) => {
-  const flat = (root) =>
-    [...root.querySelectorAll("*")].flatMap((el) =>
-      el.shadowRoot ? [el, ...flat(el.shadowRoot)] : [el]);
+CUT_WHEN_SPACED = (
+    """async (css) => {
+"""
+    + FLAT
+    + """
   const roots = (root) => [root, ...[...root.querySelectorAll("*")]
     .flatMap((el) => (el.shadowRoot ? roots(el.shadowRoot) : []))];
   // An element whose own text its box cuts off: the box hides what overflows it, or ends it
@@ -118,6 +134,7 @@ CUT_WHEN_SPACED = """async (css) => {
   }
   return lost.map((el) => `${el.tagName.toLowerCase()} "${el.textContent.trim().slice(0, 40)}"`);
 }"""
+)
 
 
 def clipped_when_spaced(page: Any) -> list[str]:
@@ -160,55 +177,51 @@ SELECT = (
 )
 
 
-def hand_page(browser: Any, body: str, viewport: dict[str, int], rules: bool) -> Any:
+@contextmanager
+def window(browser: Any, viewport: dict[str, int]) -> Iterator[Any]:
+    """A page in a fresh context of ``viewport``'s size, closed after."""
     context = browser.new_context(viewport=viewport)
-    page = context.new_page()
-    style = f"<style>{REFLOW.read_text(encoding='utf-8')}</style>" if rules else ""
-    page.set_content(f"<!DOCTYPE html><html><head>{style}</head><body>{body}</body></html>")
-    return page
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+@contextmanager
+def hand_page(browser: Any, body: str, viewport: dict[str, int], rules: bool) -> Iterator[Any]:
+    """A page of ``body``, with the site's reflow rules or without."""
+    with window(browser, viewport) as page:
+        style = f"<style>{REFLOW.read_text(encoding='utf-8')}</style>" if rules else ""
+        page.set_content(f"<!DOCTYPE html><html><head>{style}</head><body>{body}</body></html>")
+        yield page
 
 
 def test_the_check_finds_a_row_that_scrolls_the_page_sideways(browser: Any) -> None:
-    page = hand_page(browser, ROW, NARROW, rules=False)
-    try:
-        assert [found.split(":")[0] for found in sideways(page)] == ["html"]
-    finally:
-        page.context.close()
+    with hand_page(browser, ROW, NARROW, rules=False) as page:
+        assert sideways_boxes(page) == ["html"]
 
 
 def test_the_check_lets_a_table_scroll_in_its_box_but_not_text(browser: Any) -> None:
-    page = hand_page(browser, WIDE_TABLE + WIDE_TEXT, NARROW, rules=False)
-    try:
-        assert [found.split(":")[0] for found in sideways(page)] == ["div"]
-    finally:
-        page.context.close()
+    with hand_page(browser, WIDE_TABLE + WIDE_TEXT, NARROW, rules=False) as page:
+        assert sideways_boxes(page) == ["div"]
 
 
 def test_the_check_finds_a_select_as_wide_as_its_longest_choice(browser: Any) -> None:
-    page = hand_page(browser, SELECT, NARROW, rules=False)
-    try:
-        assert [f.split(":")[0] for f in sideways(page)] == ["html"]
-    finally:
-        page.context.close()
+    with hand_page(browser, SELECT, NARROW, rules=False) as page:
+        assert sideways_boxes(page) == ["html"]
 
 
 def test_the_sites_rules_wrap_marimos_rows_and_fit_a_select_at_320_px(browser: Any) -> None:
-    page = hand_page(browser, ROW + SELECT, NARROW, rules=True)
-    try:
+    with hand_page(browser, ROW + SELECT, NARROW, rules=True) as page:
         assert sideways(page) == []
         naive, durable = (page.get_by_role("heading", name=n).bounding_box() for n in RUNTIMES)
         assert naive and durable and durable["y"] > naive["y"], "the columns take a line each"
-    finally:
-        page.context.close()
 
 
 def test_the_rules_leave_a_wide_window_as_marimo_draws_it(browser: Any) -> None:
-    page = hand_page(browser, ROW, WIDE, rules=True)
-    try:
+    with hand_page(browser, ROW, WIDE, rules=True) as page:
         naive, durable = (page.get_by_role("heading", name=n).bounding_box() for n in RUNTIMES)
         assert naive and durable and durable["y"] == naive["y"] and durable["x"] > naive["x"]
-    finally:
-        page.context.close()
 
 
 SHORT_BOX = (
@@ -222,28 +235,19 @@ LONGER = "debit then a crash, then a retry"
 
 
 def test_the_spacing_check_finds_text_a_box_cuts_once_spaced(browser: Any) -> None:
-    page = hand_page(browser, SHORT_BOX.format(FITS), WIDE, rules=False)
-    try:
+    with hand_page(browser, SHORT_BOX.format(FITS), WIDE, rules=False) as page:
         assert clipped_when_spaced(page) == [f'div "{FITS}"']
         assert clipped_when_spaced(page) == [f'div "{FITS}"'], "the style came off"
-    finally:
-        page.context.close()
 
 
 def test_the_spacing_check_leaves_text_cut_before_the_spacing(browser: Any) -> None:
-    page = hand_page(browser, SHORT_BOX.format(LONGER), WIDE, rules=False)
-    try:
+    with hand_page(browser, SHORT_BOX.format(LONGER), WIDE, rules=False) as page:
         assert clipped_when_spaced(page) == []
-    finally:
-        page.context.close()
 
 
 def test_the_spacing_check_passes_text_that_may_grow(browser: Any) -> None:
-    page = hand_page(browser, f"<p>{LONGER}</p>", WIDE, rules=False)
-    try:
+    with hand_page(browser, f"<p>{LONGER}</p>", WIDE, rules=False) as page:
         assert clipped_when_spaced(page) == []
-    finally:
-        page.context.close()
 
 
 LESSONS = discover()
@@ -254,29 +258,21 @@ PAGES = [("home", ""), *((lesson.slug, f"{lesson.site_dir}/static.html") for les
 def test_the_home_and_every_snapshot_reflow_at_320_px(
     browser: Any, site_url: str, name: str, path: str
 ) -> None:
-    context = browser.new_context(viewport=NARROW)
-    try:
-        page = context.new_page()
+    with window(browser, NARROW) as page:
         page.goto(f"{site_url}{path}")
         expect(page.get_by_role("main")).to_be_visible()
         page.wait_for_timeout(500)  # charts and callouts finish drawing
         assert sideways(page) == [], name
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize(("name", "path"), PAGES, ids=[name for name, _path in PAGES])
 def test_the_home_and_every_snapshot_lose_no_text_with_wcag_spacing(
     browser: Any, site_url: str, name: str, path: str
 ) -> None:
-    context = browser.new_context(viewport=WIDE)
-    try:
-        page = context.new_page()
+    with window(browser, WIDE) as page:
         page.goto(f"{site_url}{path}")
         expect(page.get_by_role("main")).to_be_visible()
         assert clipped_when_spaced(page) == [], name
-    finally:
-        context.close()
 
 
 def test_lesson_1s_snapshot_keeps_its_runtimes_side_by_side_in_a_wide_window(
@@ -284,13 +280,9 @@ def test_lesson_1s_snapshot_keeps_its_runtimes_side_by_side_in_a_wide_window(
 ) -> None:
     lab: Lesson = LESSONS[0]
     for viewport, beside in ((WIDE, True), (NARROW, False)):
-        context = browser.new_context(viewport=viewport)
-        try:
-            page = context.new_page()
+        with window(browser, viewport) as page:
             page.goto(f"{site_url}{lab.site_dir}/static.html")
             heads = [page.locator(f"h3#{n}-runtime").bounding_box() for n in RUNTIMES]
             naive, durable = heads
             assert naive and durable, heads
             assert (durable["y"] == naive["y"]) is beside, (viewport, heads)
-        finally:
-            context.close()
