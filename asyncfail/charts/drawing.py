@@ -13,7 +13,7 @@ from typing import Final
 
 from pydantic import BaseModel
 
-from asyncfail.charts.look import MARKER_COLOURS, MARKER_SHAPES
+from asyncfail.charts.look import GROUND, MARKER_COLOURS, MARKER_SHAPES
 from asyncfail.charts.timeline import Marker
 from asyncfail.ground.frozen import FROZEN_LENIENT
 
@@ -56,6 +56,25 @@ def number(value: float) -> str:
 def text(value: object) -> str:
     """Text or an attribute's value, escaped for SVG."""
     return html.escape(str(value), quote=True)
+
+
+def svg_root(kind: str, size: tuple[int, int], title: str, body: str, spill: bool = False) -> str:
+    """A drawing's ``<svg>`` around ``body``: of class ``kind``, ``size`` (width, height) pixels
+    that scale down to its container's width, named ``title`` for a screen reader (``role="img"``;
+    the description and the table are the page's, ``course.page.chart``), in ``FONT`` 11 px
+    ``#222222``. It is painted on ``look.GROUND`` and kept as drawn in forced colours
+    (``forced-color-adjust: none``): a drawing is a picture, whose marks mean what their colours
+    mean, and its text keeps the contrast it was drawn with. ``spill``: marks may be drawn a
+    little beyond the edges (a larger shown step), not cut."""
+    width, height = size
+    overflow = ";overflow:visible" if spill else ""
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="{kind}" width="{width}" '
+        f'height="{height}" viewBox="0 0 {width} {height}" role="img" aria-label="{text(title)}" '
+        f'font-family="{FONT}" font-size="11" fill="#222222" '
+        f'style="max-width:100%;height:auto;forced-color-adjust:none{overflow}">'
+        f'<rect width="{width}" height="{height}" fill="{GROUND}"/>{body}</svg>'
+    )
 
 
 def wrapped(words: str, size: float, width: float) -> list[str]:

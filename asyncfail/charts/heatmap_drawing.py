@@ -19,7 +19,15 @@ import math
 from collections.abc import Callable
 from typing import Final
 
-from asyncfail.charts.drawing import FONT, TITLE_LINE, Drawing, number, text, title_lines, wrapped
+from asyncfail.charts.drawing import (
+    TITLE_LINE,
+    Drawing,
+    number,
+    svg_root,
+    text,
+    title_lines,
+    wrapped,
+)
 from asyncfail.charts.heatmap import cell_edges, describe_heatmap, findings_present
 from asyncfail.charts.look import FINDING_COLOURS, finding_label
 from asyncfail.contract.experiment import evaluate
@@ -221,12 +229,7 @@ def heatmap_drawing(sweep: RetentionSweep, title: str, width: int = 360) -> Draw
     key, key_height = _legend(sweep, bottom + 44, width)
     parts += key
     height = round(bottom + 44 + key_height + 4)
-    svg = (
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="heatmap-view" width="{width}" '
-        f'height="{height}" viewBox="0 0 {width} {height}" role="img" aria-label="{text(title)}" '
-        f'font-family="{FONT}" font-size="11" fill="#222222" '
-        f'style="max-width:100%;height:auto">{"".join(parts)}</svg>'
-    )
+    svg = svg_root("heatmap-view", (width, height), title, "".join(parts))
     return Drawing(
         svg=svg,
         title=title,

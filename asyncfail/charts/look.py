@@ -38,6 +38,14 @@ pause grey."""
 BAND_EDGES: Final = ("#3182bd", "#31a354", "#969696")
 """The outline of each kind of band, a shade darker than its fill."""
 
+GROUND: Final = "#ffffff"
+"""What every drawing of the library (``drawing.svg_root``) is painted on, as Vega-Lite paints
+its charts on white by default: the colours above, and text in ``#222222`` and ``#666666``,
+were chosen against it (15.9:1 and 5.7:1). A drawing that took the page's ground instead lost
+its text wherever the page is dark: Windows' contrast themes (forced colours) paint the page
+black and leave an SVG's own fills as they are, and lesson 1's sequence views read at 1.3:1 in
+Chromium (``tests/browser/test_forced_colours.py``)."""
+
 ROW_HEIGHT: Final = 26
 """Pixels per row of the sequence view: a drawing's height is its rows times this."""
 

@@ -16,12 +16,12 @@ from functools import lru_cache
 from typing import Final
 
 from asyncfail.charts.drawing import (
-    FONT,
     TITLE_LINE,
     Drawing,
     legend,
     marker_symbol,
     number,
+    svg_root,
     symbol,
     text,
     title_lines,
@@ -157,12 +157,7 @@ def sequence_drawing(
         )
     parts += [_row(r, at, top + (r["row"] + 0.7) * ROW_HEIGHT, len(lanes) - 1) for r in rows]
     parts += key
-    svg = (
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="sequence-view" width="{width}" '
-        f'height="{height}" viewBox="0 0 {width} {height}" role="img" aria-label="{text(title)}" '
-        f'font-family="{FONT}" font-size="11" fill="#222222" '
-        f'style="max-width:100%;height:auto;overflow:visible">{"".join(parts)}</svg>'
-    )
+    svg = svg_root("sequence-view", (width, height), title, "".join(parts), spill=True)
     return Drawing(
         svg=svg,
         title=title,
