@@ -30,10 +30,16 @@ fixes in the page the build writes:
   marimo's rows of outputs kept their columns side by side, a dropdown was as wide as its
   longest choice and a chart wider than the window widened the page; ``a11y/reflow.css``, on a
   narrow window, wraps the rows, fits the dropdown and scrolls the chart in its own box
-  (``tests/browser/test_reflow.py``).
+  (``tests/browser/test_reflow.py``);
+- states that vanished in a contrast theme (forced colours, which paint every background in the
+  theme's colour): marimo draws a switch's thumb, a slider's track and the chosen tab with
+  backgrounds alone; ``a11y/a11y.css`` draws them in the theme's own colours
+  (``tests/browser/test_forced_colours.py``; the library paints its drawings on their own
+  ground).
 
 The style goes in every shadow root too (the naming script adopts it), so the focus ring, the
-reduced motion and the reflow reach marimo's controls and the outputs it draws in them.
+reduced motion, the reflow and the contrast theme's states reach marimo's controls and the
+outputs it draws in them.
 
 What stays upstream (reported to marimo and vega-embed, not patched here): the elements
 themselves; this names them after marimo draws them. The lessons' own headings and texts are

@@ -33,6 +33,12 @@ from tests.browser.axe import known_issues, summary, violations  # noqa: E402
 from tests.browser.conftest import BASE_URL, PREFETCHED  # noqa: E402
 from tests.browser.keys import settle  # noqa: E402
 from tests.browser.quiet import Quiet  # noqa: E402
+from tests.browser.test_forced_colours import (  # noqa: E402
+    DARK_THEME,
+    MOVED,
+    faint_drawn_text,
+    looks,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -473,6 +479,17 @@ def test_offline_wasm_page_boots_without_errors(
     known = known_issues(lesson.slug, live=True)
     assert [v for v in found if v["id"] not in known] == [], summary(found)
     assert known <= {v["id"] for v in found}, f"{known} fixed: take it off tests/browser/axe.py"
+    # In a dark contrast theme (test_forced_colours.py), as `make serve`'s pages: the drawings
+    # keep their text, and lesson 1's skip switch shows its state by its thumb.
+    page.emulate_media(**DARK_THEME)
+    assert faint_drawn_text(page) == []
+    if lesson.slug == LAB.slug:
+        switch = page.get_by_role("switch", name=REVEAL[lesson.slug]).first
+        on = looks(page, switch.locator("xpath=.."))
+        switch.click()
+        expect(switch).not_to_be_checked()
+        settle(page)
+        assert len(on ^ looks(page, switch.locator("xpath=.."))) >= MOVED, "switch on = off"
     assert errors == []
     quiet.idle()
     quiet.check()
