@@ -16,7 +16,6 @@ from asyncfail.contract.experiment import ContractScenario
 from asyncfail.contract.sweep import sweep_around_boundary, sweep_retention
 from asyncfail.lab.faults import parse_plan
 from asyncfail.lab.settings import LabSettings
-
 from tests.contrast import contrast, parse_colour
 
 SVG = "{http://www.w3.org/2000/svg}"
