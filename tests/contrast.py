@@ -22,14 +22,12 @@ def contrast(one: RGB, other: RGB) -> float:
 
 
 def parse_colour(colour: str) -> RGB:
-    """``#rrggbb``, ``white``, or a computed ``rgb(r, g, b)`` / ``rgba(r, g, b, a)`` (its alpha
+    """``#rrggbb``, or a computed ``rgb(r, g, b)`` / ``rgba(r, g, b, a)`` (its alpha
     dropped) as three channels."""
     colour = colour.strip()
-    if colour == "white":
-        return (255, 255, 255)
     if colour.startswith("#") and len(colour) == 7:
         return (int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16))
     if colour.startswith(("rgb(", "rgba(")):
         r, g, b = (round(float(v)) for v in colour[colour.index("(") + 1 : -1].split(",")[:3])
         return (r, g, b)
-    raise ValueError(f"not a colour this reads: {colour!r} (#rrggbb, white, rgb(), rgba())")
+    raise ValueError(f"not a colour this reads: {colour!r} (#rrggbb, rgb(), rgba())")

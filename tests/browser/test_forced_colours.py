@@ -35,12 +35,13 @@ from tests.browser.keys import settle
 from tests.browser.pixels import decode, ground, shape
 from tests.browser.test_course_server import Server, server  # noqa: F401 (the fixture)
 from tests.browser.test_lessons import LOAD_MS
-from tests.browser.test_reflow import LESSONS, WIDE, window
+from tests.browser.test_reflow import LESSONS, WIDE, opened, window
 from tests.contrast import contrast, parse_colour
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "exports"))
 
 from a11y import HERE
+from lessons import Lesson
 
 pytestmark = pytest.mark.browser
 
@@ -153,15 +154,24 @@ def test_the_sites_style_shows_a_switchs_state_by_its_thumb_in_the_theme(browser
 def test_every_snapshots_drawings_read_in_a_dark_theme(
     browser: Any, site_url: str, lesson: Any
 ) -> None:
-    with window(browser, WIDE) as page:
-        page.emulate_media(**DARK_THEME)
-        page.goto(f"{site_url}{lesson.site_dir}/static.html")
-        expect(page.get_by_role("main")).to_be_visible()
+    with opened(browser, f"{site_url}{lesson.site_dir}/static.html", WIDE, **DARK_THEME) as page:
         assert faint_drawn_text(page) == []
 
 
-def skip_predicting(page: Any) -> None:
-    page.get_by_role("switch", name="Skip predicting").first.click()
+def served_in_dark_theme(page: Any, url: str, lesson: Lesson) -> Any:
+    """``lesson`` as `make serve` at ``url`` serves it, its cells run, then in the dark theme:
+    its "Skip predicting" switch."""
+    page.goto(f"{url}lessons/{lesson.path.stem}/")
+    switch = page.get_by_role("switch", name="Skip predicting").first
+    expect(switch).to_be_visible(timeout=LOAD_MS)
+    settle(page)
+    page.emulate_media(**DARK_THEME)
+    return switch
+
+
+def switched(page: Any, switch: Any) -> None:
+    """``switch`` clicked, and the cells it reruns run."""
+    switch.click()
     settle(page)
 
 
@@ -170,14 +180,10 @@ def test_lesson_1_served_shows_its_switch_slider_and_drawings_in_a_dark_theme(
     server: Server,  # noqa: F811 (the imported fixture)
 ) -> None:
     page, guard = guarded_page
-    page.goto(f"{server.url}lessons/{LESSONS[0].path.stem}/")
-    switch = page.get_by_role("switch", name="Skip predicting").first
-    expect(switch).to_be_visible(timeout=LOAD_MS)
-    settle(page)
-    page.emulate_media(**DARK_THEME)
+    switch = served_in_dark_theme(page, server.url, LESSONS[0])
     row = switch.locator("xpath=..")
     off = looks(page, row)
-    skip_predicting(page)
+    switched(page, switch)
     on = looks(page, row)
     assert len(off ^ on) >= MOVED, "the switch looks the same on and off"
     assert faint_drawn_text(page) == []
@@ -195,11 +201,7 @@ def test_lesson_2_served_shows_the_chosen_tab_in_a_dark_theme(
     server: Server,  # noqa: F811 (the imported fixture)
 ) -> None:
     page, guard = guarded_page
-    page.goto(f"{server.url}lessons/{LESSONS[1].path.stem}/")
-    expect(page.get_by_role("switch", name="Skip predicting").first).to_be_visible(timeout=LOAD_MS)
-    settle(page)
-    page.emulate_media(**DARK_THEME)
-    skip_predicting(page)
+    switched(page, served_in_dark_theme(page, server.url, LESSONS[1]))
     tabs = page.get_by_role("tablist").first
     first = looks(page, tabs)
     tabs.get_by_role("tab").nth(1).click()

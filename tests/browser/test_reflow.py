@@ -188,6 +188,18 @@ def window(browser: Any, viewport: dict[str, int]) -> Iterator[Any]:
 
 
 @contextmanager
+def opened(browser: Any, url: str, viewport: dict[str, int], **media: str) -> Iterator[Any]:
+    """``url`` in a fresh ``window`` of ``viewport``'s size, its main landmark shown; ``media``
+    (``page.emulate_media``'s) emulated before it loads."""
+    with window(browser, viewport) as page:
+        if media:
+            page.emulate_media(**media)
+        page.goto(url)
+        expect(page.get_by_role("main")).to_be_visible()
+        yield page
+
+
+@contextmanager
 def hand_page(browser: Any, body: str, viewport: dict[str, int], rules: bool) -> Iterator[Any]:
     """A page of ``body``, with the site's reflow rules or without."""
     with window(browser, viewport) as page:
@@ -258,9 +270,7 @@ PAGES = [("home", ""), *((lesson.slug, f"{lesson.site_dir}/static.html") for les
 def test_the_home_and_every_snapshot_reflow_at_320_px(
     browser: Any, site_url: str, name: str, path: str
 ) -> None:
-    with window(browser, NARROW) as page:
-        page.goto(f"{site_url}{path}")
-        expect(page.get_by_role("main")).to_be_visible()
+    with opened(browser, f"{site_url}{path}", NARROW) as page:
         page.wait_for_timeout(500)  # charts and callouts finish drawing
         assert sideways(page) == [], name
 
@@ -269,9 +279,7 @@ def test_the_home_and_every_snapshot_reflow_at_320_px(
 def test_the_home_and_every_snapshot_lose_no_text_with_wcag_spacing(
     browser: Any, site_url: str, name: str, path: str
 ) -> None:
-    with window(browser, WIDE) as page:
-        page.goto(f"{site_url}{path}")
-        expect(page.get_by_role("main")).to_be_visible()
+    with opened(browser, f"{site_url}{path}", WIDE) as page:
         assert clipped_when_spaced(page) == [], name
 
 
