@@ -143,12 +143,24 @@ def replay_histogram_spec(
     )
 
 
+BROWSER_TOOLTIPS: Final = {"embedOptions": {"tooltip": False}}
+"""The ``usermeta`` a displayed chart carries: its tooltips are drawn by the browser, not by
+vega-tooltip. vega-embed takes options from a spec's ``usermeta.embedOptions`` over those marimo
+passes it, and with ``tooltip: false`` it leaves Vega's own handler, which sets the hovered
+mark's text as the chart's ``title``. WCAG 2.2's 1.4.13 (content on hover) asks that a tooltip
+can be dismissed without moving the pointer, and hovered; vega-tooltip's box follows the
+pointer and Escape does not close it. A tooltip the user agent draws is the criterion's
+exception. Every chart's data is also in its table (``course.page.chart``)."""
+
+
 class VegaLite:
-    """A ready Vega-Lite spec that marimo displays like an altair chart (same mime type)."""
+    """A ready Vega-Lite spec that marimo displays like an altair chart (same mime type), with
+    its tooltips left to the browser (``BROWSER_TOOLTIPS``)."""
 
     def __init__(self, spec: dict[str, Any]) -> None:
         self.spec = spec
 
     def _mime_(self) -> tuple[str, str]:
         version = "v6" if "/v6" in str(self.spec.get("$schema", "")) else "v5"
-        return f"application/vnd.vegalite.{version}+json", json.dumps(self.spec)
+        shown = self.spec | {"usermeta": self.spec.get("usermeta", {}) | BROWSER_TOOLTIPS}
+        return f"application/vnd.vegalite.{version}+json", json.dumps(shown)

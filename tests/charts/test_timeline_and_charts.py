@@ -1,5 +1,7 @@
 """Timeline rows, narration, chart specs, predictions and the check question."""
 
+import json
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -104,6 +106,16 @@ def test_vegalite_mime_matches_the_spec_schema_version() -> None:
     mime, body = VegaLite(timeline_spec(SEED_DURABLE))._mime_()
     assert mime == "application/vnd.vegalite.v6+json"
     assert '"datasets"' in body
+
+
+def test_a_shown_chart_leaves_its_tooltips_to_the_browser_and_is_otherwise_its_spec() -> None:
+    spec = timeline_spec(SEED_DURABLE) | {"usermeta": {"lesson": "01"}}
+    before = json.dumps(spec)
+    shown = json.loads(VegaLite(spec)._mime_()[1])
+    # vega-embed reads its options from here; tooltip false leaves Vega's own (the title).
+    assert shown.pop("usermeta") == {"lesson": "01", "embedOptions": {"tooltip": False}}
+    assert shown == {key: value for key, value in spec.items() if key != "usermeta"}
+    assert json.dumps(spec) == before, "the spec handed in is not changed"
 
 
 def test_predictions_are_judged_per_runtime() -> None:
