@@ -8,9 +8,10 @@ them, no text is cut off (``clipped_when_spaced``).
 ``sideways`` is the check, itself checked here on pages written by hand; the site's rules are
 ``exports/a11y/reflow.css``. Here: the course home and every snapshot (both checks), and the
 rules on a row as marimo writes one; every served lesson is checked at the end of its keyboard
-walk (test_keyboard.py), with its answer revealed, then at 320 px with each fold open. Wider
-than 40rem the rules do not apply: lesson 1's snapshot keeps its runtimes side by side at
-1280 px.
+walk (test_keyboard.py), with its answer revealed, then at 320 px with each fold open; the
+presenter view, built and served, fills a narrow window with its slide. Wider than 40rem the
+rules do not apply: lesson 1's snapshot keeps its runtimes side by side at 1280 px, and the
+presenter view's slides stay 16:9.
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ sys.path.insert(0, str(ROOT / "exports"))
 
 from a11y import REFLOW  # noqa: E402
 from lessons import Lesson, discover  # noqa: E402
+
+from tests.browser.test_course_server import Server, server  # noqa: E402, F401 (a fixture)
+from tests.browser.test_lessons import LOAD_MS  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -294,3 +298,36 @@ def test_lesson_1s_snapshot_keeps_its_runtimes_side_by_side_in_a_wide_window(
             naive, durable = heads
             assert naive and durable, heads
             assert (durable["y"] == naive["y"]) is beside, (viewport, heads)
+
+
+DECK = ".reveal.mo-slides-theme"
+"""The presenter view's deck: marimo's slides layout, drawn by reveal.js."""
+
+
+def deck(page: Any, url: str) -> dict[str, float]:
+    """The box of the deck at ``url``, once it and its first slide's title are drawn."""
+    page.goto(url)
+    slides = page.locator(DECK).first
+    expect(slides).to_be_visible(timeout=LOAD_MS)
+    expect(page.get_by_role("heading", name="The Async Failure Lab")).to_be_visible()
+    page.wait_for_timeout(500)  # marimo sizes the deck from what it measured
+    box = slides.bounding_box()
+    assert box is not None
+    return box
+
+
+def test_the_presenter_view_fills_a_narrow_window_and_keeps_its_slides_16_9_in_a_wide_one(
+    browser: Any,
+    site_url: str,
+    server: Server,  # noqa: F811 (the imported fixture)
+) -> None:
+    # As marimo draws it, a slide at 320 px was a 291x164 px letterbox (a quarter of the window).
+    path = f"lessons/{LESSONS[0].path.stem}/present/"
+    for url in (f"{site_url}{path}start.html", f"{server.url}{path}"):
+        with window(browser, NARROW) as page:
+            box = deck(page, url)
+            assert box["height"] >= 0.85 * NARROW["height"], (url, box)
+            assert sideways(page) == [], url
+        with window(browser, WIDE) as page:
+            box = deck(page, url)
+            assert abs(box["width"] / box["height"] - 16 / 9) < 0.02, (url, box)
