@@ -10,9 +10,11 @@ seen, 1.4.11; colour never the only carrier, 1.4.1). In Chromium's emulation of 
 - a control's state shows without its colours: a switch on and off, and a chosen tab, differ in
   shape (``pixels.shape``), and a slider's track is drawn along its length. marimo draws them
   with backgrounds, which the theme repaints; ``exports/a11y/a11y.css`` draws them in the
-  theme's own colours. Lessons 1 (a switch, a slider) and 2 (tabs) as `make serve` serves them;
-  the built pages carry the same style: lesson 1's WebAssembly page, and every lesson's drawings
-  there, are checked in test_site.py.
+  theme's own colours. Lessons 1 (a switch, a slider) and 2 (tabs) as `make serve` serves them,
+  in the dark theme and then in a light one (``LIGHT_THEME``: without the style, there too the
+  switch changed by 26 pixels, the slider drew 5 of its 129 columns and the tabs none; with it,
+  93 pixels, every column, 7,470 pixels); the built pages carry the same style: lesson 1's
+  WebAssembly page, and every lesson's drawings there, are checked in test_site.py.
 
 Each check is itself checked on pages written by hand.
 """
@@ -47,6 +49,8 @@ pytestmark = pytest.mark.browser
 
 DARK_THEME = {"forced_colors": "active", "color_scheme": "dark", "reduced_motion": "reduce"}
 """A dark contrast theme, as Chromium emulates one; motion off, so a control is seen at rest."""
+LIGHT_THEME = DARK_THEME | {"color_scheme": "light"}
+"""A light one (black on white, Windows' "Desert" or "Daylight" kind)."""
 DRAWINGS = "svg.sequence-view, svg.heatmap-view"
 """The library's drawings (``asyncfail.charts.drawing.svg_root``)."""
 TEXT_FILLS = """(svg) => [...svg.querySelectorAll("text")]
@@ -175,7 +179,17 @@ def switched(page: Any, switch: Any) -> None:
     settle(page)
 
 
-def test_lesson_1_served_shows_its_switch_slider_and_drawings_in_a_dark_theme(
+def slider_drawn(page: Any) -> None:
+    """The step slider, at its last step: its track runs the whole length, not only its
+    thumb."""
+    slider = page.get_by_role("slider").first.locator("xpath=../..")
+    drawn = looks(page, slider)
+    width = int(slider.bounding_box()["width"])
+    columns = {x for x, _y in drawn}
+    assert len(columns) >= 0.9 * width, f"{len(columns)} of {width} columns drawn"
+
+
+def test_lesson_1_served_shows_its_switch_slider_and_drawings_in_a_dark_and_a_light_theme(
     guarded_page: Any,
     server: Server,  # noqa: F811 (the imported fixture)
 ) -> None:
@@ -187,25 +201,29 @@ def test_lesson_1_served_shows_its_switch_slider_and_drawings_in_a_dark_theme(
     on = looks(page, row)
     assert len(off ^ on) >= MOVED, "the switch looks the same on and off"
     assert faint_drawn_text(page) == []
-    # The step slider, at its last step: its track runs the whole length, not only its thumb.
-    slider = page.get_by_role("slider").first.locator("xpath=../..")
-    drawn = looks(page, slider)
-    width = int(slider.bounding_box()["width"])
-    columns = {x for x, _y in drawn}
-    assert len(columns) >= 0.9 * width, f"{len(columns)} of {width} columns drawn"
+    slider_drawn(page)
+    # The light theme, from where the page is now: the switch on, then off.
+    page.emulate_media(**LIGHT_THEME)
+    assert faint_drawn_text(page) == []
+    slider_drawn(page)
+    on = looks(page, row)
+    switched(page, switch)
+    assert len(looks(page, row) ^ on) >= MOVED, "the switch looks the same on and off (light)"
     assert guard.blocked == []
 
 
-def test_lesson_2_served_shows_the_chosen_tab_in_a_dark_theme(
+def test_lesson_2_served_shows_the_chosen_tab_in_a_dark_and_a_light_theme(
     guarded_page: Any,
     server: Server,  # noqa: F811 (the imported fixture)
 ) -> None:
     page, guard = guarded_page
     switched(page, served_in_dark_theme(page, server.url, LESSONS[1]))
     tabs = page.get_by_role("tablist").first
-    first = looks(page, tabs)
-    tabs.get_by_role("tab").nth(1).click()
-    settle(page)
-    second = looks(page, tabs)
-    assert len(first ^ second) >= MOVED, "the chosen tab looks like the others"
+    for theme, other in ((DARK_THEME, 1), (LIGHT_THEME, 0)):
+        page.emulate_media(**theme)
+        first = looks(page, tabs)
+        tabs.get_by_role("tab").nth(other).click()
+        settle(page)
+        second = looks(page, tabs)
+        assert len(first ^ second) >= MOVED, f"the chosen tab looks like the others ({theme})"
     assert guard.blocked == []
