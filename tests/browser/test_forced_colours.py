@@ -50,7 +50,7 @@ pytestmark = pytest.mark.browser
 DARK_THEME = {"forced_colors": "active", "color_scheme": "dark", "reduced_motion": "reduce"}
 """A dark contrast theme, as Chromium emulates one; motion off, so a control is seen at rest."""
 LIGHT_THEME = DARK_THEME | {"color_scheme": "light"}
-"""A light one (black on white, Windows' "Desert" or "Daylight" kind)."""
+"""A light one: dark text on a light ground, like Windows' "Desert"."""
 DRAWINGS = "svg.sequence-view, svg.heatmap-view"
 """The library's drawings (``asyncfail.charts.drawing.svg_root``)."""
 TEXT_FILLS = """(svg) => [...svg.querySelectorAll("text")]
