@@ -39,6 +39,8 @@ from tests.browser.test_forced_colours import (  # noqa: E402
     faint_drawn_text,
     looks,
 )
+from tests.browser.test_hover import LESSON as HOVERED  # noqa: E402
+from tests.browser.test_hover import hovered  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -490,6 +492,9 @@ def test_offline_wasm_page_boots_without_errors(
         expect(switch).not_to_be_checked()
         settle(page)
         assert len(on ^ looks(page, switch.locator("xpath=.."))) >= MOVED, "switch on = off"
+    # A chart's tooltip is the browser's (test_hover.py, which sweeps the served lesson).
+    if lesson.slug == HOVERED:
+        hovered(page)
     assert errors == []
     quiet.idle()
     quiet.check()
