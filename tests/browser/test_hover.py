@@ -6,9 +6,9 @@ criterion exempts: hovering a mark sets its text as the chart's ``title``.
 
 Checked on lesson 6 as `make serve` serves it (its risk curve's points say "Estimate: ..."):
 the pointer is swept over the chart until it meets a mark; its WebAssembly page is swept the
-same way in test_site.py. Before the change, a sweep of the
-whole chart, every 2% of it, showed vega-tooltip's box at 167 of its 2,401 places, and left no
-``title``; this test failed at the first.
+same way in test_site.py. Before the change, a sweep of the whole chart, every 2% of it, showed
+vega-tooltip's box at 167 of its 2,401 places, and left no ``title``; this test failed at the
+first.
 """
 
 from __future__ import annotations
