@@ -162,13 +162,19 @@ def test_every_snapshots_drawings_read_in_a_dark_theme(
         assert faint_drawn_text(page) == []
 
 
-def served_in_dark_theme(page: Any, url: str, lesson: Lesson) -> Any:
-    """``lesson`` as `make serve` at ``url`` serves it, its cells run, then in the dark theme:
-    its "Skip predicting" switch."""
-    page.goto(f"{url}lessons/{lesson.path.stem}/")
+def served(page: Any, url: str, stem: str) -> Any:
+    """Lesson ``stem`` as `make serve` at ``url`` serves it, its cells run: its "Skip
+    predicting" switch."""
+    page.goto(f"{url}lessons/{stem}/")
     switch = page.get_by_role("switch", name="Skip predicting").first
     expect(switch).to_be_visible(timeout=LOAD_MS)
     settle(page)
+    return switch
+
+
+def served_in_dark_theme(page: Any, url: str, lesson: Lesson) -> Any:
+    """``served``, then in the dark theme."""
+    switch = served(page, url, lesson.path.stem)
     page.emulate_media(**DARK_THEME)
     return switch
 

@@ -20,7 +20,9 @@ from playwright.sync_api import expect
 
 from tests.browser.keys import settle
 from tests.browser.test_course_server import Server, server  # noqa: F401 (the fixture)
+from tests.browser.test_forced_colours import served
 from tests.browser.test_lessons import LOAD_MS
+from tests.browser.test_reflow import FLAT
 
 pytestmark = pytest.mark.browser
 
@@ -30,16 +32,12 @@ MARK_SAYS = "Estimate: records kept "
 text: ``asyncfail.charts.risk_builders``)."""
 STEPS = 30
 """Places per row and per column of the sweep: one every 3.3% of the chart."""
-UNDER_POINTER = """(chart) => {
-  const all = [];
-  const walk = (root) => {
-    for (const node of root.querySelectorAll("*")) {
-      all.push(node);
-      if (node.shadowRoot) walk(node.shadowRoot);
-    }
-  };
-  walk(document);
-  const boxes = all.filter((node) => node.classList.contains("vg-tooltip"));
+UNDER_POINTER = (
+    """(chart) => {
+"""
+    + FLAT
+    + """
+  const boxes = flat(document).filter((node) => node.classList.contains("vg-tooltip"));
   const shown = boxes.filter((box) => getComputedStyle(box).visibility !== "hidden"
     && box.classList.contains("visible"));
   const titled = [chart, ...chart.querySelectorAll("*")]
@@ -47,6 +45,7 @@ UNDER_POINTER = """(chart) => {
     .filter((title) => title && !title.startsWith("Click to view"));
   return {boxes: shown.map((box) => box.innerText), titles: titled};
 }"""
+)
 """What the page shows for the mark under the pointer: vega-tooltip's boxes shown, and the
 titles in the chart (but its actions menu's own)."""
 
@@ -81,11 +80,7 @@ def test_a_charts_tooltip_is_the_browsers_and_no_box_follows_the_pointer(
     server: Server,  # noqa: F811 (the imported fixture)
 ) -> None:
     page, guard = guarded_page
-    page.goto(f"{server.url}lessons/{LESSON}/")
-    switch = page.get_by_role("switch", name="Skip predicting").first
-    expect(switch).to_be_visible(timeout=LOAD_MS)
-    settle(page)
-    switch.click()
+    served(page, server.url, LESSON).click()
     expect(page.locator(".vega-embed canvas").first).to_be_visible(timeout=LOAD_MS)
     settle(page)
     hovered(page)
