@@ -6,8 +6,10 @@
 // wheel, then marimo's own Pyodide session, the calls the page's worker makes: `create_session`,
 // `instantiate`, the session started. Every text marimo's Markdown renderer is given until the
 // kernel says its first run is over (`completed-run`), Markdown-only cells included, is printed
-// with the HTML it gave, as one JSON object on stdout (keys sorted). What the kernel does after
-// that message (a lesson's warm-up) is not kept: the output is the same at every run.
+// with the HTML it gave, as one JSON object on stdout (keys sorted), and so is every text the
+// lesson's warm-up renders just after that message (asyncfail/course/warmup.py), until a callback
+// handed to the kernel's event loop then has run: the warm-up was handed to it before (the loop
+// keeps its order, warmup.after_this_run), so it is over. The output is the same at every run.
 import { readFileSync, readdirSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -41,9 +43,12 @@ rendered = {}
 done = []
 
 
+over = []
+
+
 def kept(text):
     html = render(text)
-    if not done:
+    if not over:
         rendered[text] = html
     return html
 
@@ -61,6 +66,10 @@ instantiate(session)
 task = asyncio.create_task(session.start())
 while not done:
     await asyncio.sleep(0.005)
+after = asyncio.get_running_loop().create_future()
+asyncio.get_running_loop().call_soon(after.set_result, None)
+await after
+over.append(True)
 with open("/home/pyodide/rendered.json", "w", encoding="utf-8") as file:
     json.dump(rendered, file, sort_keys=True)
 `);

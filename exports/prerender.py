@@ -1,12 +1,13 @@
 """The lessons' Markdown rendered once, as the site is built, into the site's library wheel.
 
-Each lesson's first run is made in the page's own Python (``prerender.mjs``: Pyodide's core
-from the site's mirror, with the mirror's wheels and the library's, run by Node), and every
-text marimo's renderer was given is kept with the HTML it gave. The memo, one JSON object for
-all the lessons, goes into the library's wheel as ``asyncfail/course/prerendered_markdown.json``,
-with the entry point that has the page's kernel read it as it instantiates the notebook (the
-rule, and what it saves: ``asyncfail/course/prerendered.py``). Its bytes are the same at every
-build: the runs are deterministic and the keys sorted.
+Each lesson's first run, and its warm-up after it, is made in the page's own Python
+(``prerender.mjs``: Pyodide's core from the site's mirror, with the mirror's wheels and the
+library's, run by Node), and every text marimo's renderer was given is kept with the HTML it
+gave. The memo, one JSON object for all the lessons, goes into the library's wheel as
+``asyncfail/course/prerendered_markdown.json``, with the entry point that has the page's kernel
+read it as it instantiates the notebook (the rule, and what it saves:
+``asyncfail/course/prerendered.py``). Its bytes are the same at every build: the runs are
+deterministic and the keys sorted.
 """
 
 from __future__ import annotations
@@ -52,9 +53,9 @@ def memo_key(core: Path, library: Path, notebooks: list[Path]) -> str:
 
 
 def first_run(core: Path, library: Path, notebook: Path) -> dict[str, str]:
-    """Every text ``notebook``'s first run renders, with its HTML (``prerender.mjs``); a run
-    that fails stops the build in one line, with Node's output, and so does one that does not
-    end (``RUN_LIMIT_S``)."""
+    """Every text ``notebook``'s first run and warm-up render, with its HTML
+    (``prerender.mjs``); a run that fails stops the build in one line, with Node's output, and
+    so does one that does not end (``RUN_LIMIT_S``)."""
     argv = [node_or_stop(), str(SCRIPT), str(core), str(library), str(notebook)]
     try:
         result = subprocess.run(
