@@ -41,8 +41,6 @@ from marimo._pyodide.bootstrap import create_session, instantiate
 render = markdown._render_markdown
 rendered = {}
 done = []
-
-
 over = []
 
 

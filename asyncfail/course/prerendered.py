@@ -15,13 +15,13 @@ warm-up once in the page's own Python, Pyodide under Node with the site's own wh
 (``exports/prerender.mjs``), keeps every text the renderer was given with the HTML it gave
 (``MEMO``, written into the site's copy of this package; a text with an image, which marimo's
 Pyodide renderer inlines from the page's files, is not kept), and the page answers those texts
-from it. A text it does not hold (a change of a control, an edited lesson) is
-rendered as before. So the page shows the same HTML, byte for byte, and neither the first run
-nor the warm-up builds a converter (``tests/browser/test_prerendered.py`` checks both on the
-built site). Kept for the warm-up too (2026-12-07), the memo holds 243 texts (82 kB) against
-184 (65 kB), and under Node the warm-up after lesson 1's first run took 107-196 ms against
-381-413 ms, lesson 2's 78-111 ms against 308-335 ms (3 runs each): the time a learner's first
-change right after the page went live waits for it.
+from it. A text it does not hold (a change of a control, an edited lesson) is rendered as
+before. So the page shows the same HTML, byte for byte, and neither the first run nor the
+warm-up builds a converter (``tests/browser/test_prerendered.py`` checks both on the built
+site). Kept for the warm-up too (2026-12-07), the memo holds 243 texts (82 kB) against 184
+(65 kB), and under Node the warm-up after lesson 1's first run took 107-196 ms against 381-413
+ms, lesson 2's 78-111 ms against 308-335 ms (3 runs each): the time a learner's first change
+right after the page went live waits for it.
 
 When: marimo's kernel enters the lifespans installed distributions name as entry points
 (``ENTRY_POINT_GROUP``) as it instantiates the notebook, before it renders the Markdown-only
