@@ -31,8 +31,11 @@ pytestmark = pytest.mark.browser
 MARK_SAYS = "Estimate: records kept "
 """How Vega's own handler writes a risk-curve point's tooltip (its field's title, a colon, its
 text: ``asyncfail.charts.risk_builders``)."""
+LESSON = "06_record_lifetime"
+"""The lesson whose WebAssembly page test_site.py sweeps too (its first chart, ``hovered``'s
+default)."""
 CHARTS = {
-    "06_record_lifetime": (None, (MARK_SAYS, "Replays: ")),
+    LESSON: (None, (MARK_SAYS, "Replays: ")),
     "04_explore_every_failure": (None, ("Step: ",)),
     "02_break_the_assumptions": ("Against time", ("Delivery: ", "Delivery: ")),
 }
