@@ -343,20 +343,20 @@ def _(get_revealed, mo):
 
 @app.cell(hide_code=True)
 def _(mo):
-    mo.md(r"""
+    # The section's heading and its first fold in one cell, never a cell of Markdown alone:
+    # marimo shows such a cell before any other cell runs, and the presenter view opened on the
+    # first slide it had, this one, and stayed there (tests/browser/test_presenter.py).
+    mo.vstack(
+        [
+            mo.md(r"""
     ## Does the model tell the truth?
 
     Everything above is a model. The **reference implementation** (`asyncfail/reference/`) runs
     both runtimes on real parts, killed at the same points, and sets each case beside the model.
-    """)
-    return
-
-
-@app.cell(hide_code=True)
-def _(mo):
-    mo.accordion(
-        {
-            "**How the reference implementation runs it on real parts**": mo.md(r"""
+    """),
+            mo.accordion(
+                {
+                    "**How the reference implementation runs it on real parts**": mo.md(r"""
     - a **worker process** per delivery, with a real HTTP client and a real timeout; the durable
       one writes its dispatch intent to its own SQLite journal *before* the call, and looks the
       key up at the receiver *before* any second call;
@@ -371,7 +371,9 @@ def _(mo):
     setting, reads the real ledger, journal and queue afterwards, and sets each case beside the
     model.
     """)
-        }
+                }
+            ),
+        ]
     )
     return
 

@@ -306,7 +306,8 @@ DECK = ".reveal.mo-slides-theme"
 
 def deck(page: Any, url: str) -> dict[str, float]:
     """The box of the deck at ``url``, once it shows a slide. Whichever: the deck's size is the
-    same for all (once, in a loaded full run, the served view opened on its last slide)."""
+    same for all (once, in a loaded full run, the served view opened on its last slide, a cause
+    test_presenter.py has since found and checks)."""
     page.goto(url)
     slides = page.locator(DECK).first
     expect(slides).to_be_visible(timeout=LOAD_MS)
