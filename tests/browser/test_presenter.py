@@ -3,11 +3,12 @@
 marimo renders a cell that holds Markdown alone (its compiler's ``markdown``) as the kernel
 starts, before any other cell runs (``Kernel._handle_markdown_cells_on_instantiate``, marimo
 0.25.2). Its slides layout then keeps the slide reveal.js is on when the deck is ready, as the
-learner's own choice, and goes back to it as the other outputs arrive. Lesson 1 had one such
+presenter's own choice, and goes back to it as the other outputs arrive. Lesson 1 had one such
 cell, the heading of its last section ("Does the model tell the truth?"): when the deck was
 ready before the first run's outputs came, it was the deck's only slide, and the presenter
-view opened there. Under `marimo run`, it did so in 3 of 4 loads with the first cell slowed by
-4 s, and in 1 of 2 without; with the heading in one cell with its first fold, 0 of 6.
+view opened there. Under `marimo run`, it did so in 3 of 3 loads with the first cell slowed by
+4 s, and in 1 of 2 without; with the heading in one cell with its first fold, in 0 of 6 (3
+slowed).
 """
 
 from __future__ import annotations
