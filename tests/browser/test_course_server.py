@@ -56,6 +56,22 @@ def title(page: str) -> str:
     return html.unescape(match.group(1))
 
 
+def answering(process: subprocess.Popen[Any], url: str, what: str) -> None:
+    """Wait until ``process`` answers at ``url``; if it ends, or START_S pass first, kill it and
+    fail the test, naming ``what`` with what it printed."""
+    deadline = time.monotonic() + START_S
+    while True:
+        try:
+            get(url)
+            return
+        except (urllib.error.URLError, ConnectionError):
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                out, err = process.communicate()
+                pytest.fail(f"{what} did not start: {out or ''}{err or ''}")
+            time.sleep(0.25)
+
+
 @dataclass
 class Server:
     url: str
@@ -77,17 +93,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         env={**os.environ, "TMPDIR": str(tmp)},
     )
     url = f"http://127.0.0.1:{port}/"
-    deadline = time.monotonic() + START_S
-    while True:
-        try:
-            get(url)
-            break
-        except (urllib.error.URLError, ConnectionError):
-            if process.poll() is not None or time.monotonic() > deadline:
-                process.kill()
-                out, err = process.communicate()
-                pytest.fail(f"the course server did not start: {out}{err}")
-            time.sleep(0.25)
+    answering(process, url, "the course server")
     yield Server(url, process, tmp)
     if process.poll() is None:
         process.kill()

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
-import urllib.error
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -29,7 +27,7 @@ from marimo._ast.load import load_app
 from playwright.sync_api import expect
 
 from asyncfail.course.catalog import LESSONS
-from tests.browser.test_course_server import START_S, free_port, get
+from tests.browser.test_course_server import START_S, answering, free_port
 
 pytestmark = pytest.mark.browser
 
@@ -87,16 +85,7 @@ def slowed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         stderr=subprocess.DEVNULL,
     )
     url = f"http://127.0.0.1:{port}/"
-    deadline = time.monotonic() + START_S
-    while True:
-        try:
-            get(url)
-            break
-        except (urllib.error.URLError, ConnectionError):
-            if process.poll() is not None or time.monotonic() > deadline:
-                process.kill()
-                pytest.fail("marimo run did not start")
-            time.sleep(0.25)
+    answering(process, url, "marimo run")
     yield url
     process.kill()
     process.wait()
