@@ -6,7 +6,7 @@ fresh contexts with Chrome's tracing on, and prints, for each kind of thread (``
 time each page spent from navigation until it went live: medians of `--runs` loads each, and
 the lesson's extra. `DIR` is a site built before (`make export`, or `build_site`).
 
-Why: under Node a lesson's own start is some 0.6-0.8 s of Python (`export_bench.py`'s "kernel
+Why: under Node a lesson's own start is some 0.7-1.0 s of Python (`export_bench.py`'s "kernel
 start under Node"), yet its page goes live about 2 s after the trivial page. The trace says
 where the rest goes: the lesson's extra Python is also work for V8 on other threads (compiling
 the WebAssembly it runs hot, again, in its optimising tier), and the page's thread draws more;
