@@ -685,6 +685,25 @@ def export_speed_pages(site: Path, lessons: list[Lesson], wheel: Path, tmp: Path
     return probes
 
 
+def site_lesson_chromium(
+    parser: argparse.ArgumentParser, site: Path, number: str
+) -> tuple[Path, Lesson, str]:
+    """What a bench run by hand on one lesson needs (`page_profile.py`, `page_cpu.py`): the
+    library's wheel of ``site`` (a site built before), the lesson numbered ``number``, and
+    Chromium. A wrong option stops in one line naming what is accepted (exit 2); no Chromium,
+    in one line saying how to install it."""
+    wheels = sorted(site.glob("wheels/asyncfail-*.whl"))
+    if not wheels:
+        parser.error(f"--site {site}: no wheels/asyncfail-*.whl (build the site first)")
+    known = {lesson.number: lesson for lesson in discover()}
+    if number not in known:
+        parser.error(f"--lesson {number}: not one of {', '.join(known)}")
+    chromium = find_chromium()
+    if chromium is None:
+        raise SystemExit(f"{Path(parser.prog).stem}: needs Chromium (apt-get install chromium)")
+    return wheels[0], known[number], chromium
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--site", type=Path, help="a site built before (its bench/ is rewritten)")

@@ -34,8 +34,7 @@ sys.path.insert(0, str(ROOT / "exports"))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import export_bench  # noqa: E402
-from browser import find_chromium, launch  # noqa: E402
-from lessons import discover  # noqa: E402
+from browser import launch  # noqa: E402
 from serve import serving  # noqa: E402
 
 
@@ -132,21 +131,11 @@ def main() -> None:
     args = parser.parse_args()
     if not 1 <= args.runs <= 20:
         parser.error(f"--runs {args.runs}: a whole number from 1 to 20")
-    wheels = sorted(args.site.glob("wheels/asyncfail-*.whl"))
-    if not wheels:
-        parser.error(f"--site {args.site}: no wheels/asyncfail-*.whl (build the site first)")
-    known = {lesson.number: lesson for lesson in discover()}
-    if args.lesson not in known:
-        parser.error(f"--lesson {args.lesson}: not one of {', '.join(known)}")
-    chromium = find_chromium()
-    if chromium is None:
-        raise SystemExit("page_cpu: needs Chromium (apt-get install chromium)")
+    wheel, lesson, chromium = export_bench.site_lesson_chromium(parser, args.site, args.lesson)
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
-        (probe,) = export_bench.export_speed_pages(
-            args.site, [known[args.lesson]], wheels[0], Path(tmp)
-        )
+        (probe,) = export_bench.export_speed_pages(args.site, [lesson], wheel, Path(tmp))
     pages = {
         "trivial": ("bench/trivial/", "[data-bench-ready]"),
         "lesson": (f"{probe.site_dir}/", "[data-bench-echo]"),

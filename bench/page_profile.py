@@ -24,9 +24,9 @@ sys.path.insert(0, str(ROOT / "exports"))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import export_bench  # noqa: E402
-from browser import find_chromium, launch  # noqa: E402
+from browser import launch  # noqa: E402
 from build import export_wasm  # noqa: E402
-from lessons import Lesson, discover  # noqa: E402
+from lessons import Lesson  # noqa: E402
 from serve import serving  # noqa: E402
 
 SORTS = ("tottime", "cumulative", "ncalls")
@@ -83,21 +83,13 @@ def main() -> None:
     args = parser.parse_args()
     if not 1 <= args.changes <= 50:
         parser.error(f"--changes {args.changes}: a whole number from 1 to 50")
-    wheels = sorted(args.site.glob("wheels/asyncfail-*.whl"))
-    if not wheels:
-        parser.error(f"--site {args.site}: no wheels/asyncfail-*.whl (build the site first)")
-    known = {lesson.number: lesson for lesson in discover()}
-    if args.lesson not in known:
-        parser.error(f"--lesson {args.lesson}: not one of {', '.join(known)}")
-    chromium = find_chromium()
-    if chromium is None:
-        raise SystemExit("page_profile: needs Chromium (apt-get install chromium)")
+    wheel, lesson, chromium = export_bench.site_lesson_chromium(parser, args.site, args.lesson)
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
-        copy = profile_copy(known[args.lesson], Path(tmp), args.sort)
+        copy = profile_copy(lesson, Path(tmp), args.sort)
         (args.site / copy.site_dir).mkdir(parents=True, exist_ok=True)
-        export_wasm(copy, args.site / copy.site_dir, wheels[0])
+        export_wasm(copy, args.site / copy.site_dir, wheel)
     with serving(args.site) as url, sync_playwright() as playwright:
         browser = launch(playwright, chromium)
         context, page, _live = export_bench.booted(
