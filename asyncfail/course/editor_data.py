@@ -15,15 +15,20 @@ with the lesson without this), a change took the kernel 21.6 ms against 23.8 ms 
 in 6 of the 8 pairs). The bench's recompute ratio does not move: the trivial cell it is set
 against pays those hooks too (exports/README.md).
 
-The rule: where marimo runs in Pyodide (``sys.platform == "emscripten"``), the kernel gathers
-no panel data. The run whose cell installs this has asked already and still gathers; every
-later run (each control's change) does not. The course publishes its WebAssembly pages to run
-and to run only (``exports/build.py`` exports each with ``--mode run``): none of them has a
-panel to show it. A lesson run by marimo's server (``marimo edit`` keeps its panels; ``marimo
-run`` and ``make serve`` gather none anyway) or as a script is untouched. The library never
-imports marimo: ``install`` takes the module a lesson already imported, and patches nothing
-where marimo has no such switch (another version), so a lesson is never broken by it, only
-slower.
+The rule: where marimo runs in Pyodide (``sys.platform == "emscripten"``), the kernel gathers no
+panel data. In the site's pages, from the first run: the library's kernel lifespan, which the site's
+build names in its copy of the wheel (``course/prerendered.py``), installs this as marimo's kernel
+instantiates the notebook, before that run asks; under Node, in marimo's own Pyodide session, the
+nine lessons' first runs then took 31 ms less on average (from 110 ms less, lesson 4, to 37 ms more,
+lesson 3, within the noise; medians of 4-6 runs each, alternating, 2026-12-07) and lesson 1's sent
+13 messages fewer. Elsewhere (a lesson exported without the site's build) the run whose cell
+installs this has asked already and still gathers, and every later run (each control's change) does
+not. The course publishes its WebAssembly pages to run and to run only (``exports/build.py`` exports
+each with ``--mode run``): none of them has a panel to show it. A lesson run by marimo's server
+(``marimo edit`` keeps its panels; ``marimo run`` and ``make serve`` gather none anyway) or as a
+script is untouched. The library never imports marimo: ``install`` takes the module a lesson already
+imported, and patches nothing where marimo has no such switch (another version), so a lesson is
+never broken by it, only slower.
 """
 
 from __future__ import annotations

@@ -47,6 +47,7 @@ from typing import Any, Final
 
 # Where marimo keeps its renderer, and the platform of a WebAssembly page: as the lessons' own
 # memo and editor switch read them.
+from asyncfail.course import editor_data
 from asyncfail.course.editor_data import PYODIDE
 from asyncfail.course.markdown_cache import RENDERER, RENDERER_MODULE
 
@@ -102,7 +103,11 @@ def install(memo: Mapping[str, str], platform: str = sys.platform) -> bool:
 @contextlib.asynccontextmanager
 async def lifespan(app: Any) -> AsyncIterator[None]:
     """marimo's kernel lifespan (``app`` is None for a kernel): installs the memo as the kernel
-    instantiates the notebook; nothing to undo when it ends."""
+    instantiates the notebook, and stops the kernel gathering its editor's panel data
+    (``course/editor_data.py``) before the first run, where a lesson's own install comes only
+    after that run has asked; nothing to undo when it ends."""
     del app
     install(load())
+    # marimo's runtime has loaded the switch's module by now; the lesson hands no marimo here.
+    editor_data.install(None)
     yield

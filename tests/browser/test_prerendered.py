@@ -35,6 +35,9 @@ pytestmark = pytest.mark.browser
 DENIED = {"MARIMO_KERNEL_LIFESPAN_DENYLIST": "asyncfail"}
 # What the site's wheel adds to its entry points (a line of text, as a wheel's metadata holds it).
 LIFESPAN = "[marimo.kernel.lifespan]\nasyncfail = asyncfail.course.prerendered:lifespan\n"
+# The kernel's messages for its editor's panels (variables, datasets, data sources, storage),
+# which the lifespan stops before the first run (asyncfail/course/editor_data.py).
+PANEL_DATA = {"variable-values", "datasets", "data-source-connections", "storage-namespaces"}
 # A control's HTML carries an id drawn afresh at every run (as in build.RANDOM_ID).
 RANDOM_ID = re.compile(r"random-id=(\\u0027|'|&#x27;|&quot;|\")[0-9a-f-]{36}")
 
@@ -58,10 +61,13 @@ await pyodide.runPythonAsync(`
 import asyncio, json
 import marimo._output.md as markdown
 from marimo._pyodide.bootstrap import create_session, instantiate
-outputs, built = [], []
+PANEL_DATA = %(panel_data)s
+outputs, built, panels = [], [], []
 def received(message):
     data = json.loads(message)
     data = data.get("data", data)
+    if data.get("op") in PANEL_DATA and not built:
+        panels.append(data["op"])
     output = data.get("output") if data.get("op") == "cell-op" else None
     if output and not built:
         outputs.append([data["cell_id"], output["mimetype"], output["data"]])
@@ -78,7 +84,8 @@ asyncio.get_running_loop().call_soon(after.set_result, None)
 await after
 warmed = markdown._get_markdown.cache_info().currsize > 0
 with open("/home/pyodide/said.json", "w") as file:
-    json.dump({"converter_built": built[0] > 0, "by_warm_up": warmed, "outputs": outputs}, file)
+    json.dump({"converter_built": built[0] > 0, "by_warm_up": warmed, "outputs": outputs,
+               "panel_data": panels}, file)
 `);
 process.stdout.write(pyodide.FS.readFile("/home/pyodide/said.json", { encoding: "utf8" }));
 process.exit(0);
@@ -88,17 +95,22 @@ process.exit(0);
 @pytest.fixture(scope="module")
 def runner(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("prerendered") / "first_run.mjs"
-    path.write_text(RUNNER % {"mirror": MIRROR_DIR, "wheels": WHEELS_DIR}, encoding="utf-8")
+    panel_data = json.dumps(sorted(PANEL_DATA))
+    path.write_text(
+        RUNNER % {"mirror": MIRROR_DIR, "wheels": WHEELS_DIR, "panel_data": panel_data},
+        encoding="utf-8",
+    )
     return path
 
 
 def first_run(
     runner: Path, site: Path, notebook: Path, environment: dict[str, str]
 ) -> dict[str, Any]:
-    """What ``notebook``'s first run on ``site`` sent (each output, until ``completed-run``),
-    whether marimo built its Markdown converter by then, and whether by the end of the
-    lesson's warm-up (asyncfail/course/warmup.py: handed to the kernel's event loop during the
-    run, so over once a callback handed to the loop after the run has run)."""
+    """What ``notebook``'s first run on ``site`` sent (each output, and the op of each message
+    for the editor's panels, until ``completed-run``), whether marimo built its Markdown
+    converter by then, and whether by the end of the lesson's warm-up
+    (asyncfail/course/warmup.py: handed to the kernel's event loop during the run, so over once
+    a callback handed to the loop after the run has run)."""
     node = shutil.which("node")
     assert node is not None
     argv = [node, str(runner), str(site), str(notebook), json.dumps(environment)]
@@ -131,6 +143,7 @@ def test_the_site_wheel_holds_the_memo_and_names_the_lifespan(built_site: BuildR
 def test_lesson_1_first_run_shows_what_marimo_renders_and_builds_no_converter_nor_its_warm_up(
     built_site: BuildReport, runner: Path
 ) -> None:
+    # and, the lifespan installed, sends none of the editor's panel data that marimo's does.
     lesson = built_site.pages[0].path
     with ThreadPoolExecutor(max_workers=2) as pool:
         memo, marimos = pool.map(
@@ -141,6 +154,8 @@ def test_lesson_1_first_run_shows_what_marimo_renders_and_builds_no_converter_no
     assert not memo["by_warm_up"], "the warm-up rendered a text the memo lacks"
     assert len(memo["outputs"]) >= 20
     assert memo["outputs"] == marimos["outputs"]
+    assert "variable-values" in marimos["panel_data"]
+    assert memo["panel_data"] == []
 
 
 def test_no_other_lesson_first_run_or_warm_up_builds_the_converter(

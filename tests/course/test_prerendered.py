@@ -1,10 +1,12 @@
 """course/prerendered.py: in a published page, marimo's renderer answers the texts of the build's
 memo from it and renders every other text as before; elsewhere nothing changes, and the
-installed library names no lifespan for marimo's kernel to enter. (On the built site, under
-Pyodide: tests/browser/test_prerendered.py.)"""
+installed library names no lifespan for marimo's kernel to enter; the lifespan also stops the
+kernel gathering its editor's panel data before the first run, in Pyodide only. (On the built
+site, under Pyodide: tests/browser/test_prerendered.py.)"""
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import json
 import sys
@@ -17,7 +19,7 @@ import marimo as mo
 import pytest
 from marimo._entrypoints.registry import EntryPointRegistry
 
-from asyncfail.course import markdown_cache, prerendered
+from asyncfail.course import editor_data, markdown_cache, prerendered
 
 PYODIDE = "emscripten"
 MEMO = {"# Kept": '<h1 id="kept">From the memo</h1>'}
@@ -125,17 +127,23 @@ def finished(step: Any) -> None:
     raise AssertionError("the lifespan awaited something")
 
 
-def test_the_lifespan_installs_the_memo_in_pyodide_only(
+def test_the_lifespan_installs_the_memo_and_stops_panel_data_in_pyodide_only(
     module: types.ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     marimos = getattr(module, prerendered.RENDERER)
+    runner = importlib.import_module(editor_data.SWITCH_MODULE)
+    switch = inspect.unwrap(getattr(runner, editor_data.SWITCH))
+    monkeypatch.setattr(runner, editor_data.SWITCH, switch)  # marimo's own, and put back after
     monkeypatch.setattr(prerendered, "load", lambda: MEMO)
     for pyodide in (False, True):
-        if pyodide:
-            monkeypatch.setattr(prerendered, "PYODIDE", sys.platform)  # as if this were Pyodide
+        if pyodide:  # as if this were Pyodide
+            monkeypatch.setattr(prerendered, "PYODIDE", sys.platform)
+            monkeypatch.setattr(editor_data, "PYODIDE", sys.platform)
         span = prerendered.lifespan(None)
         finished(span.__aenter__())
         installed = getattr(module, prerendered.RENDERER) is not marimos
+        gathers = getattr(runner, editor_data.SWITCH) is switch
         finished(span.__aexit__(None, None, None))
-        assert installed is pyodide
+        assert (installed, gathers) == (pyodide, not pyodide)
     assert getattr(module, prerendered.RENDERER)("# Kept") == MEMO["# Kept"]
+    assert getattr(runner, editor_data.SWITCH)() is False
