@@ -10,10 +10,8 @@ import html
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -28,6 +26,7 @@ from asyncfail.course.catalog import COURSE_TITLE, LESSONS
 from asyncfail.course.lesson01_async_failure_lab import verification as truth_lesson
 from asyncfail.course.site import HOME_PAGE_TITLE, PageKind, page_title
 from asyncfail.course.site import LIVE_LINK as LESSON_LINK
+from tests.server_support import answering, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVER = ROOT / "exports" / "course_server.py"
@@ -39,12 +38,6 @@ VERIFY_S = 180  # the whole matrix on real processes: well under a minute on two
 SERVED_MS = 60_000
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def get(url: str) -> tuple[int, str]:
     with urllib.request.urlopen(url, timeout=30) as response:
         return response.status, response.read().decode("utf-8")
@@ -54,22 +47,6 @@ def title(page: str) -> str:
     match = re.search(r"<title>([^<]*)</title>", page)
     assert match, page[:200]
     return html.unescape(match.group(1))
-
-
-def answering(process: subprocess.Popen[Any], url: str, what: str) -> None:
-    """Wait until ``process`` answers at ``url``; if it ends, or START_S pass first, kill it and
-    fail the test, naming ``what`` with what it printed."""
-    deadline = time.monotonic() + START_S
-    while True:
-        try:
-            get(url)
-            return
-        except (urllib.error.URLError, ConnectionError):
-            if process.poll() is not None or time.monotonic() > deadline:
-                process.kill()
-                out, err = process.communicate()
-                pytest.fail(f"{what} did not start: {out or ''}{err or ''}")
-            time.sleep(0.25)
 
 
 @dataclass
@@ -93,7 +70,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         env={**os.environ, "TMPDIR": str(tmp)},
     )
     url = f"http://127.0.0.1:{port}/"
-    answering(process, url, "the course server")
+    answering(process, url, "the course server", START_S)
     yield Server(url, process, tmp)
     if process.poll() is None:
         process.kill()

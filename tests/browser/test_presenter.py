@@ -27,7 +27,8 @@ from marimo._ast.load import load_app
 from playwright.sync_api import expect
 
 from asyncfail.course.catalog import LESSONS
-from tests.browser.test_course_server import START_S, answering, free_port
+from tests.browser.test_course_server import START_S
+from tests.server_support import answering, free_port
 
 pytestmark = pytest.mark.browser
 
@@ -85,7 +86,7 @@ def slowed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         stderr=subprocess.DEVNULL,
     )
     url = f"http://127.0.0.1:{port}/"
-    answering(process, url, "marimo run")
+    answering(process, url, "marimo run", START_S)
     yield url
     process.kill()
     process.wait()

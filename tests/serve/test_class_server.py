@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -32,15 +31,10 @@ from class_guard import ClassGuard  # noqa: E402
 from course_server import default_live_verify, is_loopback  # noqa: E402
 
 from tests.serve.apart import run_apart  # noqa: E402
+from tests.server_support import answering, free_port  # noqa: E402
 
 START_S = 90
 MAX_SESSIONS = 2
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def status_of(url: str, method: str = "GET") -> tuple[int, str]:
@@ -80,17 +74,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         env={**os.environ, "TMPDIR": str(tmp_path_factory.mktemp("server-tmp"))},
     )  # fmt: skip
     found = Server(port, process)
-    deadline = time.monotonic() + START_S
-    while True:
-        try:
-            status_of(found.url("/"))
-            break
-        except (urllib.error.URLError, ConnectionError):
-            if process.poll() is not None or time.monotonic() > deadline:
-                process.kill()
-                out, err = process.communicate()
-                pytest.fail(f"the course server did not start: {out}{err}")
-            time.sleep(0.25)
+    answering(process, found.url("/"), "the course server", START_S)
     yield found
     process.terminate()
     process.communicate(timeout=30)
