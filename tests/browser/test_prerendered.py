@@ -29,15 +29,15 @@ import prerender  # noqa: E402
 from build import MIRROR_DIR, WHEELS_DIR, BuildReport  # noqa: E402
 from prerender import MEMO_PATH, add_to_wheel, merged  # noqa: E402
 
+# The kernel's messages for its editor's panels, which the lifespan stops before the first run.
+from tests.course.test_editor_data import PANEL_DATA  # noqa: E402
+
 pytestmark = pytest.mark.browser
 
 # marimo's kernel loads no lifespan named here (marimo._entrypoints.registry, MARIMO_{GROUP}_...).
 DENIED = {"MARIMO_KERNEL_LIFESPAN_DENYLIST": "asyncfail"}
 # What the site's wheel adds to its entry points (a line of text, as a wheel's metadata holds it).
 LIFESPAN = "[marimo.kernel.lifespan]\nasyncfail = asyncfail.course.prerendered:lifespan\n"
-# The kernel's messages for its editor's panels (variables, datasets, data sources, storage),
-# which the lifespan stops before the first run (asyncfail/course/editor_data.py).
-PANEL_DATA = {"variable-values", "datasets", "data-source-connections", "storage-namespaces"}
 # A control's HTML carries an id drawn afresh at every run (as in build.RANDOM_ID).
 RANDOM_ID = re.compile(r"random-id=(\\u0027|'|&#x27;|&quot;|\")[0-9a-f-]{36}")
 
