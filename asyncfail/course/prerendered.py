@@ -47,7 +47,7 @@ from typing import Any, Final
 
 # Where marimo keeps its renderer, and the platform of a WebAssembly page: as the lessons' own
 # memo and editor switch read them.
-from asyncfail.course import editor_data
+from asyncfail.course import editor_data, execution_notices
 from asyncfail.course.editor_data import PYODIDE
 from asyncfail.course.markdown_cache import RENDERER, RENDERER_MODULE
 
@@ -103,11 +103,13 @@ def install(memo: Mapping[str, str], platform: str = sys.platform) -> bool:
 @contextlib.asynccontextmanager
 async def lifespan(app: Any) -> AsyncIterator[None]:
     """marimo's kernel lifespan (``app`` is None for a kernel): installs the memo as the kernel
-    instantiates the notebook, and stops the kernel gathering its editor's panel data
-    (``course/editor_data.py``) before the first run, where a lesson's own install comes only
-    after that run has asked; nothing to undo when it ends."""
+    instantiates the notebook, and before the first run stops the kernel gathering its editor's
+    panel data (``course/editor_data.py``), where a lesson's own install comes only after that
+    run has asked, and sending the notices of each attempt to run a cell
+    (``course/execution_notices.py``); nothing to undo when it ends."""
     del app
     install(load())
-    # marimo's runtime has loaded the switch's module by now; the lesson hands no marimo here.
+    # marimo's runtime has loaded both modules by now; the lesson hands no marimo here.
     editor_data.install(None)
+    execution_notices.install()
     yield

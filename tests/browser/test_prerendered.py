@@ -29,6 +29,8 @@ import prerender  # noqa: E402
 from build import MIRROR_DIR, WHEELS_DIR, BuildReport  # noqa: E402
 from prerender import MEMO_PATH, add_to_wheel, merged  # noqa: E402
 
+from asyncfail.course.execution_notices import NOTICE  # noqa: E402
+
 # The kernel's messages for its editor's panels, which the lifespan stops before the first run.
 from tests.course.test_editor_data import PANEL_DATA  # noqa: E402
 
@@ -62,12 +64,15 @@ import asyncio, json
 import marimo._output.md as markdown
 from marimo._pyodide.bootstrap import create_session, instantiate
 PANEL_DATA = %(panel_data)s
-outputs, built, panels = [], [], []
+NOTICE = %(notice)s
+outputs, built, panels, notices = [], [], [], []
 def received(message):
     data = json.loads(message)
     data = data.get("data", data)
     if data.get("op") in PANEL_DATA and not built:
         panels.append(data["op"])
+    if data.get("op") == NOTICE and not built:
+        notices.append(data["phase"])
     output = data.get("output") if data.get("op") == "cell-op" else None
     if output and not built:
         outputs.append([data["cell_id"], output["mimetype"], output["data"]])
@@ -85,7 +90,7 @@ await after
 warmed = markdown._get_markdown.cache_info().currsize > 0
 with open("/home/pyodide/said.json", "w") as file:
     json.dump({"converter_built": built[0] > 0, "by_warm_up": warmed, "outputs": outputs,
-               "panel_data": panels}, file)
+               "panel_data": panels, "notices": notices}, file)
 `);
 process.stdout.write(pyodide.FS.readFile("/home/pyodide/said.json", { encoding: "utf8" }));
 process.exit(0);
@@ -97,7 +102,13 @@ def runner(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("prerendered") / "first_run.mjs"
     panel_data = json.dumps(sorted(PANEL_DATA))
     path.write_text(
-        RUNNER % {"mirror": MIRROR_DIR, "wheels": WHEELS_DIR, "panel_data": panel_data},
+        RUNNER
+        % {
+            "mirror": MIRROR_DIR,
+            "wheels": WHEELS_DIR,
+            "panel_data": panel_data,
+            "notice": json.dumps(NOTICE),
+        },
         encoding="utf-8",
     )
     return path
@@ -106,8 +117,9 @@ def runner(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def first_run(
     runner: Path, site: Path, notebook: Path, environment: dict[str, str]
 ) -> dict[str, Any]:
-    """What ``notebook``'s first run on ``site`` sent (each output, and the op of each message
-    for the editor's panels, until ``completed-run``), whether marimo built its Markdown
+    """What ``notebook``'s first run on ``site`` sent (each output, the op of each message for
+    the editor's panels and the phase of each notice of an attempt to run a cell, until
+    ``completed-run``), whether marimo built its Markdown
     converter by then, and whether by the end of the lesson's warm-up
     (asyncfail/course/warmup.py: handed to the kernel's event loop during the run, so over once
     a callback handed to the loop after the run has run)."""
@@ -143,7 +155,8 @@ def test_the_site_wheel_holds_the_memo_and_names_the_lifespan(built_site: BuildR
 def test_lesson_1_first_run_shows_what_marimo_renders_and_builds_no_converter_nor_its_warm_up(
     built_site: BuildReport, runner: Path
 ) -> None:
-    # and, the lifespan installed, sends none of the editor's panel data that marimo's does.
+    # and, the lifespan installed, sends none of the editor's panel data that marimo's does,
+    # nor a notice of an attempt to run a cell, three a cell in marimo's.
     lesson = built_site.pages[0].path
     with ThreadPoolExecutor(max_workers=2) as pool:
         memo, marimos = pool.map(
@@ -156,6 +169,9 @@ def test_lesson_1_first_run_shows_what_marimo_renders_and_builds_no_converter_no
     assert memo["outputs"] == marimos["outputs"]
     assert "variable-values" in marimos["panel_data"]
     assert memo["panel_data"] == []
+    assert sorted(set(marimos["notices"])) == ["completed", "planned", "running"]
+    assert len(marimos["notices"]) >= 3 * 20
+    assert memo["notices"] == []
 
 
 def test_no_other_lesson_first_run_or_warm_up_builds_the_converter(

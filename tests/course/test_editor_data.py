@@ -12,7 +12,7 @@ import subprocess
 import sys
 import textwrap
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 
 import marimo as mo
@@ -55,8 +55,9 @@ def _(mo, total):
 """
 
 # The page's session in CPython: marimo's Pyodide bootstrap (create_session, instantiate), with
-# the switch installed first or not; prints the kernel's messages, as the page would get them,
-# once its first run is over. Pyodide's HTTP patch is the one piece CPython lacks.
+# a switch of the course installed first (a statement that sets ``installed``) or not; prints the
+# kernel's messages, as the page would get them, once its first run is over. Pyodide's HTTP patch
+# is the one piece CPython lacks.
 SESSION = textwrap.dedent(
     """
     import asyncio, json, os, sys, types
@@ -65,9 +66,9 @@ SESSION = textwrap.dedent(
     import marimo
     from marimo._pyodide.bootstrap import create_session, instantiate
 
-    from asyncfail.course import editor_data
-
-    installed = editor_data.install(marimo, sys.argv[2]) if sys.argv[2] != "-" else None
+    installed = None
+    if sys.argv[2] != "-":
+        exec(sys.argv[2])
     sent = []
 
 
@@ -91,11 +92,16 @@ SESSION = textwrap.dedent(
 )
 
 
-def page_session(notebook: Path, platform: str) -> tuple[bool | None, list[dict[str, object]]]:
+INSTALL = "from asyncfail.course import editor_data; installed = editor_data.install(marimo, {!r})"
+"""The statement that installs this switch for a platform, in ``SESSION``."""
+
+
+def page_session(notebook: Path, install: str = "-") -> tuple[bool | None, list[dict[str, object]]]:
     """Whether the switch was installed (None: not asked) and the kernel's messages of the first
-    run of ``notebook`` in marimo's Pyodide session, the switch installed for ``platform``."""
+    run of ``notebook`` in marimo's Pyodide session, the switch installed first by the
+    statement ``install`` (which sets ``installed``; ``-``: none)."""
     done = subprocess.run(
-        [sys.executable, "-c", SESSION, str(notebook), platform],
+        [sys.executable, "-c", SESSION, str(notebook), install],
         capture_output=True,
         text=True,
         timeout=120,
@@ -116,28 +122,38 @@ def steady(value: object) -> object:
     return value
 
 
-def without_panel_data(messages: list[dict[str, object]]) -> list[object]:
-    """The messages but those for the panels, each without what differs between two runs."""
-    return [steady(message) for message in messages if message["op"] not in PANEL_DATA]
+def drops_only(
+    tmp_path: Path, install: str, dropped: Collection[str], marimo_sends: dict[str, int]
+) -> None:
+    """Check a switch of the course in the page's session of ``NOTEBOOK``: installed by
+    ``install`` (a statement, ``{}`` standing for the platform) where marimo runs in Pyodide, the
+    kernel sends none of the messages whose ops ``dropped`` names and every other message as
+    marimo's own session does, which sends those of ``marimo_sends`` as many times as it says;
+    installed for another platform, it leaves marimo's session as it was."""
+    notebook = tmp_path / "notebook.py"
+    notebook.write_text(NOTEBOOK, encoding="utf-8")
+    asked, marimos = page_session(notebook)
+    installed, patched = page_session(notebook, install.format(editor_data.PYODIDE))
+    assert asked is None and installed is True
+    ops = [message["op"] for message in marimos]
+    assert {op: ops.count(op) for op in marimo_sends} == marimo_sends
+    assert ops[-1] == "completed-run"
+    assert [message for message in patched if message["op"] in dropped] == []
+
+    def kept(messages: list[dict[str, object]]) -> list[object]:
+        return [steady(message) for message in messages if message["op"] not in dropped]
+
+    assert kept(patched) == kept(marimos)
+    outputs = [message for message in patched if message["op"] == "cell-op"]
+    assert any("twice 6" in json.dumps(message) for message in outputs)
+    declined, other = page_session(notebook, install.format("linux"))
+    assert declined is False
+    assert [message["op"] for message in other] == ops
 
 
 def test_in_the_page_the_kernel_sends_no_panel_data_and_all_else(tmp_path: Path) -> None:
-    notebook = tmp_path / "notebook.py"
-    notebook.write_text(NOTEBOOK, encoding="utf-8")
-    asked, marimos = page_session(notebook, "-")
-    installed, patched = page_session(notebook, editor_data.PYODIDE)
-    assert asked is None and installed is True
-    ops = [message["op"] for message in marimos]
-    # marimo's own session sends the variables panel each cell's names, and the run completes.
-    assert ops.count("variable-values") == 2 and ops[-1] == "completed-run"
-    assert [message for message in patched if message["op"] in PANEL_DATA] == []
-    assert without_panel_data(patched) == without_panel_data(marimos)
-    outputs = [message for message in patched if message["op"] == "cell-op"]
-    assert any("twice 6" in json.dumps(message) for message in outputs)
-    # Installed for another platform, it leaves marimo's session as it was.
-    declined, other = page_session(notebook, "linux")
-    assert declined is False
-    assert [message["op"] for message in other] == ops
+    # marimo's own session sends the variables panel each of the two cells' names.
+    drops_only(tmp_path, INSTALL, PANEL_DATA, {"variable-values": 2})
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ import marimo as mo
 import pytest
 from marimo._entrypoints.registry import EntryPointRegistry
 
-from asyncfail.course import editor_data, markdown_cache, prerendered
+from asyncfail.course import editor_data, execution_notices, markdown_cache, prerendered
 
 PYODIDE = "emscripten"
 MEMO = {"# Kept": '<h1 id="kept">From the memo</h1>'}
@@ -127,23 +127,28 @@ def finished(step: Any) -> None:
     raise AssertionError("the lifespan awaited something")
 
 
-def test_the_lifespan_installs_the_memo_and_stops_panel_data_in_pyodide_only(
+def test_the_lifespan_installs_the_memo_and_stops_panel_data_and_notices_in_pyodide_only(
     module: types.ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     marimos = getattr(module, prerendered.RENDERER)
     runner = importlib.import_module(editor_data.SWITCH_MODULE)
     switch = inspect.unwrap(getattr(runner, editor_data.SWITCH))
     monkeypatch.setattr(runner, editor_data.SWITCH, switch)  # marimo's own, and put back after
+    attempts = importlib.import_module(execution_notices.SENDER_MODULE)
+    sender = inspect.unwrap(getattr(attempts, execution_notices.SENDER))
+    monkeypatch.setattr(attempts, execution_notices.SENDER, sender)
     monkeypatch.setattr(prerendered, "load", lambda: MEMO)
     for pyodide in (False, True):
         if pyodide:  # as if this were Pyodide
             monkeypatch.setattr(prerendered, "PYODIDE", sys.platform)
             monkeypatch.setattr(editor_data, "PYODIDE", sys.platform)
+            monkeypatch.setattr(execution_notices, "PYODIDE", sys.platform)
         span = prerendered.lifespan(None)
         finished(span.__aenter__())
         installed = getattr(module, prerendered.RENDERER) is not marimos
         gathers = getattr(runner, editor_data.SWITCH) is switch
+        notes = getattr(attempts, execution_notices.SENDER) is sender
         finished(span.__aexit__(None, None, None))
-        assert (installed, gathers) == (pyodide, not pyodide)
+        assert (installed, gathers, notes) == (pyodide, not pyodide, not pyodide)
     assert getattr(module, prerendered.RENDERER)("# Kept") == MEMO["# Kept"]
     assert getattr(runner, editor_data.SWITCH)() is False
