@@ -26,9 +26,9 @@ installs this has asked already and still gathers, and every later run (each con
 not. The course publishes its WebAssembly pages to run and to run only (``exports/build.py`` exports
 each with ``--mode run``): none of them has a panel to show it. A lesson run by marimo's server
 (``marimo edit`` keeps its panels; ``marimo run`` and ``make serve`` gather none anyway) or as a
-script is untouched. The library never imports marimo: ``install`` takes the module a lesson already
-imported, and patches nothing where marimo has no such switch (another version), so a lesson is
-never broken by it, only slower.
+script is untouched. ``install`` replaces the switch as ``course/marimo_functions.py`` states: in
+the module marimo has loaded, once, and nowhere marimo has no such switch (another version), so a
+lesson is never broken by it, only slower.
 """
 
 from __future__ import annotations
@@ -37,6 +37,8 @@ import functools
 import sys
 from collections.abc import Callable
 from typing import Any, Final
+
+from asyncfail.course.marimo_functions import is_wrapper, replace_once
 
 SWITCH_MODULE: Final = "marimo._runtime.runner.cell_runner"
 SWITCH: Final = "_should_broadcast_data"
@@ -53,16 +55,14 @@ def install(mo: Any, platform: str = sys.platform) -> bool:
     del mo  # imported by the lesson: the switch's module is loaded with it
     if platform != PYODIDE:
         return False
-    module = sys.modules.get(SWITCH_MODULE)
-    switch: Callable[[], bool] | None = getattr(module, SWITCH, None)
-    if module is None or switch is None or not callable(switch):
-        return False
-    if hasattr(switch, "__wrapped__"):
-        return True
+    return replace_once(SWITCH_MODULE, SWITCH, done=is_wrapper, replace=_no_panels)
+
+
+def _no_panels(switch: Callable[[], bool]) -> Callable[[], bool]:
+    """marimo's switch, answering that no run broadcasts panel data."""
 
     @functools.wraps(switch)
     def no_panels() -> bool:
         return False
 
-    setattr(module, SWITCH, no_panels)
-    return True
+    return no_panels

@@ -18,9 +18,9 @@ The rule: where marimo runs in Pyodide (``sys.platform == "emscripten"``), the k
 first run: the library's kernel lifespan, which the site's build names in its copy of the wheel
 (``course/prerendered.py``), installs this as marimo's kernel instantiates the notebook. A
 lesson run by marimo's server or as a script is untouched, and so is a page exported without the
-site's build. The library never imports marimo: ``install`` patches the module marimo's runtime
-has loaded, and nothing where marimo has no such sender (another version), so a page is never
-broken by it, only slower.
+site's build. ``install`` replaces the sender as ``course/marimo_functions.py`` states: in the
+module marimo has loaded, once, and nowhere marimo has no such sender (another version), so a page
+is never broken by it, only slower.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from asyncfail.course.editor_data import PYODIDE
+from asyncfail.course.marimo_functions import is_wrapper, replace_once
 
 SENDER_MODULE: Final = "marimo._runtime.execution"
 SENDER: Final = "broadcast_notification"
@@ -47,12 +48,11 @@ def install(platform: str = sys.platform) -> bool:
     now."""
     if platform != PYODIDE:
         return False
-    module = sys.modules.get(SENDER_MODULE)
-    send: Callable[..., Any] | None = getattr(module, SENDER, None)
-    if module is None or send is None or not callable(send):
-        return False
-    if hasattr(send, "__wrapped__"):
-        return True
+    return replace_once(SENDER_MODULE, SENDER, done=is_wrapper, replace=_without_notices)
+
+
+def _without_notices(send: Callable[..., Any]) -> Callable[..., Any]:
+    """marimo's sender, sending every notification but the notices."""
 
     @functools.wraps(send)
     def without_notices(notification: Any, *args: Any, **kwargs: Any) -> Any:
@@ -60,5 +60,4 @@ def install(platform: str = sys.platform) -> bool:
             return None  # read by nothing in the page
         return send(notification, *args, **kwargs)
 
-    setattr(module, SENDER, without_notices)
-    return True
+    return without_notices

@@ -10,17 +10,18 @@ that rendering was a third of the Python work of a change, for texts already ren
 The rule: marimo's renderer is a function of its text alone (it resets its converter before
 each call; the lessons use no footnotes, whose numbering is the one thing a reset keeps), so
 the HTML rendered for a text is reused for the same text. ``install`` wraps the renderer in an
-LRU cache of ``SIZE`` texts, once per process. The library never imports marimo: ``install``
-takes the module a lesson already imported, and patches nothing when marimo has no such
-renderer (another version), so a lesson is never broken by it, only slower.
+LRU cache of ``SIZE`` texts. It replaces the renderer as ``course/marimo_functions.py`` states:
+in the module marimo has loaded, once, and nowhere marimo has no such renderer (another version),
+so a lesson is never broken by it, only slower.
 """
 
 from __future__ import annotations
 
 import functools
-import sys
 from collections.abc import Callable
 from typing import Any, Final
+
+from asyncfail.course.marimo_functions import replace_once
 
 RENDERER_MODULE: Final = "marimo._output.md"
 RENDERER: Final = "_render_markdown"
@@ -34,11 +35,14 @@ def install(mo: Any) -> bool:
     """Memoize marimo's Markdown renderer (``mo`` is the imported ``marimo``), once; whether it
     is memoized now."""
     del mo  # imported by the lesson: its renderer's module is loaded with it
-    module = sys.modules.get(RENDERER_MODULE)
-    render: Callable[[str], str] | None = getattr(module, RENDERER, None)
-    if module is None or render is None or not callable(render):
-        return False
-    if hasattr(render, "cache_info"):
-        return True
-    setattr(module, RENDERER, functools.lru_cache(maxsize=SIZE)(render))
-    return True
+    return replace_once(RENDERER_MODULE, RENDERER, done=_is_memoized, replace=_memoized)
+
+
+def _is_memoized(render: Callable[..., Any]) -> bool:
+    """Whether ``render`` is this memo (an LRU cache has ``cache_info``)."""
+    return hasattr(render, "cache_info")
+
+
+def _memoized(render: Callable[..., Any]) -> Callable[..., Any]:
+    """marimo's renderer behind an LRU cache of ``SIZE`` texts."""
+    return functools.lru_cache(maxsize=SIZE)(render)

@@ -30,9 +30,9 @@ the library's wheel only (``ENTRY_POINT``), the one a page installs; the library
 names none, so a kernel in CPython (marimo's server, ``make serve``) never enters it: marimo
 ends a lifespan it entered in a run-mode kernel with a traceback as the server stops. And it
 acts only where marimo runs in Pyodide (``sys.platform == "emscripten"``), the one place the
-memo was rendered for. The library never imports marimo: ``install`` patches the renderer's
-module where the kernel has loaded it, and nothing where marimo has no such renderer (another
-version) or the memo is missing, so a page is never broken by it, only slower.
+memo was rendered for. ``install`` replaces the renderer as ``course/marimo_functions.py``
+states (in the module marimo has loaded, once, and nowhere marimo has no such renderer), and not
+at all where the memo is missing, so a page is never broken by it, only slower.
 """
 
 from __future__ import annotations
@@ -49,6 +49,7 @@ from typing import Any, Final
 # memo and editor switch read them.
 from asyncfail.course import editor_data, execution_notices
 from asyncfail.course.editor_data import PYODIDE
+from asyncfail.course.marimo_functions import replace_once
 from asyncfail.course.markdown_cache import RENDERER, RENDERER_MODULE
 
 MEMO: Final = "prerendered_markdown.json"
@@ -82,22 +83,23 @@ def install(memo: Mapping[str, str], platform: str = sys.platform) -> bool:
     Pyodide (``platform`` is ``sys.platform``, given by a test), once; whether it does now."""
     if platform != PYODIDE or not memo:
         return False
-    module = sys.modules.get(RENDERER_MODULE)
-    render: Callable[[str], str] | None = getattr(module, RENDERER, None)
-    if module is None or render is None or not callable(render):
-        return False
-    if hasattr(render, "prerendered"):
-        return True
     kept = dict(memo)
 
-    @functools.wraps(render)
-    def from_memo(text: str) -> str:
-        html = kept.get(text)
-        return render(text) if html is None else html
+    def from_memo(render: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(render)
+        def answered(text: str) -> str:
+            html = kept.get(text)
+            return render(text) if html is None else html
 
-    from_memo.prerendered = len(kept)  # type: ignore[attr-defined]
-    setattr(module, RENDERER, from_memo)
-    return True
+        answered.prerendered = len(kept)  # type: ignore[attr-defined]
+        return answered
+
+    return replace_once(RENDERER_MODULE, RENDERER, done=_is_prerendered, replace=from_memo)
+
+
+def _is_prerendered(render: Callable[..., Any]) -> bool:
+    """Whether ``render`` answers from a memo already (it carries the memo's size)."""
+    return hasattr(render, "prerendered")
 
 
 @contextlib.asynccontextmanager
