@@ -38,14 +38,12 @@ import sys
 from collections.abc import Callable
 from typing import Any, Final
 
-from asyncfail.course.marimo_functions import is_wrapper, replace_once
+from asyncfail.course.marimo_functions import PYODIDE, is_wrapper, replace_once
 
 SWITCH_MODULE: Final = "marimo._runtime.runner.cell_runner"
 SWITCH: Final = "_should_broadcast_data"
 """Where marimo 0.25.2 decides whether a run's cells broadcast their panels' data: a function
 of the runner's module, looked up there once per run, before its first cell."""
-PYODIDE: Final = "emscripten"
-"""``sys.platform`` where marimo runs in Pyodide, as in every WebAssembly page."""
 
 
 def install(mo: Any, platform: str = sys.platform) -> bool:

@@ -30,8 +30,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, Final
 
-from asyncfail.course.editor_data import PYODIDE
-from asyncfail.course.marimo_functions import is_wrapper, replace_once
+from asyncfail.course.marimo_functions import PYODIDE, is_wrapper, replace_once
 
 SENDER_MODULE: Final = "marimo._runtime.execution"
 SENDER: Final = "broadcast_notification"

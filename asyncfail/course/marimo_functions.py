@@ -21,9 +21,12 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 Function = Callable[..., Any]
+PYODIDE: Final = "emscripten"
+"""``sys.platform`` where marimo runs in Pyodide, as in every WebAssembly page: where the
+switches of the published pages act."""
 
 
 def replace_once(
@@ -38,7 +41,7 @@ def replace_once(
     and then nothing is touched)."""
     module = sys.modules.get(module_name)
     function = getattr(module, name, None)
-    if module is None or function is None or not callable(function):
+    if module is None or not callable(function):
         return False
     if not done(function):
         setattr(module, name, replace(function))

@@ -45,11 +45,10 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from importlib.resources import files
 from typing import Any, Final
 
-# Where marimo keeps its renderer, and the platform of a WebAssembly page: as the lessons' own
-# memo and editor switch read them.
 from asyncfail.course import editor_data, execution_notices
-from asyncfail.course.editor_data import PYODIDE
-from asyncfail.course.marimo_functions import replace_once
+from asyncfail.course.marimo_functions import PYODIDE, replace_once
+
+# Where marimo keeps its renderer, as the lessons' own memo reads it.
 from asyncfail.course.markdown_cache import RENDERER, RENDERER_MODULE
 
 MEMO: Final = "prerendered_markdown.json"
