@@ -1,11 +1,12 @@
 """How the course replaces a function of marimo's runtime: in the module marimo has loaded, once,
 and nowhere marimo has no such function.
 
-Four switches make the lessons quicker, in the published pages above all, by replacing one
+Five switches make the lessons quicker, in the published pages above all, by replacing one
 function each that marimo 0.25.2 looks up by name in its own module at each call: its Markdown
 renderer, memoized (``course/markdown_cache.py``) and answered from the build's memo
-(``course/prerendered.py``), its editor's panel data (``course/editor_data.py``) and its
-execution notices (``course/execution_notices.py``). The rule they share:
+(``course/prerendered.py``), its editor's panel data (``course/editor_data.py``), its execution
+notices (``course/execution_notices.py``) and its Pyodide bridge's decoder of each message's
+name (``course/message_names.py``). The rule they share:
 
 - The library never imports marimo, so a switch replaces the function in the module marimo's
   runtime has already loaded (``sys.modules``), never loading one itself.

@@ -45,7 +45,7 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from importlib.resources import files
 from typing import Any, Final
 
-from asyncfail.course import editor_data, execution_notices
+from asyncfail.course import editor_data, execution_notices, message_names
 from asyncfail.course.marimo_functions import PYODIDE, replace_once
 
 # Where marimo keeps its renderer, as the lessons' own memo reads it.
@@ -107,10 +107,12 @@ async def lifespan(app: Any) -> AsyncIterator[None]:
     instantiates the notebook, and before the first run stops the kernel gathering its editor's
     panel data (``course/editor_data.py``), where a lesson's own install comes only after that
     run has asked, and sending the notices of each attempt to run a cell
-    (``course/execution_notices.py``); nothing to undo when it ends."""
+    (``course/execution_notices.py``), and makes marimo's bridge name each message by its ``op``
+    alone (``course/message_names.py``); nothing to undo when it ends."""
     del app
     install(load())
     # marimo's runtime has loaded both modules by now; the lesson hands no marimo here.
     editor_data.install(None)
     execution_notices.install()
+    message_names.install()
     yield

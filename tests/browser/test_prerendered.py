@@ -62,13 +62,16 @@ pyodide.globals.set("NOTEBOOK", `/home/pyodide/${basename(notebook)}`);
 await pyodide.runPythonAsync(`
 import asyncio, json
 import marimo._output.md as markdown
+import marimo._pyodide.bootstrap as bridge
 from marimo._pyodide.bootstrap import create_session, instantiate
 PANEL_DATA = %(panel_data)s
 NOTICE = %(notice)s
-outputs, built, panels, notices = [], [], [], []
+outputs, built, panels, notices, ops = [], [], [], [], []
 def received(message):
     data = json.loads(message)
     data = data.get("data", data)
+    if not built:
+        ops.append(json.loads(message)["op"])
     if data.get("op") in PANEL_DATA and not built:
         panels.append(data["op"])
     if data.get("op") == NOTICE and not built:
@@ -90,7 +93,8 @@ await after
 warmed = markdown._get_markdown.cache_info().currsize > 0
 with open("/home/pyodide/said.json", "w") as file:
     json.dump({"converter_built": built[0] > 0, "by_warm_up": warmed, "outputs": outputs,
-               "panel_data": panels, "notices": notices}, file)
+               "panel_data": panels, "notices": notices, "ops": ops,
+               "named_by_op": hasattr(bridge.deserialize_kernel_message, "__wrapped__")}, file)
 `);
 process.stdout.write(pyodide.FS.readFile("/home/pyodide/said.json", { encoding: "utf8" }));
 process.exit(0);
@@ -117,9 +121,10 @@ def runner(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def first_run(
     runner: Path, site: Path, notebook: Path, environment: dict[str, str]
 ) -> dict[str, Any]:
-    """What ``notebook``'s first run on ``site`` sent (each output, the op of each message for
-    the editor's panels and the phase of each notice of an attempt to run a cell, until
-    ``completed-run``), whether marimo built its Markdown
+    """What ``notebook``'s first run on ``site`` sent (each output, the op of each message, of
+    each message for the editor's panels and the phase of each notice of an attempt to run a
+    cell, until ``completed-run``), whether marimo's bridge named the messages by their op alone
+    (course/message_names.py) by then, whether marimo built its Markdown
     converter by then, and whether by the end of the lesson's warm-up
     (asyncfail/course/warmup.py: handed to the kernel's event loop during the run, so over once
     a callback handed to the loop after the run has run)."""
@@ -156,7 +161,8 @@ def test_lesson_1_first_run_shows_what_marimo_renders_and_builds_no_converter_no
     built_site: BuildReport, runner: Path
 ) -> None:
     # and, the lifespan installed, sends none of the editor's panel data that marimo's does,
-    # nor a notice of an attempt to run a cell, three a cell in marimo's.
+    # nor a notice of an attempt to run a cell, three a cell in marimo's, and names every other
+    # message by its op alone, as marimo's bridge names it.
     lesson = built_site.pages[0].path
     with ThreadPoolExecutor(max_workers=2) as pool:
         memo, marimos = pool.map(
@@ -172,6 +178,10 @@ def test_lesson_1_first_run_shows_what_marimo_renders_and_builds_no_converter_no
     assert sorted(set(marimos["notices"])) == ["completed", "planned", "running"]
     assert len(marimos["notices"]) >= 3 * 20
     assert memo["notices"] == []
+    assert memo["named_by_op"] and not marimos["named_by_op"]
+    dropped = PANEL_DATA | {NOTICE}
+    assert memo["ops"] == [op for op in marimos["ops"] if op not in dropped]
+    assert memo["ops"][0] == "kernel-ready" and memo["ops"][-1] == "completed-run"
 
 
 def test_no_other_lesson_first_run_or_warm_up_builds_the_converter(
