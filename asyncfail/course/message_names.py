@@ -8,10 +8,10 @@ session decodes the same message again, whole, for its own record (``SessionView
 a decoder of the name alone, which its server's socket uses for the same purpose
 (``marimo._messaging.serde.deserialize_kernel_notification_name``: the message's ``op`` field,
 the tag its notifications are encoded with). Under Node, in marimo's own Pyodide session (lessons
-1 and 7, 2 runs each, 2026-12-07), the bridge's whole decodes took 0.18-0.28 ms a message after
-the first (which builds the decoder's types, and which the session's record needs anyway), and
-the name alone 0.01 ms: lesson 1's first run sends 113 messages after the first, lesson 7's 162
-(exports/README.md).
+1 and 7, 2026-12-07), the bridge's whole decodes took 0.15-0.28 ms a message after the first
+(which builds the decoder's types, and which the session's record needs anyway), and the name
+alone 0.01 ms; lesson 1's start sends 114 messages, lesson 7's 163: 17-45 ms of a kernel start
+of 640-1,130 ms (exports/README.md).
 
 The rule: where marimo runs in Pyodide (``sys.platform == "emscripten"``), the bridge names each
 message with marimo's decoder of the name alone; the page receives the same text, and the
