@@ -111,7 +111,7 @@ async def lifespan(app: Any) -> AsyncIterator[None]:
     alone (``course/message_names.py``); nothing to undo when it ends."""
     del app
     install(load())
-    # marimo's runtime has loaded both modules by now; the lesson hands no marimo here.
+    # marimo's runtime has loaded their modules by now; the lesson hands no marimo here.
     editor_data.install(None)
     execution_notices.install()
     message_names.install()
