@@ -1,4 +1,5 @@
-"""How a published page's kernel names each message it sends the page: by its ``op`` alone.
+"""How a published page's kernel finds the name of each message it sends the page: from the
+message's ``op`` field alone, without decoding the whole message.
 
 marimo 0.25.2's Pyodide bridge (``write_kernel_message`` in ``marimo._pyodide.bootstrap``'s
 ``create_session``) sends the page each message of the kernel as ``{"op": name, "data":
@@ -49,8 +50,9 @@ class Named(NamedTuple):
 
 
 def install(platform: str = sys.platform) -> bool:
-    """Make marimo's Pyodide bridge name each message by its ``op`` alone where it runs in
-    Pyodide (``platform`` is ``sys.platform``, given by a test), once; whether it does now."""
+    """Make marimo's Pyodide bridge read each message's name from its ``op`` field alone where
+    it runs in Pyodide (``platform`` is ``sys.platform``, given by a test), once; whether it does
+    now."""
     if platform != PYODIDE:
         return False
     name_of = getattr(sys.modules.get(NAMES_MODULE), NAME_DECODER, None)

@@ -107,8 +107,8 @@ async def lifespan(app: Any) -> AsyncIterator[None]:
     instantiates the notebook, and before the first run stops the kernel gathering its editor's
     panel data (``course/editor_data.py``), where a lesson's own install comes only after that
     run has asked, and sending the notices of each attempt to run a cell
-    (``course/execution_notices.py``), and makes marimo's bridge name each message by its ``op``
-    alone (``course/message_names.py``); nothing to undo when it ends."""
+    (``course/execution_notices.py``), and makes marimo's bridge read each message's name from
+    its ``op`` field alone (``course/message_names.py``); nothing to undo when it ends."""
     del app
     install(load())
     # marimo's runtime has loaded their modules by now; the lesson hands no marimo here.

@@ -68,10 +68,10 @@ PANEL_DATA = %(panel_data)s
 NOTICE = %(notice)s
 outputs, built, panels, notices, ops = [], [], [], [], []
 def received(message):
-    data = json.loads(message)
-    data = data.get("data", data)
+    said = json.loads(message)
+    data = said.get("data", said)
     if not built:
-        ops.append(json.loads(message)["op"])
+        ops.append([said["op"], data.get("op")])
     if data.get("op") in PANEL_DATA and not built:
         panels.append(data["op"])
     if data.get("op") == NOTICE and not built:
@@ -121,13 +121,13 @@ def runner(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def first_run(
     runner: Path, site: Path, notebook: Path, environment: dict[str, str]
 ) -> dict[str, Any]:
-    """What ``notebook``'s first run on ``site`` sent (each output, the op of each message, of
-    each message for the editor's panels and the phase of each notice of an attempt to run a
-    cell, until ``completed-run``), whether marimo's bridge named the messages by their op alone
-    (course/message_names.py) by then, whether marimo built its Markdown
-    converter by then, and whether by the end of the lesson's warm-up
-    (asyncfail/course/warmup.py: handed to the kernel's event loop during the run, so over once
-    a callback handed to the loop after the run has run)."""
+    """What ``notebook``'s first run on ``site`` sent (each output, the name the page was given
+    for each message with the op the message holds, the op of each message for the editor's
+    panels and the phase of each notice of an attempt to run a cell, until ``completed-run``),
+    whether marimo's bridge read each message's name alone (course/message_names.py) by then,
+    whether marimo built its Markdown converter by then, and whether by the end of the lesson's
+    warm-up (asyncfail/course/warmup.py: handed to the kernel's event loop during the run, so
+    over once a callback handed to the loop after the run has run)."""
     node = shutil.which("node")
     assert node is not None
     argv = [node, str(runner), str(site), str(notebook), json.dumps(environment)]
@@ -161,8 +161,8 @@ def test_lesson_1_first_run_shows_what_marimo_renders_and_builds_no_converter_no
     built_site: BuildReport, runner: Path
 ) -> None:
     # and, the lifespan installed, sends none of the editor's panel data that marimo's does,
-    # nor a notice of an attempt to run a cell, three a cell in marimo's, and names every other
-    # message by its op alone, as marimo's bridge names it.
+    # nor a notice of an attempt to run a cell, three a cell in marimo's, and gives every other
+    # message the name marimo's bridge gives it, read from the message's op alone.
     lesson = built_site.pages[0].path
     with ThreadPoolExecutor(max_workers=2) as pool:
         memo, marimos = pool.map(
@@ -179,9 +179,10 @@ def test_lesson_1_first_run_shows_what_marimo_renders_and_builds_no_converter_no
     assert len(marimos["notices"]) >= 3 * 20
     assert memo["notices"] == []
     assert memo["named_by_op"] and not marimos["named_by_op"]
+    assert all(name == op for name, op in memo["ops"] + marimos["ops"])
     dropped = PANEL_DATA | {NOTICE}
-    assert memo["ops"] == [op for op in marimos["ops"] if op not in dropped]
-    assert memo["ops"][0] == "kernel-ready" and memo["ops"][-1] == "completed-run"
+    assert memo["ops"] == [[name, op] for name, op in marimos["ops"] if name not in dropped]
+    assert memo["ops"][0][0] == "kernel-ready" and memo["ops"][-1][0] == "completed-run"
 
 
 def test_no_other_lesson_first_run_or_warm_up_builds_the_converter(

@@ -1,8 +1,9 @@
-"""course/message_names.py: where marimo runs in Pyodide, its bridge names each message it sends
-the page by the message's ``op`` alone, and the page receives every message as marimo's own
-bridge sends it (run through marimo's own Pyodide session, the page's, in a process of its own;
-the oracle is marimo's whole decoder); elsewhere nothing is patched; installed once; nothing is
-patched where marimo has no such decoder. And the bridge reads nothing else of what it decodes."""
+"""course/message_names.py: where marimo runs in Pyodide, its bridge reads the name of each
+message it sends the page from the message's ``op`` alone, and the page receives every message
+as marimo's own bridge sends it (run through marimo's own Pyodide session, the page's, in a
+process of its own; the oracle is marimo's whole decoder); elsewhere nothing is patched;
+installed once; nothing is patched where marimo has no such decoder. And the bridge reads
+nothing else of what it decodes, and every message of marimo's carries its name as its op."""
 
 from __future__ import annotations
 
@@ -11,14 +12,17 @@ import importlib
 import inspect
 import sys
 import types
+import typing
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from marimo._messaging.notification import (
     CellNotification,
     CompletedRunNotification,
     ExecutionNotification,
+    NotificationMessage,
     RemoveUIElementsNotification,
 )
 from marimo._messaging.serde import deserialize_kernel_message, serialize_kernel_message
@@ -59,9 +63,9 @@ def decoded(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
     return seen
 
 
-def bridge_decoder() -> Callable[[bytes], object]:
+def bridge_decoder() -> Callable[[bytes], Any]:
     module = sys.modules[message_names.BRIDGE_MODULE]
-    decode: Callable[[bytes], object] = getattr(module, message_names.DECODER)
+    decode: Callable[[bytes], Any] = getattr(module, message_names.DECODER)
     return decode
 
 
@@ -80,7 +84,7 @@ def test_in_pyodide_each_name_is_the_whole_decoders_without_it_and_installed_onc
     assert message_names.install(message_names.PYODIDE)
     assert bridge_decoder() is once
     encoded = [serialize_kernel_message(message) for message in MESSAGES]
-    names = [once(message).name for message in encoded]  # type: ignore[attr-defined]
+    names = [once(message).name for message in encoded]
     assert names == [deserialize_kernel_message(message).name for message in encoded]
     assert names == ["cell-op", "cell-op", "remove-ui-elements", "execution", "completed-run"]
     assert decoded == []
@@ -91,11 +95,11 @@ def test_where_marimo_has_no_such_decoder_nothing_is_patched(
 ) -> None:
     module = sys.modules[message_names.BRIDGE_MODULE]
     names = sys.modules[message_names.NAMES_MODULE]
-    monkeypatch.delattr(names, message_names.NAME_DECODER)
     before = bridge_decoder()
-    assert message_names.install(message_names.PYODIDE) is False
-    assert bridge_decoder() is before
-    monkeypatch.undo()
+    with monkeypatch.context() as without_names:
+        without_names.delattr(names, message_names.NAME_DECODER)
+        assert message_names.install(message_names.PYODIDE) is False
+        assert bridge_decoder() is before
     monkeypatch.delattr(module, message_names.DECODER)
     assert message_names.install(message_names.PYODIDE) is False
     assert not hasattr(module, message_names.DECODER)
@@ -125,3 +129,13 @@ def test_the_bridge_reads_only_the_name_of_what_it_decodes() -> None:
         and node.value.func.id == message_names.DECODER
     ]
     assert len(uses) == len(named) == 1
+
+
+def test_every_message_of_marimos_is_named_by_its_op() -> None:
+    # The premise of reading the name alone: each of marimo's notifications is encoded with its
+    # name as the tag of its `op` field, which marimo's decoder of the name alone reads.
+    kinds = typing.get_args(NotificationMessage)
+    assert len(kinds) >= 40
+    for kind in kinds:
+        config = kind.__struct_config__
+        assert (config.tag_field, config.tag) == ("op", kind.name), kind

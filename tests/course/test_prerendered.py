@@ -1,8 +1,9 @@
 """course/prerendered.py: in a published page, marimo's renderer answers the texts of the build's
 memo from it and renders every other text as before; elsewhere nothing changes, and the
 installed library names no lifespan for marimo's kernel to enter; the lifespan also stops the
-kernel gathering its editor's panel data before the first run, in Pyodide only. (On the built
-site, under Pyodide: tests/browser/test_prerendered.py.)"""
+kernel gathering its editor's panel data and sending its execution notices before the first run,
+and has marimo's bridge read each message's name alone, in Pyodide only. (On the built site,
+under Pyodide: tests/browser/test_prerendered.py.)"""
 
 from __future__ import annotations
 
@@ -19,7 +20,13 @@ import marimo as mo
 import pytest
 from marimo._entrypoints.registry import EntryPointRegistry
 
-from asyncfail.course import editor_data, execution_notices, markdown_cache, prerendered
+from asyncfail.course import (
+    editor_data,
+    execution_notices,
+    markdown_cache,
+    message_names,
+    prerendered,
+)
 
 PYODIDE = "emscripten"
 MEMO = {"# Kept": '<h1 id="kept">From the memo</h1>'}
@@ -127,7 +134,7 @@ def finished(step: Any) -> None:
     raise AssertionError("the lifespan awaited something")
 
 
-def test_the_lifespan_installs_the_memo_and_stops_panel_data_and_notices_in_pyodide_only(
+def test_the_lifespan_installs_the_memo_and_every_other_switch_in_pyodide_only(
     module: types.ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     marimos = getattr(module, prerendered.RENDERER)
@@ -137,18 +144,23 @@ def test_the_lifespan_installs_the_memo_and_stops_panel_data_and_notices_in_pyod
     attempts = importlib.import_module(execution_notices.SENDER_MODULE)
     sender = inspect.unwrap(getattr(attempts, execution_notices.SENDER))
     monkeypatch.setattr(attempts, execution_notices.SENDER, sender)
+    bridge = importlib.import_module(message_names.BRIDGE_MODULE)
+    decoder = inspect.unwrap(getattr(bridge, message_names.DECODER))
+    monkeypatch.setattr(bridge, message_names.DECODER, decoder)
     monkeypatch.setattr(prerendered, "load", lambda: MEMO)
     for pyodide in (False, True):
         if pyodide:  # as if this were Pyodide
             monkeypatch.setattr(prerendered, "PYODIDE", sys.platform)
             monkeypatch.setattr(editor_data, "PYODIDE", sys.platform)
             monkeypatch.setattr(execution_notices, "PYODIDE", sys.platform)
+            monkeypatch.setattr(message_names, "PYODIDE", sys.platform)
         span = prerendered.lifespan(None)
         finished(span.__aenter__())
         installed = getattr(module, prerendered.RENDERER) is not marimos
         gathers = getattr(runner, editor_data.SWITCH) is switch
         notes = getattr(attempts, execution_notices.SENDER) is sender
+        decodes = getattr(bridge, message_names.DECODER) is decoder
         finished(span.__aexit__(None, None, None))
-        assert (installed, gathers, notes) == (pyodide, not pyodide, not pyodide)
+        assert (installed, gathers, notes, decodes) == (pyodide, *[not pyodide] * 3)
     assert getattr(module, prerendered.RENDERER)("# Kept") == MEMO["# Kept"]
     assert getattr(runner, editor_data.SWITCH)() is False
