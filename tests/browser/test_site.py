@@ -84,6 +84,9 @@ MADE_WHEN_OPENED = {
     "01_async_failure_lab": [
         ("Run the verification yourself", "a browser cannot start processes"),
     ],
+    "02_break_the_assumptions": [
+        ("The five assumptions, and what breaks them", "What each starting point gives"),
+    ],
     "09_what_does_your_engine_do": [("Run DBOS yourself", "The table is recorded by")],
 }
 # Lessons whose snapshot, at its starting values, draws no chart (lesson 3 charts the retention

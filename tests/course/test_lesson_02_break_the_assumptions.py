@@ -415,3 +415,22 @@ def test_a_change_re_runs_few_cells_so_the_page_answers_soon() -> None:
     assert len(waiting) == 3 and not set(waiting) & set(rerun), waiting
     for part in ("assumption_table()", "What to notice", "check("):
         assert [c for c in waiting if part in c], part
+
+
+def test_the_table_without_answers_tries_no_change(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The column of changes that restore the promise is an answer: the table the first screen
+    # folds stops before it, so it tries none of them; with answers, one try per starting point.
+    tried: list[object] = []
+    real = lesson02.restorations
+
+    def counted_restorations(scenario: object) -> object:
+        tried.append(scenario)
+        return real(scenario)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(lesson02, "restorations", counted_restorations)
+    lesson02.assumption_table.cache_clear()
+    lesson02.assumption_table(answers=False)
+    assert tried == []
+    lesson02.assumption_table(answers=True)
+    assert tried == [demo.scenario for demo in lesson02.STARTS]
+    lesson02.assumption_table.cache_clear()
