@@ -85,7 +85,7 @@ MADE_WHEN_OPENED = {
         ("Run the verification yourself", "a browser cannot start processes"),
     ],
     "02_break_the_assumptions": [
-        ("The five assumptions, and what breaks them", "What each starting point gives"),
+        ("The five assumptions, and what breaks them", "and what restores it, follows the runs"),
     ],
     "09_what_does_your_engine_do": [("Run DBOS yourself", "The table is recorded by")],
 }

@@ -434,3 +434,40 @@ def test_the_table_without_answers_tries_no_change(monkeypatch: pytest.MonkeyPat
     lesson02.assumption_table(answers=True)
     assert tried == [demo.scenario for demo in lesson02.STARTS]
     lesson02.assumption_table.cache_clear()
+
+
+class _InAKernel:
+    """marimo as its kernel shows itself to a lesson (``mo.running_in_notebook()``), whose
+    ``mo.lazy`` keeps what it is handed, to make when a reader opens it."""
+
+    def __init__(self) -> None:
+        self.handed: list[Any] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(mo, name)
+
+    def running_in_notebook(self) -> bool:
+        return True
+
+    def lazy(self, build: Any) -> Any:
+        self.handed.append(build)
+        return mo.md("(made when opened)")
+
+
+@pytest.mark.parametrize("in_kernel", [True, False], ids=["live page", "script run"])
+def test_the_folded_table_of_assumptions_is_made_when_opened(in_kernel: bool) -> None:
+    # The first screen's table of the five assumptions is folded: in a live page it is made
+    # when a reader opens the fold (its five runs are not the start's), and opened it is the
+    # table without its answers; where nothing can call back (a script run, a snapshot), at once.
+    header = "A run that breaks it"
+    marimo = _InAKernel()
+    lesson02.assumption_table.cache_clear()
+    page, _ = run(**({"mo": marimo} if in_kernel else {}))
+    if in_kernel:
+        assert header not in page and "(made when opened)" in page
+        made = [getattr(build(), "text", "") for build in marimo.handed]
+        (opened,) = [text for text in made if header in text]
+        assert "0 debits, lost" not in opened and "What each starting point gives" in opened
+    else:
+        assert header in page
+    lesson02.assumption_table.cache_clear()
