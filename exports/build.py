@@ -393,7 +393,8 @@ def build_site(  # type: ignore[no-untyped-def]
     patch_rpc_timeout(out / ASSETS_DIR)
     patch_idle_icon(out / ASSETS_DIR)
     with tempfile.TemporaryDirectory() as tmp:
-        library = library_wheel(Path(tmp))
+        built = library_wheel(Path(tmp) / "built")
+        library = Path(shutil.copy(built, Path(tmp) / built.name))
         add_bytecode(inputs.core, [library], inputs.cache / BYTECODE_CACHE)
         log(f"export: {library.name} (setuptools, with its bytecode) -> {WHEELS_DIR}/")
         (out / WHEELS_DIR).mkdir()
@@ -402,7 +403,7 @@ def build_site(  # type: ignore[no-untyped-def]
         log("export: the lessons' first runs under Node, for the Markdown they render ...")
         texts = prerender(mirror, shipped, [p.path for p in pages], inputs.cache / PRERENDER_CACHE)
         log(f"export: {texts} Markdown texts rendered -> {WHEELS_DIR}/{library.name}")
-        add_library(mirror, shipped)
+        add_library(mirror, shipped, built)
         for lesson in pages:
             require_mirrored_imports(lesson, available)
 

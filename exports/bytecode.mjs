@@ -1,15 +1,15 @@
 // Bytecode for what every lesson page unpacks (exports/bytecode.py): run by Node with Pyodide's
 // own core, so each module is compiled by the very Python that will import it.
 //
-//   node bytecode.mjs CORE_DIR [--keep-sources] [--source-only REGEX] WHEEL [...]
+//   node bytecode.mjs CORE_DIR [--source-only REGEX] WHEEL [...]
 //   node bytecode.mjs CORE_DIR --stdlib STDLIB_ZIP OUT_ZIP
 //
 // Each wheel is rewritten in place, every module `pkg/mod.py` compiled to unchecked-hash
-// bytecode (no timestamp, never checked again: a page's files never change under it). With
-// --keep-sources the bytecode goes beside the module, as `pkg/__pycache__/mod.<tag>.pyc`;
-// without, in its place, as `pkg/mod.pyc` (as Pyodide ships its own packages). With
-// --source-only, a module whose path in the wheel the pattern matches whole stays as it was.
-// Each option applies to the wheel it precedes. RECORD then lists what the wheel holds. With
+// bytecode (no timestamp, never checked again: a page's files never change under it), in its
+// place, as `pkg/mod.pyc` (as Pyodide ships its own packages), under the name the page imports
+// it by (`/lib/python3.14/site-packages/pkg/mod.py`), so a traceback names the same file. With
+// --source-only, a module whose path in the wheel the pattern matches whole stays as it was;
+// the option applies to the wheel it precedes. RECORD then lists what the wheel holds. With
 // --stdlib, the core's standard library (STDLIB_ZIP) is written to OUT_ZIP with each module's
 // bytecode in its source's place, each compiled under the name Pyodide imports it by
 // (`/lib/python314.zip/json/decoder.py`), so a traceback names the same file. Hash seed 0 and
@@ -21,19 +21,14 @@ import { pathToFileURL } from "node:url";
 const [core, ...rest] = process.argv.slice(2);
 const stdlib = rest[0] === "--stdlib" ? resolve(rest[2]) : null;
 const wheels = [];
-const keep = [];
 const sourceOnly = [];
 if (stdlib === null) {
-  let keepNext = false;
   let sourceNext = "";
   for (let index = 0; index < rest.length; index += 1) {
-    if (rest[index] === "--keep-sources") keepNext = true;
-    else if (rest[index] === "--source-only") sourceNext = rest[(index += 1)];
+    if (rest[index] === "--source-only") sourceNext = rest[(index += 1)];
     else {
       wheels.push(resolve(rest[index]));
-      keep.push(keepNext);
       sourceOnly.push(sourceNext);
-      keepNext = false;
       sourceNext = "";
     }
   }
@@ -54,7 +49,6 @@ folders.forEach((folder, index) => {
 const inside = (wheel) =>
   `/wheels/${folders.indexOf(dirname(wheel))}/${wheel.slice(dirname(wheel).length + 1)}`;
 pyodide.globals.set("WHEELS", pyodide.toPy(wheels.map(inside)));
-pyodide.globals.set("KEEP", pyodide.toPy(keep));
 pyodide.globals.set("SOURCE_ONLY", pyodide.toPy(sourceOnly));
 pyodide.globals.set("STDLIB_IN", stdlib ? "/stdlib-source.zip" : "");
 pyodide.globals.set("STDLIB_OUT", stdlib ? inside(stdlib) : "");
@@ -68,15 +62,13 @@ import importlib._bootstrap_external as external
 import importlib.util
 import os
 import re
+import site
 import sys
 import zipfile
 
-TAG = sys.implementation.cache_tag
-
-
-def beside(module):
-    folder, _, name = module.rpartition("/")
-    return (folder + "/" if folder else "") + f"__pycache__/{name[:-3]}.{TAG}.pyc"
+# Where a page installs a wheel's modules: each is compiled under the name it is imported by
+# there, so a traceback names the module's file as it would from the source.
+(INSTALLED,) = site.getsitepackages()
 
 
 def entry(like, name, data):
@@ -105,7 +97,7 @@ def record_line(name, data):
     return f"{name},sha256={digest},{len(data)}\n"
 
 
-for wheel, keep_sources, source_only in zip(WHEELS, KEEP, SOURCE_ONLY):
+for wheel, source_only in zip(WHEELS, SOURCE_ONLY):
     entries, record = [], None
     left = re.compile(source_only) if source_only else None
     with zipfile.ZipFile(wheel) as source:
@@ -118,11 +110,8 @@ for wheel, keep_sources, source_only in zip(WHEELS, KEEP, SOURCE_ONLY):
             elif left is not None and left.fullmatch(info.filename):
                 entries.append((info, data))
             else:
-                pyc = bytecode(data, info.filename)
-                if keep_sources:
-                    entries += [(info, data), entry(info, beside(info.filename), pyc)]
-                else:
-                    entries.append(entry(info, info.filename + "c", pyc))
+                pyc = bytecode(data, f"{INSTALLED}/{info.filename}")
+                entries.append(entry(info, info.filename + "c", pyc))
     if record is None:
         raise SystemExit(f"{os.path.basename(wheel)}: no RECORD")
     listed = "".join(record_line(info.filename, data) for info, data in entries)

@@ -8,12 +8,14 @@ compiled marimo, pydantic and the library afresh (in WebAssembly, seconds).
 The rule: every module of a wheel of ``BYTECODE`` is compiled to unchecked-hash bytecode (PEP
 552: no timestamp, never checked against a source; a page's files never change under it) by
 the page's own Python, Pyodide's core run by Node (``bytecode.mjs``), so its magic number is
-the one the page checks; the same wheels give the same bytes. A wheel of ``KEEP_SOURCES``
-keeps its sources, the bytecode beside them in ``__pycache__``; the others ship the bytecode
-in the sources' place, as Pyodide ships its own packages (half the weight: sources and
-bytecode both made the site 60.1 MB, over its 60 MB). A wheel of ``SOURCE_ONLY`` leaves the
-modules its pattern matches as they were: its plugins, hundreds of modules of which a page
-imports a few, whose bytecode would only weigh. A module without bytecode (in no wheel of
+the one the page checks; the same wheels give the same bytes. The bytecode goes in the source's
+place, as Pyodide ships its own packages (half the weight: sources and bytecode both made the
+site 60.1 MB, over its 60 MB), the library's wheel too: a page unpacks every file of a wheel
+before it imports one (Pyodide's ``unpack_buffer``), and the library's 139 sources were half its
+files. Each module is compiled under the name the page imports it by, so a traceback into any
+of them, the library's included, names its file and line, without the line's text. A wheel of
+``SOURCE_ONLY`` leaves the modules its pattern matches as they were: its plugins, hundreds of
+modules of which a page imports a few, whose bytecode would only weigh. A module without bytecode (in no wheel of
 ``BYTECODE``, or left by ``SOURCE_ONLY``) is compiled at import, as before: slower, never wrong.
 
 The standard library (``compile_stdlib``): Pyodide's ``python_stdlib.zip`` holds its modules'
@@ -66,9 +68,6 @@ BYTECODE: Final = frozenset(
 )
 
 
-KEEP_SOURCES: Final = frozenset({"asyncfail"})
-"""The library keeps its sources: a traceback into it shows its lines, as the course's own code
-should; a traceback into marimo or pydantic shows where, without the line."""
 SOURCE_ONLY: Final = {
     "pygments": r"pygments/(lexers|styles)/(?!__init__\.py$|_mapping\.py$)[^/]+\.py",
 }
@@ -101,11 +100,11 @@ def compiler_digest(core: Path) -> bytes:
     return digest.digest()
 
 
-def compilation_key(compiler: bytes, wheel: Path, keep_sources: bool, source_only: str = "") -> str:
+def compilation_key(compiler: bytes, wheel: Path, source_only: str = "") -> str:
     """A digest of what compiling ``wheel`` (or the standard library's zip) reads: its bytes,
-    whether it keeps its sources, which modules it leaves as source (``SOURCE_ONLY``), and what
-    compiles it (``compiler_digest``)."""
-    digest = hashlib.sha256(compiler + (b"keep" if keep_sources else b"replace"))
+    which modules it leaves as source (``SOURCE_ONLY``), and what compiles it
+    (``compiler_digest``)."""
+    digest = hashlib.sha256(compiler)
     digest.update(source_only.encode())
     digest.update(hashlib.sha256(wheel.read_bytes()).digest())
     return digest.hexdigest()[:32]
@@ -132,16 +131,14 @@ def keep_compilation(cache: Path, key: str, wheel: Path) -> None:
 
 def add_bytecode(core: Path, wheels: list[Path], cache: Path | None = None) -> list[Path]:
     """Rewrite each wheel of ``BYTECODE`` among ``wheels`` in place with its modules' bytecode,
-    compiled by Pyodide's ``core`` (a folder with ``pyodide.mjs``), beside the sources for
-    ``KEEP_SOURCES``, in their place otherwise, but those ``SOURCE_ONLY`` leaves; return the
-    ones rewritten. With a ``cache``
-    folder, a wheel compiled before is copied from it, and a new one kept in it. Without Node
-    (and a wheel to compile) the build stops in one line."""
+    compiled by Pyodide's ``core`` (a folder with ``pyodide.mjs``), in their sources' place
+    but those ``SOURCE_ONLY`` leaves; return the ones rewritten. With a ``cache`` folder, a
+    wheel compiled before is copied from it, and a new one kept in it. Without Node (and a
+    wheel to compile) the build stops in one line."""
     chosen = [wheel for wheel in wheels if distribution(wheel) in BYTECODE]
-    keep = {wheel: distribution(wheel) in KEEP_SOURCES for wheel in chosen}
     left = {wheel: SOURCE_ONLY.get(distribution(wheel), "") for wheel in chosen}
     compiler = compiler_digest(core)  # once: the core is 12 MB to read
-    keys = {wheel: compilation_key(compiler, wheel, keep[wheel], left[wheel]) for wheel in chosen}
+    keys = {wheel: compilation_key(compiler, wheel, left[wheel]) for wheel in chosen}
     todo = []
     for wheel in chosen:
         kept = kept_compilation(cache, keys[wheel]) if cache is not None else None
@@ -153,7 +150,6 @@ def add_bytecode(core: Path, wheels: list[Path], cache: Path | None = None) -> l
         return chosen
     arguments = [str(SCRIPT), str(core)]
     for wheel in todo:
-        arguments += ["--keep-sources"] if keep[wheel] else []
         arguments += ["--source-only", left[wheel]] if left[wheel] else []
         arguments.append(str(wheel))
     run([node_or_stop(), *arguments])
@@ -182,7 +178,7 @@ def compile_stdlib(core: Path, out: Path, cache: Path | None = None) -> None:
     imports the module by; every other file as it was. With a ``cache`` folder, a zip compiled
     before is copied from it, and a new one kept in it. Without Node the build stops in one
     line, ``out`` untouched."""
-    key = compilation_key(compiler_digest(core), core / STDLIB, keep_sources=False)
+    key = compilation_key(compiler_digest(core), core / STDLIB)
     kept = kept_compilation(cache, key, ".zip") if cache is not None else None
     if kept is not None:
         shutil.copyfile(kept, out)

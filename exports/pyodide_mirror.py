@@ -359,9 +359,10 @@ def write_mirror(out: Path, inputs: MirrorInputs) -> Path:
     return out
 
 
-def add_library(mirror: Path, wheel: Path) -> None:
-    """Name ``wheel`` (the library's, in a folder beside ``mirror``) in the mirror's lock, with
-    its dependencies as Pyodide judges them, so a page loads it as it loads Pyodide's packages.
+def add_library(mirror: Path, wheel: Path, built: Path) -> None:
+    """Name ``wheel`` (the library's as shipped, in a folder beside ``mirror``) in the mirror's
+    lock, with its dependencies as Pyodide judges them, so a page loads it as it loads Pyodide's
+    packages.
 
     A page first loads, all at once, the packages of the lock its notebook imports (Pyodide's
     ``loadPackagesFromImports``), then installs with micropip whatever its header requires and
@@ -369,13 +370,22 @@ def add_library(mirror: Path, wheel: Path) -> None:
     the wheel, read its requirements, then loaded pydantic and the rest. In the lock, ``from
     asyncfail import ...`` loads them in the first batch and micropip is never imported
     (measured in exports/README.md, "The library in the lock").
+
+    The entry is read from ``built``, the same wheel as setuptools built it (its name, metadata
+    and modules): ``pyodide-lock`` finds a wheel's import names by its ``.py`` files, and the
+    shipped wheel holds bytecode in their place (``bytecode.py``). Its sha256 is the shipped
+    wheel's, which is what a page checks.
     """
+    if built.name != wheel.name:
+        raise SystemExit(f"export: {built.name} is not the wheel shipped as {wheel.name}")
     tools = lock_package()
     lock = mirror / "pyodide-lock.json"
     spec = tools.PyodideLockSpec.from_json(lock)
     # The file name relative to the lock, as Pyodide resolves it: ../wheels/asyncfail-....whl.
     relative = f"../{wheel.parent.name}/"
-    spec = tools.utils.add_wheels_to_spec(spec, [wheel], base_path=wheel.parent, base_url=relative)
+    spec = tools.utils.add_wheels_to_spec(spec, [built], base_path=built.parent, base_url=relative)
+    (entry,) = [p for p in spec.packages.values() if p.file_name == relative + wheel.name]
+    tools.utils.update_package_sha256(entry, wheel)
     require_dependencies(spec)
     spec.to_json(lock, indent=1)
 

@@ -18,24 +18,23 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "exports"))
 
 import bytecode  # noqa: E402
-from bytecode import BYTECODE, KEEP_SOURCES, add_bytecode, distribution  # noqa: E402
+from bytecode import BYTECODE, add_bytecode, distribution  # noqa: E402
 from pyodide_mirror import CACHE, CORE_DIR  # noqa: E402
 from wheels import library_wheel  # noqa: E402
 
 from tests.browser.wheel_files import (  # noqa: E402
     assert_record_lists_the_wheel,
     record_rows,
-    rewrite_wheel,
 )
 
 CORE = CACHE / CORE_DIR
-# Python 3.14's cache tag: the page's Python looks for `__pycache__/<module>.cpython-314.pyc`.
-TAG = "cpython-314"
+# Where the page's Python installs a wheel's modules.
+INSTALLED = "/lib/python3.14/site-packages"
 
 
 @pytest.fixture(scope="module")
 def library(npm: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The asyncfail wheel as setuptools builds it, without bytecode (of KEEP_SOURCES)."""
+    """The asyncfail wheel as setuptools builds it, without bytecode."""
     del npm  # Node comes with it: the build compiles under Node
     return library_wheel(tmp_path_factory.mktemp("library"))
 
@@ -61,9 +60,9 @@ def library_compiled(library: Path, tmp_path_factory: pytest.TempPathFactory) ->
 NEEDS = ("pydantic-", "pydantic_core-", "annotated_types-", "typing_inspection-", "typing_ext")
 
 
-def pyodide_imports(wheel: Path, module: str, attribute: str, library: bool = True) -> str:
-    """What Pyodide (under Node) says of ``module.attribute`` once ``wheel`` is unpacked (with
-    what the ``library`` needs)."""
+def pyodide_evaluates(wheel: Path, code: str, library: bool = True) -> str:
+    """What Pyodide (under Node) evaluates ``code`` to once ``wheel`` is unpacked (with what
+    the ``library`` needs)."""
     needs = sorted(str(w) for w in (CACHE / "wheels").glob("*.whl") if w.name.startswith(NEEDS))
     assert len(needs) == len(NEEDS)
     needs = needs if library else []
@@ -74,9 +73,11 @@ import {{ loadPyodide }} from {json.dumps((CORE / "pyodide.mjs").as_uri())};
 try {{
   const pyodide = await loadPyodide({{ indexURL: {json.dumps(str(CORE) + "/")} }});
   await pyodide.loadPackage({json.dumps(needs)}, {{ messageCallback: () => {{}} }});
-  pyodide.unpackArchive(new Uint8Array(readFileSync({json.dumps(str(wheel))})), "wheel");
-  const code = "import {module}; repr(getattr({module}, '{attribute}', None))";
-  console.log(`said: ${{pyodide.runPython(code)}}`);
+  // Where a page's loadPackage installs a wheel.
+  const installed = pyodide.runPython("import site; site.getsitepackages()[0]");
+  const wheel = new Uint8Array(readFileSync({json.dumps(str(wheel))}));
+  pyodide.unpackArchive(wheel, "wheel", {{ extractDir: installed }});
+  console.log(`said: ${{pyodide.runPython({json.dumps(code)})}}`);
 }} catch (error) {{
   console.log(`failed: ${{String(error.message).slice(-1500)}}`);
 }}
@@ -91,23 +92,31 @@ try {{
     return said[-1].removeprefix("said: ")
 
 
-def test_every_module_gets_its_bytecode_beside_it_listed_in_record(
+def pyodide_imports(wheel: Path, module: str, attribute: str, library: bool = True) -> str:
+    """What Pyodide (under Node) says of ``module.attribute`` once ``wheel`` is unpacked (with
+    what the ``library`` needs)."""
+    code = f"import {module}; repr(getattr({module}, '{attribute}', None))"
+    return pyodide_evaluates(wheel, code, library)
+
+
+def test_every_module_of_the_library_is_bytecode_in_its_place_listed_in_record(
     library: Path, library_compiled: tuple[Path, Path]
 ) -> None:
+    """Each module ``m.py`` becomes ``m.pyc`` at the same place in the order (half the files a
+    page unpacks), every other file the same bytes, RECORD lists each file with its own hash,
+    and each pyc is a PEP 552 one, never checked against a source."""
     wheel = zipfile.ZipFile(library_compiled[0])
     before = zipfile.ZipFile(library)
     modules = [n for n in before.namelist() if n.endswith(".py")]
     assert len(modules) > 100
-    added = {
-        f"{m.rpartition('/')[0]}/__pycache__/{m.rpartition('/')[2][:-3]}.{TAG}.pyc" for m in modules
-    }
-    assert set(wheel.namelist()) == set(before.namelist()) | added
+    assert wheel.namelist() == [n + "c" if n.endswith(".py") else n for n in before.namelist()]
+    assert not [n for n in wheel.namelist() if n.endswith(".py") or "__pycache__" in n]
     for name in before.namelist():
-        if not name.endswith("/RECORD"):
+        if not name.endswith((".py", "/RECORD")):
             assert wheel.read(name) == before.read(name), name
     assert_record_lists_the_wheel(wheel)
-    for name in added:
-        header = wheel.read(name)[:16]
+    for name in modules:
+        header = wheel.read(name + "c")[:16]
         # PEP 552: flags 0b01, a hash-based pyc that is never checked against its source.
         assert int.from_bytes(header[4:8], "little") == 0b01, name
 
@@ -115,12 +124,12 @@ def test_every_module_gets_its_bytecode_beside_it_listed_in_record(
 def test_a_third_party_wheel_ships_bytecode_in_place_of_its_sources(
     npm: str, tmp_path: Path
 ) -> None:
-    """markdown (a wheel of BYTECODE, not of KEEP_SOURCES): each module ``m.py`` becomes
+    """markdown (a wheel of BYTECODE): each module ``m.py`` becomes
     ``m.pyc``, every other file stays as it was, RECORD lists each file with its own hash,
     and Pyodide imports the package from the bytecode and runs it."""
     del npm
     (pinned,) = sorted((CACHE / "wheels").glob("markdown-*.whl"))
-    assert distribution(pinned) in BYTECODE and distribution(pinned) not in KEEP_SOURCES
+    assert distribution(pinned) in BYTECODE
     wheel = zipfile.ZipFile(compiled(pinned, tmp_path / "markdown"))
     before = zipfile.ZipFile(pinned)
     expected = [n + "c" if n.endswith(".py") else n for n in before.namelist()]
@@ -144,21 +153,26 @@ def test_two_compilations_in_two_processes_give_the_same_bytes(
     assert again.read_bytes() == library_compiled[0].read_bytes()
 
 
-def test_pyodide_imports_the_bytecode_not_the_source(
+def test_pyodide_imports_the_library_from_its_bytecode_and_a_traceback_names_its_file(
     library_compiled: tuple[Path, Path], tmp_path: Path
 ) -> None:
-    """Unchecked bytecode is imported as it is: a source edited after compiling (a line added
-    to it) is not what Pyodide runs, so what it runs came from the bytecode."""
+    """The page's Python imports each module of the library from its ``.pyc`` (no source
+    beside it), runs it, and a traceback into it names the module's installed file, as it
+    would from the source: each module is compiled under that name."""
     wheel = Path(shutil.copy(library_compiled[0], tmp_path / library_compiled[0].name))
-    source, pyc = "asyncfail/lab/faults.py", f"asyncfail/lab/__pycache__/faults.{TAG}.pyc"
-    rewrite_wheel(
-        wheel,
-        lambda name, data: data + b"\nEDITED_AFTER_COMPILING = True\n" if name == source else data,
+    code = (
+        "import traceback\n"
+        "from asyncfail.ground import durations\n"
+        "try:\n"
+        "    durations.parse_amount('soon')\n"
+        "except ValueError as error:\n"
+        "    where = traceback.extract_tb(error.__traceback__)[-1]\n"
+        "f'{durations.__file__} {where.filename}:{where.name} {durations.parse_amount(\"1.5\")}'"
     )
-    assert pyodide_imports(wheel, "asyncfail.lab.faults", "EDITED_AFTER_COMPILING") == "None"
-    # The same wheel without that module's bytecode runs the edited source.
-    rewrite_wheel(wheel, lambda name, data: None if name == pyc else data)
-    assert pyodide_imports(wheel, "asyncfail.lab.faults", "EDITED_AFTER_COMPILING") == "True"
+    assert pyodide_evaluates(wheel, code) == (
+        f"{INSTALLED}/asyncfail/ground/durations.pyc "
+        f"{INSTALLED}/asyncfail/ground/durations.py:parse_amount 1.5"
+    )
 
 
 def test_a_wheel_outside_the_rule_is_left_as_it_was(npm: str, tmp_path: Path) -> None:
@@ -206,7 +220,7 @@ def test_pygments_ships_bytecode_but_for_its_plugins(npm: str, tmp_path: Path) -
     bytecode and a lexer from its source."""
     del npm
     (pinned,) = sorted((CACHE / "wheels").glob("pygments-*.whl"))
-    assert distribution(pinned) in BYTECODE and distribution(pinned) not in KEEP_SOURCES
+    assert distribution(pinned) in BYTECODE
     wheel = zipfile.ZipFile(compiled(pinned, tmp_path / "pygments"))
     before = zipfile.ZipFile(pinned)
     pattern = re.compile(bytecode.SOURCE_ONLY["pygments"])
@@ -259,13 +273,11 @@ def test_a_wheel_compiled_once_is_copied_from_the_cache_unless_its_copy_was_alte
     third = Path(shutil.copy(library, tmp_path / "third" / library.name))
     with pytest.raises(SystemExit, match=r"^node not found: "):
         add_bytecode(CORE, [third], cache)
-    # Its sources kept or replaced, the same wheel compiles to another wheel: another key.
+    # A wheel that leaves other modules as source compiles to another wheel: another key.
     compiler = bytecode.compiler_digest(CORE)
-    other = bytecode.compilation_key(compiler, third, keep_sources=False)
-    assert other != bytecode.compilation_key(compiler, third, keep_sources=True)
-    # So does a wheel that leaves other modules as source.
-    left = bytecode.compilation_key(compiler, third, keep_sources=False, source_only="a/.*")
-    assert left not in {other, bytecode.compilation_key(compiler, third, False, "b/.*")}
+    other = bytecode.compilation_key(compiler, third)
+    left = bytecode.compilation_key(compiler, third, source_only="a/.*")
+    assert left not in {other, bytecode.compilation_key(compiler, third, "b/.*")}
 
 
 @pytest.fixture(scope="module")

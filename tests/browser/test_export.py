@@ -362,6 +362,18 @@ def test_the_sites_standard_library_is_the_cores_compiled(built_site: BuildRepor
     assert shipped == [n + "c" if n.endswith(".py") else n for n in stock]
 
 
+def test_the_sites_library_wheel_holds_bytecode_in_place_of_its_sources(
+    built_site: BuildReport,
+) -> None:
+    """A page unpacks every file of the library's wheel before it imports one: it ships each
+    module as bytecode alone (exports/bytecode.py), the lessons' Markdown memo beside them."""
+    (library,) = (built_site.out / "wheels").glob("asyncfail-*.whl")
+    names = zipfile.ZipFile(library).namelist()
+    assert "asyncfail/lab/faults.pyc" in names
+    assert "asyncfail/course/prerendered_markdown.json" in names
+    assert [n for n in names if n.endswith(".py") or "__pycache__" in n] == []
+
+
 def test_site_has_one_copy_of_marimo_assets_and_stays_small(built_site: BuildReport) -> None:
     out = built_site.out
     assert [p.relative_to(out) for p in out.rglob("assets") if p.is_dir()] == [
