@@ -15,8 +15,9 @@ before it imports one (Pyodide's ``unpack_buffer``), and the library's 139 sourc
 files. Each module is compiled under the name the page imports it by, so a traceback into any
 of them, the library's included, names its file and line, without the line's text. A wheel of
 ``SOURCE_ONLY`` leaves the modules its pattern matches as they were: its plugins, hundreds of
-modules of which a page imports a few, whose bytecode would only weigh. A module without bytecode (in no wheel of
-``BYTECODE``, or left by ``SOURCE_ONLY``) is compiled at import, as before: slower, never wrong.
+modules of which a page imports a few, whose bytecode would only weigh. A module without
+bytecode (in no wheel of ``BYTECODE``, or left by ``SOURCE_ONLY``) is compiled at import, as
+before: slower, never wrong.
 
 The standard library (``compile_stdlib``): Pyodide's ``python_stdlib.zip`` holds its modules'
 sources and no bytecode, so every page compiled the 230-odd modules marimo imports at every
