@@ -124,9 +124,9 @@ def test_every_module_of_the_library_is_bytecode_in_its_place_listed_in_record(
 def test_a_third_party_wheel_ships_bytecode_in_place_of_its_sources(
     npm: str, tmp_path: Path
 ) -> None:
-    """markdown (a wheel of BYTECODE): each module ``m.py`` becomes
-    ``m.pyc``, every other file stays as it was, RECORD lists each file with its own hash,
-    and Pyodide imports the package from the bytecode and runs it."""
+    """markdown (a wheel of BYTECODE): each module ``m.py`` becomes ``m.pyc``, every other
+    file stays as it was, RECORD lists each file with its own hash, and Pyodide imports the
+    package from the bytecode and runs it."""
     del npm
     (pinned,) = sorted((CACHE / "wheels").glob("markdown-*.whl"))
     assert distribution(pinned) in BYTECODE
