@@ -29,7 +29,9 @@ def _():
 """
 
 
-def rendered_markdown(cells: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+def rendered_markdown(
+    cells: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> tuple[list[str], str]:
     """The texts marimo renders as Markdown while it runs the trivial notebook with ``cells``
     added at its end (as ``probe_copy`` adds them to a lesson), and the run's outputs' HTML."""
     assert export_bench.TRIVIAL.count(MARKER) == 1
@@ -48,14 +50,13 @@ def rendered_markdown(cells: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     outputs, _defs = module.app.run()
-    texts.append("".join(getattr(output, "text", "") for output in outputs if output is not None))
-    return texts
+    return texts, "".join(getattr(output, "text", "") for output in outputs if output is not None)
 
 
 def test_the_probe_cells_render_no_markdown(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    *markdown, html = rendered_markdown(export_bench.PROBE_CELLS, tmp_path, monkeypatch)
+    markdown, html = rendered_markdown(export_bench.PROBE_CELLS, tmp_path, monkeypatch)
     assert markdown == []
     # The harness finds the probe's dropdown by its wrapper, and the lesson's live by the echo.
     assert "data-bench-probe" in html and "marimo-dropdown" in html
@@ -66,5 +67,5 @@ def test_a_labelled_control_renders_its_label_as_markdown(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The rule the probe avoids, so the test above can fail: a label goes through Markdown."""
-    *markdown, _html = rendered_markdown(LABELLED, tmp_path, monkeypatch)
+    markdown, _html = rendered_markdown(LABELLED, tmp_path, monkeypatch)
     assert markdown == ["a label"]
